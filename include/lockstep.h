@@ -1,0 +1,265 @@
+/*
+ * lockstep.h -- the public C API of liblockstep.
+ *
+ * lockstep is a deterministic GPU architecture simulator that runs the PTX
+ * nvcc emits.  This header is the whole public interface: everything under
+ * src/ is internal.  The API follows the CUDA driver API's shape:
+ *
+ *   lockstep_config   options (GPGPU-Sim style names), defaults built in
+ *   lockstep_device   one simulated GPU: device memory, modules, launches
+ *   lockstep_module   PTX loaded onto a device (kernels, module variables)
+ *   lockstep_kernel   an .entry of a module
+ *
+ * Rules that hold for every function here:
+ *   - No function exits, aborts or prints on bad input; each returns a
+ *     lockstep_status, and lockstep_device_last_error() holds the message of
+ *     the last failing call on that device.
+ *   - There is no mutable global state: separate devices can be used from
+ *     separate host threads at the same time.  One device (and the modules
+ *     loaded onto it) must be used by one host thread at a time.
+ *   - Results are deterministic: the same inputs give bit-identical outputs.
+ */
+#ifndef LOCKSTEP_H
+#define LOCKSTEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define LOCKSTEP_API __attribute__((visibility("default")))
+#else
+#define LOCKSTEP_API
+#endif
+
+#define LOCKSTEP_VERSION_MAJOR 0
+#define LOCKSTEP_VERSION_MINOR 1
+#define LOCKSTEP_VERSION_PATCH 0
+
+/* "0.1.0" */
+LOCKSTEP_API const char *lockstep_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef enum lockstep_status {
+    LOCKSTEP_SUCCESS = 0,
+    LOCKSTEP_ERROR_INVALID_VALUE,      /* a bad argument to an API call */
+    LOCKSTEP_ERROR_OUT_OF_MEMORY,      /* host or simulated device memory exhausted */
+    LOCKSTEP_ERROR_IO,                 /* a file could not be read */
+    LOCKSTEP_ERROR_INVALID_PTX,        /* PTX that does not parse or check */
+    LOCKSTEP_ERROR_UNSUPPORTED_PTX,    /* valid PTX using what lockstep does not implement */
+    LOCKSTEP_ERROR_NOT_FOUND,          /* no kernel or symbol by that name */
+    LOCKSTEP_ERROR_INVALID_CONFIG,     /* unknown option or bad option value */
+    LOCKSTEP_ERROR_INVALID_LAUNCH,     /* bad grid/block dimensions or parameters */
+    LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES, /* block too large, too much shared memory */
+    /* Kernel faults: the kernel stopped; lockstep_device_last_fault() says where. */
+    LOCKSTEP_ERROR_ILLEGAL_ADDRESS,    /* access outside every live allocation */
+    LOCKSTEP_ERROR_MISALIGNED_ADDRESS, /* access not aligned to its size */
+    LOCKSTEP_ERROR_BARRIER_DEADLOCK,   /* a barrier that can never complete */
+    LOCKSTEP_ERROR_INSN_LIMIT,         /* the launch ran past its instruction limit */
+    LOCKSTEP_ERROR_STACK_OVERFLOW,     /* call depth or local memory exhausted */
+    LOCKSTEP_ERROR_TRAP,               /* the kernel executed trap */
+    LOCKSTEP_ERROR_ASSERT,             /* a device-side assert() failed */
+    LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION,/* e.g. a warp intrinsic's member mask excludes the caller */
+    LOCKSTEP_STATUS_COUNT
+} lockstep_status;
+
+/* "LOCKSTEP_ERROR_ILLEGAL_ADDRESS" */
+LOCKSTEP_API const char *lockstep_status_name(lockstep_status s);
+/* "illegal memory address" */
+LOCKSTEP_API const char *lockstep_status_string(lockstep_status s);
+
+/* ------------------------------------------------------------------------ */
+/* Configuration                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Options use GPGPU-Sim's names where GPGPU-Sim has the option
+ * ("-gpgpu_n_clusters 15"); lockstep's own options start with "-lockstep_".
+ * The leading '-' is optional in lockstep_config_set(). */
+typedef struct lockstep_config lockstep_config;
+
+LOCKSTEP_API lockstep_status lockstep_config_create(lockstep_config **out);
+LOCKSTEP_API void lockstep_config_destroy(lockstep_config *cfg);
+LOCKSTEP_API lockstep_status lockstep_config_copy(const lockstep_config *src, lockstep_config **out);
+/* Set one option from its text form. Unknown names and bad values fail. */
+LOCKSTEP_API lockstep_status lockstep_config_set(lockstep_config *cfg, const char *name,
+                                                 const char *value);
+/* Read options from GPGPU-Sim style text: "-name value" per line, '#' comments.
+ * `filename` is used in error messages ("file:line: ..."). */
+LOCKSTEP_API lockstep_status lockstep_config_parse(lockstep_config *cfg, const char *text,
+                                                   size_t len, const char *filename);
+LOCKSTEP_API lockstep_status lockstep_config_load_file(lockstep_config *cfg, const char *path);
+/* The message of the last failing call on this config; "" if none. */
+LOCKSTEP_API const char *lockstep_config_last_error(const lockstep_config *cfg);
+/* Write an option's current value as text into buf (NUL-terminated). */
+LOCKSTEP_API lockstep_status lockstep_config_get(const lockstep_config *cfg, const char *name,
+                                                 char *buf, size_t buflen);
+
+/* The option table, for help listings and for printing effective configs. */
+typedef struct lockstep_option_info {
+    const char *name;     /* "-gpgpu_n_clusters" */
+    const char *type;     /* "int", "uint64", "bool", "string" */
+    const char *def;      /* default value as text */
+    const char *help;     /* one line */
+} lockstep_option_info;
+LOCKSTEP_API size_t lockstep_config_option_count(void);
+LOCKSTEP_API const lockstep_option_info *lockstep_config_option(size_t i);
+
+/* ------------------------------------------------------------------------ */
+/* Devices and device memory                                                */
+/* ------------------------------------------------------------------------ */
+
+typedef struct lockstep_device lockstep_device;
+typedef uint64_t lockstep_dptr; /* a simulated device address; 0 is never valid */
+
+/* cfg may be NULL for the built-in defaults; the device keeps its own copy. */
+LOCKSTEP_API lockstep_status lockstep_device_create(const lockstep_config *cfg,
+                                                    lockstep_device **out);
+/* Frees everything the device owns (modules included); delivers pending printf output. */
+LOCKSTEP_API void lockstep_device_destroy(lockstep_device *dev);
+/* The message of the last failing call on this device; "" if none. */
+LOCKSTEP_API const char *lockstep_device_last_error(const lockstep_device *dev);
+/* The device's effective configuration (read-only). */
+LOCKSTEP_API const lockstep_config *lockstep_device_config(const lockstep_device *dev);
+
+/* Where device printf output goes at synchronization (default: stdout).
+ * fn(ud, text, len) is called with whole lines. fn NULL restores the default. */
+typedef void (*lockstep_output_fn)(void *ud, const char *text, size_t len);
+LOCKSTEP_API void lockstep_device_set_printf_output(lockstep_device *dev, lockstep_output_fn fn,
+                                                    void *ud);
+
+/* Allocations are 256-byte aligned, like cudaMalloc; bytes == 0 fails. */
+LOCKSTEP_API lockstep_status lockstep_malloc(lockstep_device *dev, size_t bytes,
+                                             lockstep_dptr *out);
+LOCKSTEP_API lockstep_status lockstep_free(lockstep_device *dev, lockstep_dptr ptr);
+LOCKSTEP_API lockstep_status lockstep_memcpy_htod(lockstep_device *dev, lockstep_dptr dst,
+                                                  const void *src, size_t bytes);
+LOCKSTEP_API lockstep_status lockstep_memcpy_dtoh(lockstep_device *dev, void *dst,
+                                                  lockstep_dptr src, size_t bytes);
+LOCKSTEP_API lockstep_status lockstep_memcpy_dtod(lockstep_device *dev, lockstep_dptr dst,
+                                                  lockstep_dptr src, size_t bytes);
+LOCKSTEP_API lockstep_status lockstep_memset(lockstep_device *dev, lockstep_dptr dst, int value,
+                                             size_t bytes);
+/* Bytes still allocatable and the configured total (-lockstep_device_memory). */
+LOCKSTEP_API lockstep_status lockstep_mem_info(lockstep_device *dev, size_t *free_bytes,
+                                               size_t *total_bytes);
+
+/* ------------------------------------------------------------------------ */
+/* Modules and kernels                                                      */
+/* ------------------------------------------------------------------------ */
+
+typedef struct lockstep_module lockstep_module;
+typedef struct lockstep_kernel lockstep_kernel;
+
+/* Parse, check and decode PTX text. `filename` names the text in messages
+ * ("vecadd.ptx:12:5: unknown instruction 'foo'").  On failure every
+ * diagnostic is in lockstep_device_last_error(), one per line. Module-scope
+ * .global and .const variables are allocated in device memory and initialized. */
+LOCKSTEP_API lockstep_status lockstep_module_load_ptx(lockstep_device *dev, const char *text,
+                                                      size_t len, const char *filename,
+                                                      lockstep_module **out);
+LOCKSTEP_API lockstep_status lockstep_module_load_file(lockstep_device *dev, const char *path,
+                                                       lockstep_module **out);
+/* Frees the module and its variables. Kernels of it must not be launched afterwards. */
+LOCKSTEP_API void lockstep_module_unload(lockstep_module *mod);
+
+LOCKSTEP_API lockstep_status lockstep_module_get_kernel(lockstep_module *mod, const char *name,
+                                                        lockstep_kernel **out);
+LOCKSTEP_API size_t lockstep_module_kernel_count(const lockstep_module *mod);
+LOCKSTEP_API lockstep_kernel *lockstep_module_kernel_at(lockstep_module *mod, size_t i);
+/* Device address and size of a module-scope .global or .const variable. */
+LOCKSTEP_API lockstep_status lockstep_module_get_symbol(lockstep_module *mod, const char *name,
+                                                        lockstep_dptr *addr, size_t *bytes);
+
+typedef struct lockstep_param_info {
+    uint32_t offset; /* in the packed parameter buffer */
+    uint32_t size;
+    uint32_t align;
+} lockstep_param_info;
+
+typedef struct lockstep_kernel_info {
+    const char *name;
+    const char *ptx_file;           /* file name given at load */
+    uint32_t ptx_line;              /* line of the .entry */
+    uint32_t num_params;
+    const lockstep_param_info *params; /* num_params entries, owned by the module */
+    uint32_t param_bytes;           /* size of the packed parameter buffer */
+    uint32_t num_regs;              /* registers, counted in 32-bit units, of the kernel and its callees */
+    uint32_t num_pred_regs;
+    uint32_t static_shared_bytes;   /* .shared variables the kernel can reach */
+    uint32_t local_bytes;           /* per-thread local memory of the kernel's own frame */
+    uint32_t num_insts;             /* decoded instructions of the kernel and its callees */
+    uint32_t maxntid[3];            /* .maxntid, 0 if absent */
+    uint32_t reqntid[3];            /* .reqntid, 0 if absent */
+    uint32_t minnctapersm;          /* .minnctapersm, 0 if absent */
+    int uses_dynamic_shared;        /* reaches an .extern .shared array */
+} lockstep_kernel_info;
+
+LOCKSTEP_API lockstep_status lockstep_kernel_get_info(const lockstep_kernel *k,
+                                                      lockstep_kernel_info *out);
+
+/* ------------------------------------------------------------------------ */
+/* Launches                                                                 */
+/* ------------------------------------------------------------------------ */
+
+typedef struct lockstep_dim3 {
+    uint32_t x, y, z;
+} lockstep_dim3;
+
+/* Per-launch counters. */
+typedef struct lockstep_launch_stats {
+    uint64_t warp_insts;   /* warp instructions issued (predicated-off ones included) */
+    uint64_t thread_insts; /* sum over warp instructions of active, guard-true lanes */
+    uint64_t ctas;
+    uint64_t threads;
+} lockstep_launch_stats;
+
+/* Launch `k` and run it to completion (functional mode).
+ * `params` is the packed parameter buffer laid out as lockstep_kernel_info
+ * describes (params_bytes must equal param_bytes).  Returns the launch's
+ * status; a kernel fault is also kept as the device's pending error, which
+ * the next lockstep_synchronize() returns.  `stats` may be NULL. */
+LOCKSTEP_API lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
+                                             lockstep_dim3 grid, lockstep_dim3 block,
+                                             uint32_t dynamic_shared_bytes, const void *params,
+                                             size_t params_bytes, lockstep_launch_stats *stats);
+/* Same, with the arguments given the CUDA way: args[i] points at parameter i. */
+LOCKSTEP_API lockstep_status lockstep_launch_args(lockstep_device *dev, const lockstep_kernel *k,
+                                                  lockstep_dim3 grid, lockstep_dim3 block,
+                                                  uint32_t dynamic_shared_bytes,
+                                                  void *const *args,
+                                                  lockstep_launch_stats *stats);
+
+/* Deliver buffered device printf output, then return (and clear) the pending
+ * error of the last faulting launch, LOCKSTEP_SUCCESS if none. */
+LOCKSTEP_API lockstep_status lockstep_synchronize(lockstep_device *dev);
+
+/* Where the last kernel fault on this device happened. */
+typedef struct lockstep_fault_info {
+    lockstep_status status;       /* LOCKSTEP_SUCCESS if there was none */
+    const char *kernel;           /* kernel name */
+    uint32_t cta[3];              /* %ctaid */
+    uint32_t thread[3];           /* %tid of the first faulting lane */
+    uint32_t warp;                /* warp in the CTA */
+    uint32_t lane;
+    uint32_t pc;                  /* instruction index in the module */
+    const char *function;         /* function holding the instruction */
+    const char *ptx_file;
+    uint32_t ptx_line;
+    const char *src_file;         /* CUDA source from .loc/.file, NULL if none */
+    uint32_t src_line;
+    uint64_t address;             /* faulting address, for memory faults */
+    const char *message;          /* the whole message, as lockstep_device_last_error() */
+} lockstep_fault_info;
+/* The returned strings stay valid until the next launch on the device. */
+LOCKSTEP_API void lockstep_device_last_fault(const lockstep_device *dev, lockstep_fault_info *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LOCKSTEP_H */

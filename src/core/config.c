@@ -1,0 +1,329 @@
+/*
+ * config.c -- lockstep_config: the option table of config.h, parsing of
+ * GPGPU-Sim style option text ("-name value", '#' comments), and errors
+ * that name file:line and the option.
+ */
+#include "core/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct opt_row {
+    lockstep_option_info info;
+    int type;
+    size_t offset;
+    uint64_t lo, hi;
+} opt_row;
+
+static const opt_row rows[] = {
+#define X(type, field, name, def, lo, hi, help)                                                \
+    {{name, #type[0] == 'S' ? "string" : "integer", def, help}, CFG_##type,                     \
+     offsetof(lockstep_config, field), (uint64_t)(lo), (uint64_t)(hi)},
+    LOCKSTEP_OPTIONS(X)
+#undef X
+};
+
+size_t lockstep_config_option_count(void) { return sizeof rows / sizeof rows[0]; }
+
+const lockstep_option_info *lockstep_config_option(size_t i)
+{
+    return i < lockstep_config_option_count() ? &rows[i].info : NULL;
+}
+
+static const opt_row *find_row(const char *name)
+{
+    const char *n = name[0] == '-' ? name + 1 : name;
+    for (size_t i = 0; i < lockstep_config_option_count(); i++)
+        if (!strcmp(rows[i].info.name + 1, n))
+            return &rows[i];
+    return NULL;
+}
+
+/* Parse an unsigned integer with an optional K/M/G (binary) suffix. */
+static int parse_uint(const char *s, uint64_t *out)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno)
+        return -1;
+    uint64_t mul = 1;
+    if (*end == 'K' || *end == 'k')
+        mul = 1ull << 10;
+    else if (*end == 'M' || *end == 'm')
+        mul = 1ull << 20;
+    else if (*end == 'G' || *end == 'g')
+        mul = 1ull << 30;
+    if (mul != 1)
+        end++;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end)
+        return -1;
+    if (v > UINT64_MAX / mul)
+        return -1;
+    *out = (uint64_t)v * mul;
+    return 0;
+}
+
+static lockstep_status set_row(lockstep_config *cfg, const opt_row *r, const char *value,
+                               const char *where)
+{
+    char *base = (char *)cfg + r->offset;
+    if (r->type == CFG_STR) {
+        char *dup = strdup(value);
+        if (!dup)
+            return LOCKSTEP_ERROR_OUT_OF_MEMORY;
+        if (!strcmp(r->info.name, "-gpgpu_shader_core_pipeline")) {
+            unsigned threads, warp;
+            char extra;
+            if (sscanf(value, "%u:%u%c", &threads, &warp, &extra) != 2 || warp != 32 ||
+                threads < 32 || threads % 32) {
+                free(dup);
+                sb_clear(&cfg->err);
+                sb_printf(&cfg->err, "%s%s: bad value '%s' (expected THREADS:32, THREADS a multiple of 32)",
+                          where, r->info.name, value);
+                return LOCKSTEP_ERROR_INVALID_CONFIG;
+            }
+        }
+        char **slot = (char **)(void *)base;
+        free(*slot);
+        *slot = dup;
+        return LOCKSTEP_SUCCESS;
+    }
+    uint64_t v;
+    if (parse_uint(value, &v) || v < r->lo || v > r->hi) {
+        sb_clear(&cfg->err);
+        sb_printf(&cfg->err, "%s%s: bad value '%s' (expected an integer from %llu to %llu)", where,
+                  r->info.name, value, (unsigned long long)r->lo, (unsigned long long)r->hi);
+        return LOCKSTEP_ERROR_INVALID_CONFIG;
+    }
+    if (r->type == CFG_U64)
+        memcpy(base, &v, sizeof v);
+    else {
+        uint32_t v32 = (uint32_t)v;
+        memcpy(base, &v32, sizeof v32);
+    }
+    return LOCKSTEP_SUCCESS;
+}
+
+lockstep_status lockstep_config_create(lockstep_config **out)
+{
+    if (!out)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    lockstep_config *cfg = calloc(1, sizeof *cfg);
+    if (!cfg)
+        return LOCKSTEP_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < lockstep_config_option_count(); i++)
+        if (set_row(cfg, &rows[i], rows[i].info.def, "") != LOCKSTEP_SUCCESS) {
+            lockstep_config_destroy(cfg);
+            return LOCKSTEP_ERROR_OUT_OF_MEMORY;
+        }
+    *out = cfg;
+    return LOCKSTEP_SUCCESS;
+}
+
+void lockstep_config_destroy(lockstep_config *cfg)
+{
+    if (!cfg)
+        return;
+    for (size_t i = 0; i < lockstep_config_option_count(); i++)
+        if (rows[i].type == CFG_STR)
+            free(*(char **)(void *)((char *)cfg + rows[i].offset));
+    sb_free(&cfg->err);
+    free(cfg);
+}
+
+lockstep_status lockstep_config_copy(const lockstep_config *src, lockstep_config **out)
+{
+    if (!src || !out)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    lockstep_config *cfg;
+    lockstep_status st = lockstep_config_create(&cfg);
+    if (st != LOCKSTEP_SUCCESS)
+        return st;
+    char buf[256];
+    for (size_t i = 0; i < lockstep_config_option_count(); i++) {
+        if (lockstep_config_get(src, rows[i].info.name, buf, sizeof buf) != LOCKSTEP_SUCCESS ||
+            set_row(cfg, &rows[i], buf, "") != LOCKSTEP_SUCCESS) {
+            lockstep_config_destroy(cfg);
+            return LOCKSTEP_ERROR_OUT_OF_MEMORY;
+        }
+    }
+    *out = cfg;
+    return LOCKSTEP_SUCCESS;
+}
+
+lockstep_status lockstep_config_set(lockstep_config *cfg, const char *name, const char *value)
+{
+    if (!cfg || !name || !value)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    const opt_row *r = find_row(name);
+    if (!r) {
+        sb_clear(&cfg->err);
+        sb_printf(&cfg->err, "unknown option '%s%s' (lockstep config --help lists them)",
+                  name[0] == '-' ? "" : "-", name);
+        return LOCKSTEP_ERROR_INVALID_CONFIG;
+    }
+    return set_row(cfg, r, value, "");
+}
+
+lockstep_status lockstep_config_get(const lockstep_config *cfg, const char *name, char *buf,
+                                    size_t buflen)
+{
+    if (!cfg || !name || !buf || !buflen)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    const opt_row *r = find_row(name);
+    if (!r)
+        return LOCKSTEP_ERROR_INVALID_CONFIG;
+    const char *base = (const char *)cfg + r->offset;
+    int n;
+    if (r->type == CFG_STR)
+        n = snprintf(buf, buflen, "%s", *(char *const *)(const void *)base);
+    else if (r->type == CFG_U64) {
+        uint64_t v;
+        memcpy(&v, base, sizeof v);
+        n = snprintf(buf, buflen, "%llu", (unsigned long long)v);
+    } else {
+        uint32_t v;
+        memcpy(&v, base, sizeof v);
+        n = snprintf(buf, buflen, "%u", v);
+    }
+    return n < 0 || (size_t)n >= buflen ? LOCKSTEP_ERROR_INVALID_VALUE : LOCKSTEP_SUCCESS;
+}
+
+const char *lockstep_config_last_error(const lockstep_config *cfg)
+{
+    return cfg ? sb_cstr(&cfg->err) : "";
+}
+
+/*
+ * option-text := { ['-'name value] ['#' comment] '\n' }
+ * Several options may share a line; a value may be quoted.
+ */
+lockstep_status lockstep_config_parse(lockstep_config *cfg, const char *text, size_t len,
+                                      const char *filename)
+{
+    if (!cfg || (!text && len))
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (!filename)
+        filename = "<config>";
+    size_t i = 0;
+    unsigned line = 1;
+    char word[256], value[1024], where[300];
+    while (i < len) {
+        char ch = text[i];
+        if (ch == '\n') {
+            line++;
+            i++;
+            continue;
+        }
+        if (isspace((unsigned char)ch)) {
+            i++;
+            continue;
+        }
+        if (ch == '#') {
+            while (i < len && text[i] != '\n')
+                i++;
+            continue;
+        }
+        snprintf(where, sizeof where, "%s:%u: ", filename, line);
+        size_t n = 0;
+        while (i < len && !isspace((unsigned char)text[i]) && text[i] != '#') {
+            if (n + 1 < sizeof word)
+                word[n++] = text[i];
+            i++;
+        }
+        word[n] = 0;
+        if (word[0] != '-') {
+            sb_clear(&cfg->err);
+            sb_printf(&cfg->err, "%sexpected an option such as -gpgpu_n_clusters, found '%s'", where,
+                      word);
+            return LOCKSTEP_ERROR_INVALID_CONFIG;
+        }
+        const opt_row *r = find_row(word);
+        if (!r) {
+            sb_clear(&cfg->err);
+            sb_printf(&cfg->err, "%sunknown option '%s' (lockstep config --help lists them)", where,
+                      word);
+            return LOCKSTEP_ERROR_INVALID_CONFIG;
+        }
+        while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
+            i++;
+        n = 0;
+        if (i < len && text[i] == '"') {
+            i++;
+            while (i < len && text[i] != '"' && text[i] != '\n') {
+                if (n + 1 < sizeof value)
+                    value[n++] = text[i];
+                i++;
+            }
+            if (i >= len || text[i] != '"') {
+                sb_clear(&cfg->err);
+                sb_printf(&cfg->err, "%s%s: unterminated quoted value", where, word);
+                return LOCKSTEP_ERROR_INVALID_CONFIG;
+            }
+            i++;
+        } else {
+            while (i < len && !isspace((unsigned char)text[i]) && text[i] != '#') {
+                if (n + 1 < sizeof value)
+                    value[n++] = text[i];
+                i++;
+            }
+        }
+        value[n] = 0;
+        if (!n) {
+            sb_clear(&cfg->err);
+            sb_printf(&cfg->err, "%s%s: missing value", where, word);
+            return LOCKSTEP_ERROR_INVALID_CONFIG;
+        }
+        lockstep_status st = set_row(cfg, r, value, where);
+        if (st != LOCKSTEP_SUCCESS)
+            return st;
+    }
+    return LOCKSTEP_SUCCESS;
+}
+
+lockstep_status lockstep_config_load_file(lockstep_config *cfg, const char *path)
+{
+    if (!cfg || !path)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        sb_clear(&cfg->err);
+        sb_printf(&cfg->err, "%s: cannot open: %s", path, strerror(errno));
+        return LOCKSTEP_ERROR_IO;
+    }
+    strbuf text = STRBUF_INIT;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sb_append(&text, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || text.oom) {
+        sb_free(&text);
+        sb_clear(&cfg->err);
+        sb_printf(&cfg->err, "%s: read error", path);
+        return bad ? LOCKSTEP_ERROR_IO : LOCKSTEP_ERROR_OUT_OF_MEMORY;
+    }
+    lockstep_status st = lockstep_config_parse(cfg, sb_cstr(&text), text.len, path);
+    sb_free(&text);
+    return st;
+}
+
+uint32_t config_threads_per_sm(const lockstep_config *cfg)
+{
+    unsigned threads = 1536, warp = 32;
+    if (cfg->core_pipeline)
+        sscanf(cfg->core_pipeline, "%u:%u", &threads, &warp);
+    return threads;
+}

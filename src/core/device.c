@@ -1,0 +1,725 @@
+/*
+ * device.c -- the public API of lockstep.h: devices, device memory,
+ * modules, kernels, launches, synchronization and error reporting.
+ *
+ * A device owns its configuration, its simulated memory (devmem), the
+ * modules loaded onto it and the printf text waiting for the next
+ * synchronize.  Every failing call leaves its message in the device's
+ * last_error; a kernel fault additionally becomes the pending error that
+ * the next lockstep_synchronize returns, and the fault's location is kept
+ * for lockstep_device_last_fault.  No state is global.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "exec/exec.h"
+#include "mem/devmem.h"
+#include "ptx/lower.h"
+#include "ptx/parse.h"
+#include "util/common.h"
+
+enum { TAG_USER = 0, TAG_MODULE = 1, TAG_HEAP = 2 };
+
+struct lockstep_kernel {
+    lockstep_module *mod;
+    uint32_t func;
+    lockstep_param_info *params;
+};
+
+struct lockstep_module {
+    lockstep_device *dev;
+    ir_module *ir;
+    lockstep_kernel *kernels;
+    size_t nkernels;
+    char *filename;
+};
+
+struct lockstep_device {
+    lockstep_config *cfg;
+    devmem *dm;
+    strbuf last_error;
+    strbuf printf_pending;
+    lockstep_output_fn out_fn;
+    void *out_ud;
+    VEC(lockstep_module *) mods;
+    lockstep_status pending;
+    uint32_t gridid;
+    uint64_t heap_used;
+    /* the last fault */
+    lockstep_fault_info fault;
+    char *fault_kernel, *fault_function, *fault_msg;
+};
+
+/* ---- status ------------------------------------------------------------------------ */
+
+static const char *const status_names[LOCKSTEP_STATUS_COUNT] = {
+    "LOCKSTEP_SUCCESS", "LOCKSTEP_ERROR_INVALID_VALUE", "LOCKSTEP_ERROR_OUT_OF_MEMORY",
+    "LOCKSTEP_ERROR_IO", "LOCKSTEP_ERROR_INVALID_PTX", "LOCKSTEP_ERROR_UNSUPPORTED_PTX",
+    "LOCKSTEP_ERROR_NOT_FOUND", "LOCKSTEP_ERROR_INVALID_CONFIG", "LOCKSTEP_ERROR_INVALID_LAUNCH",
+    "LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES", "LOCKSTEP_ERROR_ILLEGAL_ADDRESS",
+    "LOCKSTEP_ERROR_MISALIGNED_ADDRESS", "LOCKSTEP_ERROR_BARRIER_DEADLOCK",
+    "LOCKSTEP_ERROR_INSN_LIMIT", "LOCKSTEP_ERROR_STACK_OVERFLOW", "LOCKSTEP_ERROR_TRAP",
+    "LOCKSTEP_ERROR_ASSERT", "LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION",
+};
+
+static const char *const status_strings[LOCKSTEP_STATUS_COUNT] = {
+    "no error", "invalid argument", "out of memory", "I/O error", "invalid PTX",
+    "unsupported PTX", "not found", "invalid configuration", "invalid launch configuration",
+    "too many resources requested for launch", "illegal memory address", "misaligned address",
+    "barrier deadlock", "instruction limit exceeded", "stack overflow", "trap",
+    "device-side assertion failed", "illegal instruction",
+};
+
+const char *lockstep_status_name(lockstep_status s)
+{
+    return (unsigned)s < LOCKSTEP_STATUS_COUNT ? status_names[s] : "LOCKSTEP_ERROR_UNKNOWN";
+}
+
+const char *lockstep_status_string(lockstep_status s)
+{
+    return (unsigned)s < LOCKSTEP_STATUS_COUNT ? status_strings[s] : "unknown error";
+}
+
+const char *lockstep_version(void) { return "0.1.0"; }
+
+/* ---- errors ------------------------------------------------------------------------- */
+
+static lockstep_status fail(lockstep_device *dev, lockstep_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static lockstep_status fail(lockstep_device *dev, lockstep_status st, const char *fmt, ...)
+{
+    if (!dev)
+        return st;
+    sb_clear(&dev->last_error);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&dev->last_error, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+static lockstep_status ok(lockstep_device *dev)
+{
+    sb_clear(&dev->last_error);
+    return LOCKSTEP_SUCCESS;
+}
+
+const char *lockstep_device_last_error(const lockstep_device *dev)
+{
+    return dev ? sb_cstr(&dev->last_error) : "no device";
+}
+
+/* ---- devices ------------------------------------------------------------------------- */
+
+static void default_output(void *ud, const char *text, size_t len)
+{
+    (void)ud;
+    fwrite(text, 1, len, stdout);
+    fflush(stdout);
+}
+
+lockstep_status lockstep_device_create(const lockstep_config *cfg, lockstep_device **out)
+{
+    if (!out)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    *out = NULL;
+    lockstep_device *dev = calloc(1, sizeof *dev);
+    if (!dev)
+        return LOCKSTEP_ERROR_OUT_OF_MEMORY;
+    lockstep_status st = cfg ? lockstep_config_copy(cfg, &dev->cfg) : lockstep_config_create(&dev->cfg);
+    if (st != LOCKSTEP_SUCCESS) {
+        free(dev);
+        return st;
+    }
+    dev->dm = devmem_create(dev->cfg->device_memory);
+    if (!dev->dm) {
+        lockstep_config_destroy(dev->cfg);
+        free(dev);
+        return LOCKSTEP_ERROR_OUT_OF_MEMORY;
+    }
+    dev->out_fn = default_output;
+    *out = dev;
+    return LOCKSTEP_SUCCESS;
+}
+
+static void deliver_printf(lockstep_device *dev)
+{
+    if (dev->printf_pending.len)
+        dev->out_fn(dev->out_ud, sb_cstr(&dev->printf_pending), dev->printf_pending.len);
+    sb_clear(&dev->printf_pending);
+}
+
+static void free_fault(lockstep_device *dev)
+{
+    free(dev->fault_kernel);
+    free(dev->fault_function);
+    free(dev->fault_msg);
+    dev->fault_kernel = dev->fault_function = dev->fault_msg = NULL;
+    memset(&dev->fault, 0, sizeof dev->fault);
+}
+
+void lockstep_device_destroy(lockstep_device *dev)
+{
+    if (!dev)
+        return;
+    deliver_printf(dev);
+    while (dev->mods.n)
+        lockstep_module_unload(dev->mods.v[dev->mods.n - 1]);
+    vec_free(&dev->mods);
+    devmem_destroy(dev->dm);
+    lockstep_config_destroy(dev->cfg);
+    sb_free(&dev->last_error);
+    sb_free(&dev->printf_pending);
+    free_fault(dev);
+    free(dev);
+}
+
+const lockstep_config *lockstep_device_config(const lockstep_device *dev)
+{
+    return dev ? dev->cfg : NULL;
+}
+
+void lockstep_device_set_printf_output(lockstep_device *dev, lockstep_output_fn fn, void *ud)
+{
+    if (!dev)
+        return;
+    dev->out_fn = fn ? fn : default_output;
+    dev->out_ud = fn ? ud : NULL;
+}
+
+/* ---- memory ------------------------------------------------------------------------- */
+
+lockstep_status lockstep_malloc(lockstep_device *dev, size_t bytes, lockstep_dptr *out)
+{
+    if (!dev || !out)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (bytes == 0)
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE, "lockstep_malloc: size 0");
+    if (devmem_alloc_block(dev->dm, bytes, 256, TAG_USER, out))
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY,
+                    "lockstep_malloc: cannot allocate %zu bytes (%llu of %llu bytes in use)", bytes,
+                    (unsigned long long)devmem_used(dev->dm),
+                    (unsigned long long)devmem_capacity(dev->dm));
+    return ok(dev);
+}
+
+lockstep_status lockstep_free(lockstep_device *dev, lockstep_dptr ptr)
+{
+    if (!dev)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (ptr == 0)
+        return ok(dev);
+    uint32_t hint = 0;
+    const devmem_alloc *a = devmem_find(dev->dm, ptr, 1, &hint);
+    if (!a || a->base != ptr || a->tag != TAG_USER || devmem_free_block(dev->dm, ptr))
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
+                    "lockstep_free: 0x%llx is not the start of a live allocation",
+                    (unsigned long long)ptr);
+    return ok(dev);
+}
+
+/* Is [p, p+n) inside one live allocation? */
+static int range_ok(lockstep_device *dev, lockstep_dptr p, size_t n, const char *what)
+{
+    uint32_t hint = 0;
+    if (n == 0)
+        return 1;
+    if (devmem_find(dev->dm, p, n, &hint))
+        return 1;
+    fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
+         "%s: [0x%llx, +%zu) is not inside one live device allocation", what,
+         (unsigned long long)p, n);
+    return 0;
+}
+
+lockstep_status lockstep_memcpy_htod(lockstep_device *dev, lockstep_dptr dst, const void *src,
+                                     size_t bytes)
+{
+    if (!dev || (!src && bytes))
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (!range_ok(dev, dst, bytes, "lockstep_memcpy_htod"))
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (bytes && devmem_write(dev->dm, dst, src, bytes))
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "lockstep_memcpy_htod: out of host memory");
+    return ok(dev);
+}
+
+lockstep_status lockstep_memcpy_dtoh(lockstep_device *dev, void *dst, lockstep_dptr src,
+                                     size_t bytes)
+{
+    if (!dev || (!dst && bytes))
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (!range_ok(dev, src, bytes, "lockstep_memcpy_dtoh"))
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (bytes && devmem_read(dev->dm, src, dst, bytes))
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "lockstep_memcpy_dtoh: out of host memory");
+    return ok(dev);
+}
+
+lockstep_status lockstep_memcpy_dtod(lockstep_device *dev, lockstep_dptr dst, lockstep_dptr src,
+                                     size_t bytes)
+{
+    if (!dev)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (!range_ok(dev, src, bytes, "lockstep_memcpy_dtod (source)") ||
+        !range_ok(dev, dst, bytes, "lockstep_memcpy_dtod (destination)"))
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (bytes && devmem_copy(dev->dm, dst, src, bytes))
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "lockstep_memcpy_dtod: out of host memory");
+    return ok(dev);
+}
+
+lockstep_status lockstep_memset(lockstep_device *dev, lockstep_dptr dst, int value, size_t bytes)
+{
+    if (!dev)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (!range_ok(dev, dst, bytes, "lockstep_memset"))
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (bytes && devmem_fill(dev->dm, dst, (uint8_t)value, bytes))
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "lockstep_memset: out of host memory");
+    return ok(dev);
+}
+
+lockstep_status lockstep_mem_info(lockstep_device *dev, size_t *free_bytes, size_t *total_bytes)
+{
+    if (!dev)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    uint64_t cap = devmem_capacity(dev->dm), used = devmem_used(dev->dm);
+    if (free_bytes)
+        *free_bytes = (size_t)(cap - used);
+    if (total_bytes)
+        *total_bytes = (size_t)cap;
+    return ok(dev);
+}
+
+/* ---- modules ------------------------------------------------------------------------- */
+
+static int env_alloc(void *ud, uint64_t size, uint32_t align, uint64_t *addr)
+{
+    lockstep_device *dev = ud;
+    return devmem_alloc_block(dev->dm, size, align, TAG_MODULE, addr);
+}
+
+static int env_free(void *ud, uint64_t addr)
+{
+    lockstep_device *dev = ud;
+    return devmem_free_block(dev->dm, addr);
+}
+
+static int env_write(void *ud, uint64_t addr, const void *data, uint64_t n)
+{
+    lockstep_device *dev = ud;
+    return devmem_write(dev->dm, addr, data, n);
+}
+
+lockstep_status lockstep_module_load_ptx(lockstep_device *dev, const char *text, size_t len,
+                                         const char *filename, lockstep_module **out)
+{
+    if (!dev || !out || (!text && len))
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    *out = NULL;
+    if (!filename)
+        filename = "<ptx>";
+    diag d;
+    diag_init(&d, filename);
+    ast_module am;
+    ir_module *ir = NULL;
+    lower_env env = {dev, env_alloc, env_free, env_write};
+    int rc = ptx_parse(text ? text : "", len, filename, &am, &d);
+    if (!rc)
+        rc = ptx_lower(&am, &env, &d, &ir);
+    ast_module_free(&am);
+    if (rc) {
+        lockstep_status st = d.oom ? LOCKSTEP_ERROR_OUT_OF_MEMORY
+                             : d.nunsupported == d.nerrors ? LOCKSTEP_ERROR_UNSUPPORTED_PTX
+                                                           : LOCKSTEP_ERROR_INVALID_PTX;
+        sb_clear(&dev->last_error);
+        sb_append(&dev->last_error, sb_cstr(&d.text), d.text.len && d.text.s[d.text.len - 1] == '\n'
+                                                           ? d.text.len - 1 : d.text.len);
+        diag_free(&d);
+        return st;
+    }
+    diag_free(&d);
+    exec_prepare(ir);
+    lockstep_module *m = calloc(1, sizeof *m);
+    size_t nk = 0;
+    for (uint32_t i = 0; i < ir->nfuncs; i++)
+        nk += ir->funcs[i].is_entry && ir->funcs[i].has_body;
+    if (m) {
+        m->dev = dev;
+        m->ir = ir;
+        m->filename = strdup(filename);
+        m->kernels = calloc(nk ? nk : 1, sizeof *m->kernels);
+    }
+    if (!m || !m->filename || !m->kernels || vec_push(&dev->mods, m)) {
+        if (m) {
+            free(m->filename);
+            free(m->kernels);
+            free(m);
+        }
+        for (uint32_t i = 0; i < ir->nvars; i++)
+            if (ir->vars[i].space == SP_GLOBAL || ir->vars[i].space == SP_CONST)
+                devmem_free_block(dev->dm, ir->vars[i].addr);
+        ir_module_free(ir);
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory loading %s", filename);
+    }
+    ir->filename = m->filename;
+    for (uint32_t i = 0; i < ir->nfuncs; i++) {
+        const ir_func *f = &ir->funcs[i];
+        if (!f->is_entry || !f->has_body)
+            continue;
+        lockstep_kernel *k = &m->kernels[m->nkernels++];
+        k->mod = m;
+        k->func = i;
+        k->params = calloc(f->nparams ? f->nparams : 1, sizeof *k->params);
+        if (!k->params) {
+            lockstep_module_unload(m);
+            return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory loading %s", filename);
+        }
+        for (uint32_t p = 0; p < f->nparams; p++) {
+            k->params[p].offset = f->params[p].offset;
+            k->params[p].size = f->params[p].size;
+            k->params[p].align = f->params[p].align;
+        }
+    }
+    *out = m;
+    return ok(dev);
+}
+
+lockstep_status lockstep_module_load_file(lockstep_device *dev, const char *path,
+                                          lockstep_module **out)
+{
+    if (!dev || !path || !out)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(dev, LOCKSTEP_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
+    strbuf text = STRBUF_INIT;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sb_append(&text, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || text.oom) {
+        sb_free(&text);
+        return fail(dev, bad ? LOCKSTEP_ERROR_IO : LOCKSTEP_ERROR_OUT_OF_MEMORY, "%s: read error",
+                    path);
+    }
+    lockstep_status st = lockstep_module_load_ptx(dev, sb_cstr(&text), text.len, path, out);
+    sb_free(&text);
+    return st;
+}
+
+void lockstep_module_unload(lockstep_module *m)
+{
+    if (!m)
+        return;
+    lockstep_device *dev = m->dev;
+    for (size_t i = 0; i < dev->mods.n; i++)
+        if (dev->mods.v[i] == m) {
+            memmove(&dev->mods.v[i], &dev->mods.v[i + 1], (dev->mods.n - i - 1) * sizeof(m));
+            dev->mods.n--;
+            break;
+        }
+    ir_module *ir = m->ir;
+    for (uint32_t i = 0; i < ir->nvars; i++)
+        if (ir->vars[i].space == SP_GLOBAL || ir->vars[i].space == SP_CONST)
+            devmem_free_block(dev->dm, ir->vars[i].addr);
+    for (size_t i = 0; i < m->nkernels; i++)
+        free(m->kernels[i].params);
+    free(m->kernels);
+    ir->filename = NULL;
+    ir_module_free(ir);
+    free(m->filename);
+    free(m);
+}
+
+lockstep_status lockstep_module_get_kernel(lockstep_module *mod, const char *name,
+                                           lockstep_kernel **out)
+{
+    if (!mod || !name || !out)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < mod->nkernels; i++)
+        if (!strcmp(mod->ir->funcs[mod->kernels[i].func].name, name)) {
+            *out = &mod->kernels[i];
+            return ok(mod->dev);
+        }
+    *out = NULL;
+    return fail(mod->dev, LOCKSTEP_ERROR_NOT_FOUND, "no kernel named '%s' in %s", name,
+                mod->filename);
+}
+
+size_t lockstep_module_kernel_count(const lockstep_module *mod) { return mod ? mod->nkernels : 0; }
+
+lockstep_kernel *lockstep_module_kernel_at(lockstep_module *mod, size_t i)
+{
+    return mod && i < mod->nkernels ? &mod->kernels[i] : NULL;
+}
+
+lockstep_status lockstep_module_get_symbol(lockstep_module *mod, const char *name,
+                                           lockstep_dptr *addr, size_t *bytes)
+{
+    if (!mod || !name)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    const ir_module *ir = mod->ir;
+    for (uint32_t i = 0; i < ir->nvars; i++) {
+        const ir_var *v = &ir->vars[i];
+        if ((v->space == SP_GLOBAL || v->space == SP_CONST) && !strcmp(v->name, name)) {
+            if (addr)
+                *addr = v->addr;
+            if (bytes)
+                *bytes = (size_t)v->size;
+            return ok(mod->dev);
+        }
+    }
+    return fail(mod->dev, LOCKSTEP_ERROR_NOT_FOUND, "no .global or .const variable named '%s' in %s",
+                name, mod->filename);
+}
+
+lockstep_status lockstep_kernel_get_info(const lockstep_kernel *k, lockstep_kernel_info *out)
+{
+    if (!k || !out)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    const ir_func *f = &k->mod->ir->funcs[k->func];
+    memset(out, 0, sizeof *out);
+    out->name = f->name;
+    out->ptx_file = k->mod->filename;
+    out->ptx_line = f->ptx_line;
+    out->num_params = f->nparams;
+    out->params = k->params;
+    out->param_bytes = f->param_bytes;
+    out->num_regs = f->total_regs;
+    out->num_pred_regs = f->npreds;
+    out->static_shared_bytes = f->shared_bytes;
+    out->local_bytes = f->frame_bytes + k->mod->ir->module_local_bytes;
+    out->num_insts = f->total_insts;
+    memcpy(out->maxntid, f->maxntid, sizeof out->maxntid);
+    memcpy(out->reqntid, f->reqntid, sizeof out->reqntid);
+    out->minnctapersm = f->minnctapersm;
+    out->uses_dynamic_shared = f->uses_dyn_shared;
+    return LOCKSTEP_SUCCESS;
+}
+
+/* ---- launches ------------------------------------------------------------------------ */
+
+static int heap_malloc(void *ud, uint64_t size, uint64_t *addr)
+{
+    lockstep_device *dev = ud;
+    uint64_t rounded = align_up64(size, 256);
+    if (dev->heap_used + rounded > dev->cfg->heap_size)
+        return -1;
+    if (devmem_alloc_block(dev->dm, size, 256, TAG_HEAP, addr))
+        return -1;
+    dev->heap_used += rounded;
+    return 0;
+}
+
+static int heap_free(void *ud, uint64_t addr)
+{
+    lockstep_device *dev = ud;
+    uint32_t hint = 0;
+    const devmem_alloc *a = devmem_find(dev->dm, addr, 1, &hint);
+    if (!a || a->base != addr || a->tag != TAG_HEAP)
+        return -1;
+    dev->heap_used -= align_up64(a->size, 256);
+    return devmem_free_block(dev->dm, addr);
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static void record_fault(lockstep_device *dev, const exec_launch *L)
+{
+    free_fault(dev);
+    const ir_module *m = L->mod;
+    lockstep_fault_info *fi = &dev->fault;
+    fi->status = L->fault;
+    dev->fault_kernel = dup_or_null(L->kernel_name);
+    dev->fault_msg = dup_or_null(sb_cstr(&L->fault_msg));
+    fi->kernel = dev->fault_kernel;
+    fi->message = dev->fault_msg;
+    memcpy(fi->cta, L->fault_cta, sizeof fi->cta);
+    memcpy(fi->thread, L->fault_tid, sizeof fi->thread);
+    fi->warp = L->fault_warp;
+    fi->lane = L->fault_lane;
+    fi->pc = L->fault_pc;
+    fi->address = L->fault_addr;
+    fi->ptx_file = m->filename;
+    if (L->fault_pc < m->ncode) {
+        const ir_srcpos *sp = &m->pos[L->fault_pc];
+        dev->fault_function = dup_or_null(m->funcs[ir_func_of_pc(m, L->fault_pc)].name);
+        fi->function = dev->fault_function;
+        fi->ptx_line = sp->ptx_line;
+        if (sp->src_file) {
+            fi->src_file = m->files[sp->src_file - 1];
+            fi->src_line = sp->src_line;
+        }
+    }
+    sb_clear(&dev->last_error);
+    sb_puts(&dev->last_error, sb_cstr(&L->fault_msg));
+}
+
+lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
+                                lockstep_dim3 grid, lockstep_dim3 block,
+                                uint32_t dynamic_shared_bytes, const void *params,
+                                size_t params_bytes, lockstep_launch_stats *stats)
+{
+    if (!dev)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (!k || k->mod->dev != dev)
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE, "lockstep_launch: kernel is not from this device");
+    const lockstep_config *cfg = dev->cfg;
+    const ir_module *m = k->mod->ir;
+    const ir_func *f = &m->funcs[k->func];
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    if (!grid.x || !grid.y || !grid.z || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
+        return fail(dev, LOCKSTEP_ERROR_INVALID_LAUNCH,
+                    "launch of '%s': grid (%u,%u,%u) is invalid (x 1..2^31-1, y and z 1..65535)",
+                    f->name, grid.x, grid.y, grid.z);
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    if (!block.x || !block.y || !block.z || block.x > 1024 || block.y > 1024 || block.z > 64 ||
+        threads > cfg->max_cta_threads)
+        return fail(dev, LOCKSTEP_ERROR_INVALID_LAUNCH,
+                    "launch of '%s': block (%u,%u,%u) is invalid (at most %u threads; x, y <= 1024, z <= 64)",
+                    f->name, block.x, block.y, block.z, cfg->max_cta_threads);
+    if (f->reqntid[0] && (block.x != f->reqntid[0] || block.y != f->reqntid[1] || block.z != f->reqntid[2]))
+        return fail(dev, LOCKSTEP_ERROR_INVALID_LAUNCH,
+                    "launch of '%s': block (%u,%u,%u) differs from its .reqntid %u,%u,%u", f->name,
+                    block.x, block.y, block.z, f->reqntid[0], f->reqntid[1], f->reqntid[2]);
+    if (f->maxntid[0] && threads > (uint64_t)f->maxntid[0] * f->maxntid[1] * f->maxntid[2])
+        return fail(dev, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                    "launch of '%s': %llu threads exceed its .maxntid %u,%u,%u", f->name,
+                    (unsigned long long)threads, f->maxntid[0], f->maxntid[1], f->maxntid[2]);
+    uint64_t shared = (uint64_t)f->dyn_shared_off + dynamic_shared_bytes;
+    if (shared > cfg->max_cta_shared)
+        return fail(dev, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                    "launch of '%s': %u bytes of static and %u of dynamic shared memory exceed the %u a CTA may use",
+                    f->name, f->shared_bytes, dynamic_shared_bytes, cfg->max_cta_shared);
+    if (params_bytes != f->param_bytes || (!params && params_bytes))
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
+                    "launch of '%s': %zu bytes of parameters given, the kernel takes %u", f->name,
+                    params_bytes, f->param_bytes);
+    uint32_t frame0 = (uint32_t)align_up64(m->module_local_bytes, 16);
+    uint64_t local = f->recursive ? (uint64_t)frame0 + f->frame_bytes + cfg->stack_size
+                                  : (uint64_t)frame0 + f->max_frame_depth_bytes;
+    local = align_up64(local, 16);
+    if (local > cfg->max_local)
+        return fail(dev, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                    "launch of '%s': %llu bytes of local memory per thread exceed -lockstep_max_local_per_thread %u",
+                    f->name, (unsigned long long)local, cfg->max_local);
+
+    exec_launch L;
+    memset(&L, 0, sizeof L);
+    L.mod = m;
+    L.kernel = k->func;
+    L.kernel_name = f->name;
+    L.dm = dev->dm;
+    L.dev = (exec_device_ops){dev, heap_malloc, heap_free};
+    L.opt.max_warp_insts = cfg->max_warp_insts;
+    L.opt.stack_bytes = cfg->stack_size;
+    L.opt.resident_ctas = cfg->resident_ctas;
+    L.opt.slice = cfg->warp_slice;
+    L.opt.num_sms = cfg->n_clusters * cfg->cores_per_cluster;
+    L.opt.warps_per_sm = config_threads_per_sm(cfg) / WARP_SIZE;
+    L.opt.shared_per_sm = cfg->shmem_size;
+    L.opt.gridid = ++dev->gridid;
+    L.params = params;
+    L.param_bytes = (uint32_t)params_bytes;
+    L.grid[0] = grid.x;
+    L.grid[1] = grid.y;
+    L.grid[2] = grid.z;
+    L.block[0] = block.x;
+    L.block[1] = block.y;
+    L.block[2] = block.z;
+    L.nthreads = (uint32_t)threads;
+    L.nwarps = (L.nthreads + WARP_SIZE - 1) / WARP_SIZE;
+    L.shared_bytes = (uint32_t)shared;
+    L.dyn_shared = dynamic_shared_bytes;
+    L.local_bytes = (uint32_t)local;
+    L.frame0 = frame0;
+    L.printf_out = &dev->printf_pending;
+    L.shref_val = calloc(m->nshrefs ? m->nshrefs : 1, sizeof *L.shref_val);
+    if (!L.shref_val)
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    for (uint32_t i = 0; i < m->nshrefs; i++) {
+        uint32_t off = f->shared_off[m->shrefs[i].var];
+        /* a variable this kernel cannot reach lies beyond its shared memory */
+        L.shref_val[i] = (off == UINT32_MAX ? (uint64_t)1 << 32 : off) + (uint64_t)m->shrefs[i].off;
+    }
+    lockstep_status st = exec_run(&L);
+    if (stats) {
+        stats->warp_insts = L.warp_insts;
+        stats->thread_insts = L.thread_insts;
+        stats->ctas = (uint64_t)grid.x * grid.y * grid.z;
+        stats->threads = stats->ctas * threads;
+    }
+    if (st != LOCKSTEP_SUCCESS) {
+        record_fault(dev, &L);
+        dev->pending = st;
+    } else {
+        sb_clear(&dev->last_error);
+    }
+    exec_launch_release(&L);
+    return st;
+}
+
+lockstep_status lockstep_launch_args(lockstep_device *dev, const lockstep_kernel *k,
+                                     lockstep_dim3 grid, lockstep_dim3 block,
+                                     uint32_t dynamic_shared_bytes, void *const *args,
+                                     lockstep_launch_stats *stats)
+{
+    if (!dev)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (!k || k->mod->dev != dev)
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE, "lockstep_launch_args: kernel is not from this device");
+    const ir_func *f = &k->mod->ir->funcs[k->func];
+    if (f->nparams && !args)
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE, "launch of '%s': no arguments given for %u parameters",
+                    f->name, f->nparams);
+    uint8_t small[4096];
+    uint8_t *buf = f->param_bytes <= sizeof small ? small : calloc(1, f->param_bytes);
+    if (!buf)
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    memset(buf, 0, f->param_bytes <= sizeof small ? sizeof small : 0);
+    for (uint32_t i = 0; i < f->nparams; i++) {
+        if (!args[i]) {
+            if (buf != small)
+                free(buf);
+            return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE, "launch of '%s': argument %u is NULL",
+                        f->name, i);
+        }
+        memcpy(buf + k->params[i].offset, args[i], k->params[i].size);
+    }
+    lockstep_status st = lockstep_launch(dev, k, grid, block, dynamic_shared_bytes, buf,
+                                         f->param_bytes, stats);
+    if (buf != small)
+        free(buf);
+    return st;
+}
+
+lockstep_status lockstep_synchronize(lockstep_device *dev)
+{
+    if (!dev)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    deliver_printf(dev);
+    lockstep_status st = dev->pending;
+    dev->pending = LOCKSTEP_SUCCESS;
+    return st;
+}
+
+void lockstep_device_last_fault(const lockstep_device *dev, lockstep_fault_info *out)
+{
+    if (!out)
+        return;
+    if (!dev) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    *out = dev->fault;
+}

@@ -1,0 +1,201 @@
+/*
+ * exec.h -- the functional GPU core: executes decoded PTX (ir.h) for a
+ * grid of CTAs, each a set of warps of 32 lanes, with a pre-Volta SIMT
+ * stack per warp.  Functional mode executes memory operations at once and
+ * is sequentially consistent; it is the fast emulator and the reference
+ * for outputs (DESIGN principle 3).
+ *
+ * Pieces:
+ *   interp.c   the interpreter: one warp runs until it blocks or its slice ends
+ *   memops.c   memory instructions as two halves: address generation per
+ *              lane, then the data access (what a timing model will call
+ *              when the memory system services the request)
+ *   sched.c    the grid: CTAs resident at once, warps round-robin, barriers,
+ *              deadlock detection, the instruction limit, faults
+ *   builtins.c vprintf, malloc, free, __assertfail
+ *
+ * All state of a launch hangs off exec_launch; nothing is global.
+ */
+#ifndef LOCKSTEP_EXEC_H
+#define LOCKSTEP_EXEC_H
+
+#include <stdint.h>
+
+#include "lockstep.h"
+#include "mem/devmem.h"
+#include "ptx/ir.h"
+#include "util/strbuf.h"
+
+#define WARP_SIZE 32
+#define FULL_MASK 0xffffffffu
+#define MAX_BARRIERS 16
+#define SIMT_MAX_DEPTH 4096
+#define CALL_MAX_DEPTH 1024
+
+/* What the device lends a launch. */
+typedef struct exec_device_ops {
+    void *ud;
+    /* device-side malloc/free (the device heap); 0 on success */
+    int (*dmalloc)(void *ud, uint64_t size, uint64_t *addr);
+    int (*dfree)(void *ud, uint64_t addr);
+} exec_device_ops;
+
+/* Launch-wide options taken from the config. */
+typedef struct exec_options {
+    uint64_t max_warp_insts;   /* the instruction limit (0: none) */
+    uint32_t stack_bytes;      /* per-thread stack for recursive call chains */
+    uint32_t resident_ctas;    /* CTAs executing concurrently */
+    uint32_t slice;            /* warp instructions per scheduling turn */
+    uint32_t num_sms;          /* %nsmid; CTAs map to %smid round-robin */
+    uint32_t warps_per_sm;     /* %nwarpid */
+    uint32_t shared_per_sm;    /* %total_smem_size */
+    uint32_t gridid;           /* %gridid of this launch */
+} exec_options;
+
+/* A SIMT stack entry: execute `mask` from `pc` until `rpc`.  A CALL entry
+ * marks a function call: the callee's entries sit above it. */
+typedef struct simt_entry {
+    uint32_t pc;
+    uint32_t rpc;
+    uint32_t mask;
+    uint32_t is_call;
+} simt_entry;
+
+/* A function activation below the current one. */
+typedef struct call_frame {
+    uint32_t func;        /* caller */
+    uint32_t reg_base, pred_base, frame_base;
+    uint32_t call;        /* ir_call index */
+    uint32_t callee;
+    uint32_t returned;    /* lanes that executed ret */
+} call_frame;
+
+enum warp_state { WARP_RUNNING, WARP_BARRIER, WARP_DONE };
+
+typedef struct exec_warp {
+    uint32_t id;          /* warp index in the CTA */
+    uint32_t live;        /* lanes not exited */
+    uint32_t state;
+    uint32_t bar_id;      /* barrier waited on */
+    uint32_t bar_active;  /* lanes that arrived (bar.red results) */
+    uint32_t carry;       /* CC.CF per lane */
+    uint32_t func;        /* current function */
+    uint32_t reg_base, pred_base, frame_base;
+    simt_entry *stack;
+    uint32_t sp, stack_cap;
+    call_frame *calls;
+    uint32_t ncalls, calls_cap;
+    uint64_t *regs;       /* rows of 32 lanes; the current window starts at reg_base */
+    uint32_t regs_cap;    /* rows */
+    uint32_t *preds;      /* one lane mask per predicate */
+    uint32_t preds_cap;
+    uint64_t insts;       /* warp instructions executed (for %clock) */
+} exec_warp;
+
+typedef struct exec_barrier {
+    uint32_t arrived;     /* threads */
+    uint32_t expected;    /* threads; 0: all live threads of the CTA */
+    uint32_t waiting;     /* warps waiting (bit per warp) */
+    uint32_t red_popc;
+    uint32_t red_and, red_or;
+    uint32_t red_any;     /* a bar.red is in progress */
+} exec_barrier;
+
+typedef struct exec_cta {
+    uint32_t ctaid[3];
+    uint64_t linear;
+    uint32_t nwarps;
+    uint32_t live_threads;
+    uint32_t live_warps;
+    int active;
+    exec_warp *warps;
+    uint8_t *shared;
+    uint8_t *local;       /* nthreads * local_bytes */
+    exec_barrier bars[MAX_BARRIERS];
+} exec_cta;
+
+typedef struct exec_launch {
+    const ir_module *mod;
+    uint32_t kernel;          /* function index */
+    const char *kernel_name;
+    devmem *dm;
+    exec_device_ops dev;
+    exec_options opt;
+    const uint8_t *params;
+    uint32_t param_bytes;
+    uint32_t grid[3], block[3];
+    uint32_t nthreads;        /* per CTA */
+    uint32_t nwarps;
+    uint32_t shared_bytes;    /* per CTA: static + dynamic */
+    uint32_t dyn_shared;
+    uint32_t local_bytes;     /* per thread */
+    uint32_t frame0;          /* kernel frame base (after module .local data) */
+    uint64_t *shref_val;      /* per module shared reference */
+    uint64_t warp_insts, thread_insts;
+    strbuf *printf_out;       /* device printf text, delivered at synchronize */
+    /* the fault that stopped the launch */
+    lockstep_status fault;
+    strbuf fault_msg;
+    uint32_t fault_cta[3], fault_tid[3], fault_warp, fault_lane, fault_pc;
+    uint64_t fault_addr;
+    int oom;
+} exec_launch;
+
+/* Choose the interpreter handler (xop) of every instruction of m. */
+void exec_prepare(ir_module *m);
+
+/* Run a launch whose fields up to printf_out are filled in.  Returns
+ * LOCKSTEP_SUCCESS or the fault (details in L->fault_*). */
+lockstep_status exec_run(exec_launch *L);
+void exec_launch_release(exec_launch *L);
+
+/* ---- shared between interp.c, memops.c, sched.c, builtins.c ---- */
+
+/* Record a fault at (cta, warp, lane, pc); formats the message.  Only the
+ * first fault of a launch is kept. */
+void exec_fault(exec_launch *L, const exec_cta *c, const exec_warp *w, int lane, uint32_t pc,
+                lockstep_status st, uint64_t addr, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+
+/* Per-thread ids of a lane. */
+void exec_thread_id(const exec_launch *L, const exec_warp *w, int lane, uint32_t tid[3]);
+
+/* Run warp w for at most `budget` instructions. Returns the number executed. */
+uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budget);
+
+/* Barrier bookkeeping (sched.c): warp w arrives at barrier `id` with
+ * `active` lanes; returns 1 if the warp must wait. */
+int exec_barrier_arrive(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
+                        uint32_t active, uint32_t pred_mask);
+/* Lanes of w exited: update counts and release barriers that now complete. */
+void exec_lanes_exited(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t lanes);
+
+/* Memory halves (memops.c).  A resolved address: the state space it falls
+ * in and the address within it. */
+typedef struct exec_addr {
+    uint64_t a[WARP_SIZE];
+    uint8_t space[WARP_SIZE];
+} exec_addr;
+
+/* Address generation: the effective address of each active lane, resolved
+ * from generic to a state space.  0, or -1 after recording a fault. */
+int exec_mem_addr(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active,
+                  exec_addr *out);
+/* Data access of ld/st/atom/red for the lanes in `active`. */
+int exec_mem_access(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
+                    uint32_t active, const exec_addr *ad);
+/* Read/write bytes at a generic address for one lane (builtins, call args). */
+int exec_read_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint64_t addr,
+                      void *dst, uint32_t n);
+
+/* A built-in call for the active lanes (builtins.c); 0, or -1 after a fault. */
+int exec_builtin(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active);
+
+/* Host pointer to lane l's local memory. */
+static inline uint8_t *exec_local(const exec_launch *L, const exec_cta *c, const exec_warp *w,
+                                  int lane)
+{
+    return c->local + ((uint64_t)w->id * WARP_SIZE + (uint64_t)lane) * L->local_bytes;
+}
+
+#endif

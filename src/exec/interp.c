@@ -1,0 +1,1631 @@
+/*
+ * interp.c -- the interpreter: runs one warp of decoded PTX until it
+ * blocks (barrier), finishes, faults or uses up its slice.
+ *
+ * DESIGN
+ * Registers are stored lane-major per register ("rows" of 32 64-bit
+ * slots), so a warp instruction is a loop over the active lanes of a few
+ * rows; the compiler vectorises the full-warp case.  Every source operand
+ * is fetched as a row (srow): a register row, a row of the module's
+ * constant pool for immediates, or a scratch row for special registers and
+ * symbol addresses, so handlers never branch on operand kinds per lane.
+ * Values narrower than 64 bits live in the low bits of a slot; readers
+ * always truncate or extend by the instruction's type, so the upper bits
+ * of a slot never matter.
+ *
+ * Control flow follows the pre-Volta SIMT stack: a divergent branch
+ * pushes the two paths with the branch's reconvergence point (its
+ * immediate post-dominator, cfg.c) as their RPC; an entry is popped when
+ * its pc reaches its RPC or its mask empties.  Calls push a boundary entry
+ * and a new register window and local-memory frame; `ret` retires lanes
+ * up to the boundary, and the call completes when the boundary surfaces.
+ *
+ * Dispatch is one switch per warp instruction on the decoded opcode
+ * (xop); type and modifier checks happen once per warp instruction, never
+ * per lane.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exec/exec.h"
+#include "exec/fpmath.h"
+#include "mem/addrmap.h"
+#include "util/common.h"
+
+/* ---- value helpers ---------------------------------------------------------- */
+
+static inline float f32of(uint64_t x)
+{
+    uint32_t u = (uint32_t)x;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint64_t bitsf32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static inline double f64of(uint64_t x)
+{
+    double d;
+    memcpy(&d, &x, 8);
+    return d;
+}
+
+static inline uint64_t bitsf64(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+/* f32/f64 results: NaN becomes the canonical NaN, as on the GPU. */
+static inline uint64_t c32(float r) { return r != r ? FP32_CANONICAL_NAN : bitsf32(r); }
+static inline uint64_t c64(double r) { return r != r ? FP64_CANONICAL_NAN : bitsf64(r); }
+
+static inline uint64_t wmask(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+static inline int64_t sext(uint64_t v, int bits)
+{
+    if (bits >= 64)
+        return (int64_t)v;
+    uint64_t m = 1ull << (bits - 1);
+    v &= wmask(bits);
+    return (int64_t)((v ^ m) - m);
+}
+
+/* Loop over the active lanes: `l` is the lane. */
+#define LANES(active, ...)                                                                 \
+    do {                                                                                   \
+        uint32_t m_ = (active);                                                            \
+        if (m_ == FULL_MASK) {                                                             \
+            for (int l = 0; l < WARP_SIZE; l++) {                                          \
+                __VA_ARGS__;                                                               \
+            }                                                                              \
+        } else {                                                                           \
+            while (m_) {                                                                   \
+                int l = ctz32(m_);                                                         \
+                m_ &= m_ - 1;                                                              \
+                __VA_ARGS__;                                                               \
+            }                                                                              \
+        }                                                                                  \
+    } while (0)
+
+/* ---- operands -------------------------------------------------------------------- */
+
+void exec_thread_id(const exec_launch *L, const exec_warp *w, int lane, uint32_t tid[3])
+{
+    uint32_t t = w->id * WARP_SIZE + (uint32_t)lane;
+    tid[0] = t % L->block[0];
+    tid[1] = (t / L->block[0]) % L->block[1];
+    tid[2] = t / (L->block[0] * L->block[1]);
+}
+
+static uint64_t sreg_value(const exec_launch *L, const exec_cta *c, const exec_warp *w, int lane,
+                           uint32_t id, uint32_t aux, uint64_t clock)
+{
+    uint32_t tid[3];
+    switch (id) {
+    case SREG_TID_X: case SREG_TID_Y: case SREG_TID_Z:
+        exec_thread_id(L, w, lane, tid);
+        return tid[id - SREG_TID_X];
+    case SREG_NTID_X: case SREG_NTID_Y: case SREG_NTID_Z:
+        return L->block[id - SREG_NTID_X];
+    case SREG_CTAID_X: case SREG_CTAID_Y: case SREG_CTAID_Z:
+        return c->ctaid[id - SREG_CTAID_X];
+    case SREG_NCTAID_X: case SREG_NCTAID_Y: case SREG_NCTAID_Z:
+        return L->grid[id - SREG_NCTAID_X];
+    case SREG_LANEID: return (uint64_t)lane;
+    case SREG_WARPID: return w->id;
+    case SREG_NWARPID: return L->opt.warps_per_sm;
+    case SREG_SMID: return L->opt.num_sms ? c->linear % L->opt.num_sms : 0;
+    case SREG_NSMID: return L->opt.num_sms;
+    case SREG_GRIDID: return L->opt.gridid;
+    case SREG_LANEMASK_EQ: return 1ull << lane;
+    case SREG_LANEMASK_LE: return wmask(lane + 1);
+    case SREG_LANEMASK_LT: return wmask(lane);
+    case SREG_LANEMASK_GE: return (uint32_t)~wmask(lane);
+    case SREG_LANEMASK_GT: return (uint32_t)~wmask(lane + 1);
+    case SREG_CLOCK: return (uint32_t)clock;
+    case SREG_CLOCK_HI: return (uint32_t)(clock >> 32);
+    case SREG_CLOCK64: return clock;
+    case SREG_GLOBALTIMER: return clock;
+    case SREG_GLOBALTIMER_LO: return (uint32_t)clock;
+    case SREG_GLOBALTIMER_HI: return (uint32_t)(clock >> 32);
+    case SREG_TOTAL_SMEM: return L->opt.shared_per_sm;
+    case SREG_DYNAMIC_SMEM: return L->dyn_shared;
+    default: (void)aux; return 0;
+    }
+}
+
+/* The row of values of a source operand. */
+static inline const uint64_t *srow(const exec_launch *L, const exec_cta *c, const exec_warp *w,
+                                   const uint64_t *R, const ir_opnd *o, uint64_t *tmp,
+                                   uint32_t active)
+{
+    switch (o->kind) {
+    case IRO_REG:
+        return R + (size_t)o->idx * WARP_SIZE;
+    case IRO_CONST:
+        return L->mod->kpool + (size_t)o->idx * WARP_SIZE;
+    case IRO_SREG: {
+        uint64_t clock = L->warp_insts + w->insts;
+        LANES(active, tmp[l] = sreg_value(L, c, w, l, o->idx, o->aux, clock));
+        return tmp;
+    }
+    case IRO_SHSYM: {
+        uint64_t v = L->shref_val[o->idx];
+        for (int l = 0; l < WARP_SIZE; l++)
+            tmp[l] = v;
+        return tmp;
+    }
+    case IRO_FRAME: {
+        uint64_t v = (uint64_t)w->frame_base + o->idx;
+        for (int l = 0; l < WARP_SIZE; l++)
+            tmp[l] = v;
+        return tmp;
+    }
+    default:
+        memset(tmp, 0, WARP_SIZE * sizeof *tmp);
+        return tmp;
+    }
+}
+
+/* Lane mask of a predicate source (with its '!'). */
+static inline uint32_t pval(const exec_launch *L, const uint32_t *P, const ir_opnd *o)
+{
+    uint32_t v = o->kind == IRO_PRED ? P[o->idx]
+                 : o->kind == IRO_CONST ? (uint32_t)L->mod->kpool[(size_t)o->idx * WARP_SIZE]
+                                        : 0;
+    return o->neg ? ~v : v;
+}
+
+static inline void pset(uint32_t *P, const ir_opnd *o, uint32_t active, uint32_t v)
+{
+    P[o->idx] = (P[o->idx] & ~active) | (v & active);
+}
+
+/* ---- the SIMT stack ---------------------------------------------------------------- */
+
+static int simt_push(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t pc, uint32_t rpc,
+                     uint32_t mask, uint32_t is_call)
+{
+    if (w->sp == w->stack_cap) {
+        if (w->stack_cap >= SIMT_MAX_DEPTH) {
+            exec_fault(L, c, w, -1, pc, LOCKSTEP_ERROR_STACK_OVERFLOW, 0,
+                       "SIMT stack deeper than %d entries (unbounded divergence or recursion)",
+                       SIMT_MAX_DEPTH);
+            return -1;
+        }
+        uint32_t cap = w->stack_cap ? w->stack_cap * 2 : 16;
+        simt_entry *s = realloc(w->stack, cap * sizeof *s);
+        if (!s) {
+            L->oom = 1;
+            exec_fault(L, c, w, -1, pc, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0, "out of host memory");
+            return -1;
+        }
+        w->stack = s;
+        w->stack_cap = cap;
+    }
+    w->stack[w->sp++] = (simt_entry){pc, rpc, mask, is_call};
+    return 0;
+}
+
+/* Make sure the register file holds `rows` rows and `preds` predicates. */
+static int warp_reserve(exec_launch *L, exec_warp *w, uint32_t rows, uint32_t preds)
+{
+    if (rows > w->regs_cap) {
+        uint32_t cap = w->regs_cap ? w->regs_cap : 64;
+        while (cap < rows)
+            cap *= 2;
+        uint64_t *r = realloc(w->regs, (size_t)cap * WARP_SIZE * sizeof *r);
+        if (!r) {
+            L->oom = 1;
+            return -1;
+        }
+        w->regs = r;
+        w->regs_cap = cap;
+    }
+    if (preds > w->preds_cap) {
+        uint32_t cap = w->preds_cap ? w->preds_cap : 16;
+        while (cap < preds)
+            cap *= 2;
+        uint32_t *p = realloc(w->preds, (size_t)cap * sizeof *p);
+        if (!p) {
+            L->oom = 1;
+            return -1;
+        }
+        w->preds = p;
+        w->preds_cap = cap;
+    }
+    return 0;
+}
+
+/* Complete the call whose boundary entry is on top of the stack. */
+static void do_return(exec_launch *L, exec_cta *c, exec_warp *w)
+{
+    call_frame *cf = &w->calls[--w->ncalls];
+    const ir_func *callee = &L->mod->funcs[w->func];
+    const ir_call *cs = &L->mod->calls[cf->call];
+    uint32_t lanes = cf->returned & w->live;
+    for (uint32_t i = 0; i < cs->nrets && i < callee->nrets; i++) {
+        uint32_t n = MIN(cs->ret_size[i], callee->rets[i].size);
+        LANES(lanes, {
+            uint8_t *loc = exec_local(L, c, w, l);
+            memcpy(loc + cf->frame_base + cs->ret_off[i], loc + w->frame_base + callee->rets[i].offset,
+                   n);
+        });
+    }
+    w->func = cf->func;
+    w->reg_base = cf->reg_base;
+    w->pred_base = cf->pred_base;
+    w->frame_base = cf->frame_base;
+    w->sp--; /* the boundary */
+}
+
+/* Pop finished entries; returns 1 if the warp can go on, 0 if it is done,
+ * -1 on a fault. */
+static int simt_settle(exec_launch *L, exec_cta *c, exec_warp *w)
+{
+    for (;;) {
+        if (w->sp == 0) {
+            w->state = WARP_DONE;
+            return 0;
+        }
+        simt_entry *t = &w->stack[w->sp - 1];
+        if (t->is_call) {
+            do_return(L, c, w);
+            continue;
+        }
+        if (t->mask == 0 || t->pc == t->rpc) {
+            w->sp--;
+            continue;
+        }
+        if (t->pc == IR_NO_PC) {
+            exec_fault(L, c, w, -1, IR_NO_PC, LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION, 0,
+                       "lanes 0x%08x have no instruction to continue at (diverged paths that never reconverge)",
+                       t->mask);
+            return -1;
+        }
+        return 1;
+    }
+}
+
+/* Lanes leave the kernel. */
+static void lanes_exit(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t lanes)
+{
+    lanes &= w->live;
+    if (!lanes)
+        return;
+    for (uint32_t i = 0; i < w->sp; i++)
+        w->stack[i].mask &= ~lanes;
+    for (uint32_t i = 0; i < w->ncalls; i++)
+        w->calls[i].returned &= ~lanes;
+    w->live &= ~lanes;
+    exec_lanes_exited(L, c, w, lanes);
+}
+
+/* ---- calls ------------------------------------------------------------------------ */
+
+/* Start executing the callee for lanes S; the caller's entry must already
+ * point at its return pc. */
+static int enter_call(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t pc, uint32_t call_idx,
+                      uint32_t callee_idx, uint32_t S)
+{
+    const ir_module *m = L->mod;
+    const ir_func *caller = &m->funcs[w->func];
+    const ir_func *callee = &m->funcs[callee_idx];
+    const ir_call *cs = &m->calls[call_idx];
+    if (w->ncalls >= CALL_MAX_DEPTH) {
+        exec_fault(L, c, w, -1, pc, LOCKSTEP_ERROR_STACK_OVERFLOW, 0,
+                   "call depth exceeds %d (runaway recursion?)", CALL_MAX_DEPTH);
+        return -1;
+    }
+    uint64_t nframe = (uint64_t)w->frame_base + caller->frame_bytes;
+    if (nframe + callee->frame_bytes > L->local_bytes) {
+        exec_fault(L, c, w, -1, pc, LOCKSTEP_ERROR_STACK_OVERFLOW, 0,
+                   "call to '%s' needs %u bytes of stack; the per-thread stack (%u bytes) is exhausted",
+                   callee->name, callee->frame_bytes, L->local_bytes);
+        return -1;
+    }
+    uint32_t nreg = w->reg_base + caller->nregs, npred = w->pred_base + caller->npreds;
+    if (warp_reserve(L, w, nreg + callee->nregs, npred + callee->npreds)) {
+        exec_fault(L, c, w, -1, pc, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0, "out of host memory");
+        return -1;
+    }
+    if (w->ncalls == w->calls_cap) {
+        uint32_t cap = w->calls_cap ? w->calls_cap * 2 : 8;
+        call_frame *nc = realloc(w->calls, cap * sizeof *nc);
+        if (!nc) {
+            L->oom = 1;
+            exec_fault(L, c, w, -1, pc, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0, "out of host memory");
+            return -1;
+        }
+        w->calls = nc;
+        w->calls_cap = cap;
+    }
+    /* arguments: caller's .param variables to the callee's parameters */
+    for (uint32_t i = 0; i < cs->nargs && i < callee->nparams; i++) {
+        uint32_t n = MIN(cs->arg_size[i], callee->params[i].size);
+        LANES(S, {
+            uint8_t *loc = exec_local(L, c, w, l);
+            memcpy(loc + nframe + callee->params[i].offset, loc + w->frame_base + cs->arg_off[i], n);
+        });
+    }
+    call_frame *cf = &w->calls[w->ncalls++];
+    cf->func = w->func;
+    cf->reg_base = w->reg_base;
+    cf->pred_base = w->pred_base;
+    cf->frame_base = w->frame_base;
+    cf->call = call_idx;
+    cf->callee = callee_idx;
+    cf->returned = 0;
+    if (simt_push(L, c, w, pc + 1, IR_NO_PC, S, 1) ||
+        simt_push(L, c, w, callee->start, IR_NO_PC, S, 0))
+        return -1;
+    w->func = callee_idx;
+    w->reg_base = nreg;
+    w->pred_base = npred;
+    w->frame_base = (uint32_t)nframe;
+    memset(w->regs + (size_t)nreg * WARP_SIZE, 0, (size_t)callee->nregs * WARP_SIZE * sizeof(uint64_t));
+    memset(w->preds + npred, 0, callee->npreds * sizeof(uint32_t));
+    return 0;
+}
+
+/* ---- arithmetic ------------------------------------------------------------------- */
+
+static uint32_t half_op2(uint32_t a, uint32_t b, ptx_type t, int op, fp_rnd r, unsigned fl)
+{
+    fp_fmt f = (t == PT_BF16 || t == PT_BF16X2) ? FP_BF16 : FP_F16;
+    int pairs = (t == PT_F16X2 || t == PT_BF16X2) ? 2 : 1;
+    uint32_t d = 0;
+    for (int h = 0; h < pairs; h++) {
+        uint32_t x = (a >> (16 * h)) & 0xffff, y = (b >> (16 * h)) & 0xffff, z = 0;
+        switch (op) {
+        case OP_ADD: z = fp16_add(x, y, f, r, fl); break;
+        case OP_SUB: z = fp16_sub(x, y, f, r, fl); break;
+        case OP_MUL: z = fp16_mul(x, y, f, r, fl); break;
+        case OP_MIN: z = fp16_min(x, y, f, fl); break;
+        case OP_MAX: z = fp16_max(x, y, f, fl); break;
+        case OP_NEG: z = fp16_neg(x, f, fl); break;
+        case OP_ABS: z = fp16_abs(x, f, fl); break;
+        default: break;
+        }
+        d |= (z & 0xffff) << (16 * h);
+    }
+    return d;
+}
+
+static uint32_t half_fma(uint32_t a, uint32_t b, uint32_t c, ptx_type t, fp_rnd r, unsigned fl)
+{
+    fp_fmt f = (t == PT_BF16 || t == PT_BF16X2) ? FP_BF16 : FP_F16;
+    int pairs = (t == PT_F16X2 || t == PT_BF16X2) ? 2 : 1;
+    uint32_t d = 0;
+    for (int h = 0; h < pairs; h++) {
+        uint32_t z = fp16_fma((a >> (16 * h)) & 0xffff, (b >> (16 * h)) & 0xffff,
+                              (c >> (16 * h)) & 0xffff, f, r, fl);
+        d |= (z & 0xffff) << (16 * h);
+    }
+    return d;
+}
+
+static unsigned fpfl(const ir_insn *in)
+{
+    unsigned f = 0;
+    if (in->flags & IRF_FTZ)
+        f |= FP_FTZ;
+    if (in->flags & IRF_SAT)
+        f |= FP_SAT;
+    if (in->flags & IRF_NAN)
+        f |= FP_MINMAX_NAN;
+    if (in->flags & IRF_XORSIGN_ABS)
+        f |= FP_XORSIGN_ABS;
+    return f;
+}
+
+static int is_halft(int t)
+{
+    return t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_BF16X2;
+}
+
+/* Floating add/sub/mul/min/max/abs/neg/fma/div and the SFU functions. */
+static void float_op(const ir_insn *in, uint32_t active, uint64_t *D, const uint64_t *A,
+                     const uint64_t *B, const uint64_t *C)
+{
+    int t = in->type;
+    fp_rnd r = (fp_rnd)in->rnd;
+    unsigned fl = fpfl(in);
+    int fast = r == FP_RN && !(in->flags & (IRF_FTZ | IRF_SAT));
+    int op = in->op;
+    if (t == PT_F32) {
+        switch (op) {
+        case OP_ADD:
+            if (fast) LANES(active, D[l] = c32(f32of(A[l]) + f32of(B[l])));
+            else LANES(active, D[l] = fp32_add((uint32_t)A[l], (uint32_t)B[l], r, fl));
+            return;
+        case OP_SUB:
+            if (fast) LANES(active, D[l] = c32(f32of(A[l]) - f32of(B[l])));
+            else LANES(active, D[l] = fp32_sub((uint32_t)A[l], (uint32_t)B[l], r, fl));
+            return;
+        case OP_MUL:
+            if (fast) LANES(active, D[l] = c32(f32of(A[l]) * f32of(B[l])));
+            else LANES(active, D[l] = fp32_mul((uint32_t)A[l], (uint32_t)B[l], r, fl));
+            return;
+        case OP_FMA:
+            if (fast) LANES(active, D[l] = c32(fmaf(f32of(A[l]), f32of(B[l]), f32of(C[l]))));
+            else LANES(active, D[l] = fp32_fma((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l], r, fl));
+            return;
+        case OP_DIV:
+            if (in->flags & IRF_APPROX)
+                LANES(active, D[l] = fp32_div_approx((uint32_t)A[l], (uint32_t)B[l], fl));
+            else if (in->flags & IRF_FULL)
+                LANES(active, D[l] = fp32_div_full((uint32_t)A[l], (uint32_t)B[l], fl));
+            else if (fast)
+                LANES(active, D[l] = c32(f32of(A[l]) / f32of(B[l])));
+            else
+                LANES(active, D[l] = fp32_div((uint32_t)A[l], (uint32_t)B[l], r, fl));
+            return;
+        case OP_MIN: LANES(active, D[l] = fp32_min((uint32_t)A[l], (uint32_t)B[l], fl)); return;
+        case OP_MAX: LANES(active, D[l] = fp32_max((uint32_t)A[l], (uint32_t)B[l], fl)); return;
+        case OP_ABS: LANES(active, D[l] = fp32_abs((uint32_t)A[l], fl)); return;
+        case OP_NEG: LANES(active, D[l] = fp32_neg((uint32_t)A[l], fl)); return;
+        case OP_COPYSIGN: LANES(active, D[l] = fp32_copysign((uint32_t)A[l], (uint32_t)B[l])); return;
+        case OP_RCP:
+            if (in->flags & IRF_APPROX) LANES(active, D[l] = fp32_rcp_approx((uint32_t)A[l], fl));
+            else LANES(active, D[l] = fp32_rcp((uint32_t)A[l], r, fl));
+            return;
+        case OP_SQRT:
+            if (in->flags & IRF_APPROX) LANES(active, D[l] = fp32_sqrt_approx((uint32_t)A[l], fl));
+            else if (fast) LANES(active, D[l] = c32(sqrtf(f32of(A[l]))));
+            else LANES(active, D[l] = fp32_sqrt((uint32_t)A[l], r, fl));
+            return;
+        case OP_RSQRT: LANES(active, D[l] = fp32_rsqrt_approx((uint32_t)A[l], fl)); return;
+        case OP_SIN: LANES(active, D[l] = fp32_sin_approx((uint32_t)A[l], fl)); return;
+        case OP_COS: LANES(active, D[l] = fp32_cos_approx((uint32_t)A[l], fl)); return;
+        case OP_LG2: LANES(active, D[l] = fp32_lg2_approx((uint32_t)A[l], fl)); return;
+        case OP_EX2: LANES(active, D[l] = fp32_ex2_approx((uint32_t)A[l], fl)); return;
+        case OP_TANH: LANES(active, D[l] = fp32_tanh_approx((uint32_t)A[l], fl)); return;
+        default: return;
+        }
+    }
+    if (t == PT_F64) {
+        switch (op) {
+        case OP_ADD:
+            if (r == FP_RN) LANES(active, D[l] = c64(f64of(A[l]) + f64of(B[l])));
+            else LANES(active, D[l] = fp64_add(A[l], B[l], r));
+            return;
+        case OP_SUB:
+            if (r == FP_RN) LANES(active, D[l] = c64(f64of(A[l]) - f64of(B[l])));
+            else LANES(active, D[l] = fp64_sub(A[l], B[l], r));
+            return;
+        case OP_MUL:
+            if (r == FP_RN) LANES(active, D[l] = c64(f64of(A[l]) * f64of(B[l])));
+            else LANES(active, D[l] = fp64_mul(A[l], B[l], r));
+            return;
+        case OP_FMA:
+            if (r == FP_RN) LANES(active, D[l] = c64(fma(f64of(A[l]), f64of(B[l]), f64of(C[l]))));
+            else LANES(active, D[l] = fp64_fma(A[l], B[l], C[l], r));
+            return;
+        case OP_DIV:
+            if (r == FP_RN) LANES(active, D[l] = c64(f64of(A[l]) / f64of(B[l])));
+            else LANES(active, D[l] = fp64_div(A[l], B[l], r));
+            return;
+        case OP_MIN: LANES(active, D[l] = fp64_min(A[l], B[l], fl)); return;
+        case OP_MAX: LANES(active, D[l] = fp64_max(A[l], B[l], fl)); return;
+        case OP_ABS: LANES(active, D[l] = fp64_abs(A[l])); return;
+        case OP_NEG: LANES(active, D[l] = fp64_neg(A[l])); return;
+        case OP_COPYSIGN: LANES(active, D[l] = fp64_copysign(A[l], B[l])); return;
+        case OP_RCP:
+            if (in->flags & IRF_APPROX) LANES(active, D[l] = fp64_rcp_approx(A[l], fl));
+            else LANES(active, D[l] = fp64_rcp(A[l], r));
+            return;
+        case OP_SQRT:
+            if (r == FP_RN) LANES(active, D[l] = c64(sqrt(f64of(A[l]))));
+            else LANES(active, D[l] = fp64_sqrt(A[l], r));
+            return;
+        case OP_RSQRT: LANES(active, D[l] = fp64_rsqrt_approx(A[l], fl)); return;
+        default: return;
+        }
+    }
+    if (is_halft(t)) {
+        if (op == OP_FMA)
+            LANES(active, D[l] = half_fma((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l], (ptx_type)t, r, fl));
+        else
+            LANES(active, D[l] = half_op2((uint32_t)A[l], B ? (uint32_t)B[l] : 0, (ptx_type)t, op, r, fl));
+    }
+}
+
+/* Integer add/sub with optional carry (.cc, addc, subc) and .sat. */
+static void int_addsub(exec_warp *w, const ir_insn *in, uint32_t active, uint64_t *D,
+                       const uint64_t *A, const uint64_t *B)
+{
+    int bits = ptx_type_bits((ptx_type)in->type);
+    uint64_t m = wmask(bits);
+    int sub = in->op == OP_SUB || in->op == OP_SUBC;
+    if (in->flags & (IRF_CC | IRF_CI)) {
+        uint32_t carry = w->carry, nc = 0;
+        LANES(active, {
+            unsigned __int128 a = A[l] & m, b = B[l] & m;
+            unsigned __int128 cin = (in->flags & IRF_CI) ? (carry >> l) & 1 : 0;
+            unsigned __int128 r;
+            int cout;
+            if (sub) {
+                r = a - b - cin;
+                cout = a < b + cin; /* borrow */
+            } else {
+                r = a + b + cin;
+                cout = (r >> bits) & 1;
+            }
+            D[l] = (uint64_t)r & m;
+            nc |= (uint32_t)cout << l;
+        });
+        if (in->flags & IRF_CC)
+            w->carry = (carry & ~active) | nc;
+        return;
+    }
+    if (in->flags & IRF_SAT) { /* .sat.s32 */
+        LANES(active, {
+            int64_t a = (int32_t)A[l], b = (int32_t)B[l];
+            int64_t r = sub ? a - b : a + b;
+            r = r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r;
+            D[l] = (uint32_t)r;
+        });
+        return;
+    }
+    if (sub)
+        LANES(active, D[l] = (A[l] - B[l]) & m);
+    else
+        LANES(active, D[l] = (A[l] + B[l]) & m);
+}
+
+/* Full product of two `bits`-bit values as 128 bits. */
+static inline unsigned __int128 mulfull(uint64_t a, uint64_t b, int bits, int sgn)
+{
+    if (sgn)
+        return (unsigned __int128)((__int128)sext(a, bits) * (__int128)sext(b, bits));
+    return (unsigned __int128)(a & wmask(bits)) * (unsigned __int128)(b & wmask(bits));
+}
+
+/* mul/mad integer forms (.lo .hi .wide, .cc, madc, .sat), mul24/mad24. */
+static void int_mul(exec_warp *w, const ir_insn *in, uint32_t active, uint64_t *D,
+                    const uint64_t *A, const uint64_t *B, const uint64_t *C)
+{
+    int t = in->type, bits = ptx_type_bits((ptx_type)t);
+    int sgn = ptx_type_is_signed((ptx_type)t);
+    int mad = in->op == OP_MAD || in->op == OP_MADC || in->op == OP_MAD24;
+    uint64_t m = wmask(bits);
+    if (in->op == OP_MUL24 || in->op == OP_MAD24) {
+        LANES(active, {
+            int64_t a = sgn ? sext(A[l], 24) : (int64_t)(A[l] & 0xffffff);
+            int64_t b = sgn ? sext(B[l], 24) : (int64_t)(B[l] & 0xffffff);
+            uint64_t p = (uint64_t)(a * b);
+            uint64_t r = (in->flags & IRF_HI) ? (p >> 16) & 0xffffffffu : p & 0xffffffffu;
+            if (mad) {
+                if ((in->flags & IRF_SAT) && sgn) {
+                    int64_t s = (int64_t)(int32_t)r + (int64_t)(int32_t)C[l];
+                    s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+                    r = (uint32_t)s;
+                } else {
+                    r = (r + C[l]) & 0xffffffffu;
+                }
+            }
+            D[l] = r;
+        });
+        return;
+    }
+    if (in->flags & IRF_WIDE) {
+        int wb = 2 * bits;
+        uint64_t wm = wmask(wb);
+        LANES(active, {
+            uint64_t p = (uint64_t)mulfull(A[l], B[l], bits, sgn);
+            D[l] = (mad ? p + C[l] : p) & wm;
+        });
+        return;
+    }
+    int hi = (in->flags & IRF_HI) != 0;
+    if (!mad) {
+        if (!hi)
+            LANES(active, D[l] = (A[l] * B[l]) & m);
+        else
+            LANES(active, D[l] = (uint64_t)(mulfull(A[l], B[l], bits, sgn) >> bits) & m);
+        return;
+    }
+    uint32_t carry = w->carry, nc = 0;
+    int cc = (in->flags & IRF_CC) != 0, ci = (in->flags & IRF_CI) != 0;
+    LANES(active, {
+        uint64_t p = hi ? (uint64_t)(mulfull(A[l], B[l], bits, sgn) >> bits) & m : (A[l] * B[l]) & m;
+        if ((in->flags & IRF_SAT) && sgn && hi && bits == 32) {
+            int64_t s = (int64_t)(int32_t)p + (int64_t)(int32_t)C[l];
+            s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+            D[l] = (uint32_t)s;
+        } else {
+            unsigned __int128 r = (unsigned __int128)p + (C[l] & m) + (ci ? (carry >> l) & 1 : 0);
+            D[l] = (uint64_t)r & m;
+            nc |= (uint32_t)((r >> bits) & 1) << l;
+        }
+    });
+    if (cc)
+        w->carry = (carry & ~active) | nc;
+}
+
+static uint64_t int_div(uint64_t a, uint64_t b, int bits, int sgn, int rem)
+{
+    uint64_t m = wmask(bits);
+    if (!sgn) {
+        a &= m;
+        b &= m;
+        if (b == 0) /* the GPU's sequence gives all ones for a/0 and a for a%0 */
+            return rem ? a : m;
+        return rem ? a % b : a / b;
+    }
+    int64_t x = sext(a, bits), y = sext(b, bits);
+    if (y == 0)
+        return rem ? (uint64_t)x & m : (x >= 0 ? m : 1);
+    if (y == -1) /* avoids INT_MIN / -1 overflow: the quotient wraps */
+        return rem ? 0 : (uint64_t)(0 - (uint64_t)x) & m;
+    return (uint64_t)(rem ? x % y : x / y) & m;
+}
+
+static void int_misc(const ir_insn *in, uint32_t active, uint64_t *D, const uint64_t *A,
+                     const uint64_t *B, const uint64_t *C)
+{
+    int t = in->type, bits = ptx_type_bits((ptx_type)t);
+    int sgn = ptx_type_is_signed((ptx_type)t);
+    uint64_t m = wmask(bits);
+    switch (in->op) {
+    case OP_DIV: case OP_REM: {
+        int rem = in->op == OP_REM;
+        LANES(active, D[l] = int_div(A[l], B[l], bits, sgn, rem));
+        return;
+    }
+    case OP_MIN: case OP_MAX: {
+        int mx = in->op == OP_MAX;
+        if (sgn)
+            LANES(active, {
+                int64_t a = sext(A[l], bits), b = sext(B[l], bits);
+                int64_t r = mx ? (a > b ? a : b) : (a < b ? a : b);
+                if ((in->flags & IRF_RELU) && r < 0)
+                    r = 0;
+                D[l] = (uint64_t)r & m;
+            });
+        else
+            LANES(active, {
+                uint64_t a = A[l] & m, b = B[l] & m;
+                D[l] = mx ? (a > b ? a : b) : (a < b ? a : b);
+            });
+        return;
+    }
+    case OP_ABS:
+        LANES(active, {
+            int64_t a = sext(A[l], bits);
+            D[l] = (a < 0 ? 0 - (uint64_t)a : (uint64_t)a) & m;
+        });
+        return;
+    case OP_NEG: LANES(active, D[l] = (0 - A[l]) & m); return;
+    case OP_SAD:
+        LANES(active, {
+            uint64_t d;
+            if (sgn) {
+                int64_t a = sext(A[l], bits), b = sext(B[l], bits);
+                d = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+            } else {
+                uint64_t a = A[l] & m, b = B[l] & m;
+                d = a > b ? a - b : b - a;
+            }
+            D[l] = (C[l] + d) & m;
+        });
+        return;
+    default:
+        return;
+    }
+}
+
+static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int sgn)
+{
+    pos &= 0xff;
+    len &= 0xff;
+    int msb = bits - 1;
+    int sbit = 0;
+    if (sgn && len) {
+        uint32_t i = pos + len - 1 < (uint32_t)msb ? pos + len - 1 : (uint32_t)msb;
+        sbit = (int)((a >> i) & 1);
+    }
+    uint64_t d = 0;
+    for (int i = 0; i <= msb; i++) {
+        int bit = ((uint32_t)i < len && pos + (uint32_t)i <= (uint32_t)msb) ? (int)((a >> (pos + (uint32_t)i)) & 1) : sbit;
+        d |= (uint64_t)bit << i;
+    }
+    return d;
+}
+
+static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int bits)
+{
+    pos &= 0xff;
+    len &= 0xff;
+    uint64_t f = b;
+    for (uint32_t i = 0; i < len && pos + i < (uint32_t)bits; i++) {
+        uint64_t bit = (a >> i) & 1;
+        f = (f & ~(1ull << (pos + i))) | (bit << (pos + i));
+    }
+    return f & wmask(bits);
+}
+
+static uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, int mode)
+{
+    uint64_t src = ((uint64_t)b << 32) | a;
+    uint32_t d = 0;
+    if (mode == PRMT_DEFAULT) {
+        for (int i = 0; i < 4; i++) {
+            uint32_t sel = (c >> (4 * i)) & 0xf;
+            uint32_t byte = (uint32_t)(src >> (8 * (sel & 7))) & 0xff;
+            if (sel & 8)
+                byte = (byte & 0x80) ? 0xff : 0;
+            d |= byte << (8 * i);
+        }
+        return d;
+    }
+    static const uint8_t tab[7][4][4] = {
+        {{0}},
+        /* f4e */ {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},
+        /* b4e */ {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},
+        /* rc8 */ {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},
+        /* ecl */ {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},
+        /* ecr */ {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},
+        /* rc16 */ {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},
+    };
+    const uint8_t *sel = tab[mode][c & 3];
+    for (int i = 0; i < 4; i++)
+        d |= ((uint32_t)(src >> (8 * sel[i])) & 0xff) << (8 * i);
+    return d;
+}
+
+static uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut)
+{
+    uint32_t r = 0;
+    for (int k = 0; k < 8; k++)
+        if (lut & (1u << k))
+            r |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? c : ~c);
+    return r;
+}
+
+static int bfind(uint64_t a, int bits, int sgn, int shiftamt)
+{
+    a &= wmask(bits);
+    if (sgn && ((a >> (bits - 1)) & 1))
+        a = ~a & wmask(bits);
+    if (!a)
+        return -1;
+    int pos = 63 - __builtin_clzll(a);
+    return shiftamt ? bits - 1 - pos : pos;
+}
+
+static void bits_op(exec_warp *w, const ir_insn *in, uint32_t active, uint64_t *D,
+                    const uint64_t *A, const uint64_t *B, const uint64_t *C, const uint64_t *E)
+{
+    (void)w;
+    int t = in->type, bits = ptx_type_bits((ptx_type)t);
+    int sgn = ptx_type_is_signed((ptx_type)t);
+    uint64_t m = wmask(bits);
+    switch (in->op) {
+    case OP_AND: LANES(active, D[l] = A[l] & B[l]); return;
+    case OP_OR: LANES(active, D[l] = A[l] | B[l]); return;
+    case OP_XOR: LANES(active, D[l] = A[l] ^ B[l]); return;
+    case OP_NOT: LANES(active, D[l] = ~A[l] & m); return;
+    case OP_CNOT: LANES(active, D[l] = (A[l] & m) == 0); return;
+    case OP_POPC: LANES(active, D[l] = (uint64_t)__builtin_popcountll(A[l] & m)); return;
+    case OP_CLZ:
+        LANES(active, {
+            uint64_t a = A[l] & m;
+            D[l] = a ? (uint64_t)(__builtin_clzll(a) - (64 - bits)) : (uint64_t)bits;
+        });
+        return;
+    case OP_BREV:
+        LANES(active, {
+            uint64_t a = A[l], r = 0;
+            for (int i = 0; i < bits; i++)
+                r |= ((a >> i) & 1) << (bits - 1 - i);
+            D[l] = r;
+        });
+        return;
+    case OP_BFIND:
+        LANES(active, D[l] = (uint32_t)bfind(A[l], bits, sgn, (in->flags & IRF_SHIFTAMT) != 0));
+        return;
+    case OP_SHL:
+        LANES(active, {
+            uint32_t s = (uint32_t)B[l];
+            D[l] = s >= (uint32_t)bits ? 0 : (A[l] << s) & m;
+        });
+        return;
+    case OP_SHR:
+        if (sgn)
+            LANES(active, {
+                uint32_t s = (uint32_t)B[l];
+                int64_t a = sext(A[l], bits);
+                D[l] = (uint64_t)(a >> (s >= (uint32_t)bits ? (uint32_t)bits - 1 : s)) & m;
+            });
+        else
+            LANES(active, {
+                uint32_t s = (uint32_t)B[l];
+                D[l] = s >= (uint32_t)bits ? 0 : (A[l] & m) >> s;
+            });
+        return;
+    case OP_BFE:
+        LANES(active, D[l] = bfe(A[l], (uint32_t)B[l], (uint32_t)C[l], bits, sgn) & m);
+        return;
+    case OP_BFI:
+        LANES(active, D[l] = bfi(A[l], B[l], (uint32_t)C[l], (uint32_t)E[l], bits));
+        return;
+    case OP_BMSK:
+        LANES(active, {
+            uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l];
+            if (in->flags & IRF_CLAMP) {
+                a = a > 32 ? 32 : a;
+                b = b > 32 ? 32 : b;
+            } else {
+                a &= 31;
+                b &= 31;
+            }
+            uint64_t mask = (wmask((int)b) << a) & 0xffffffffu;
+            D[l] = mask;
+        });
+        return;
+    case OP_SZEXT:
+        LANES(active, {
+            uint32_t b = (uint32_t)B[l];
+            b = (in->flags & IRF_CLAMP) ? (b > 32 ? 32 : b) : (b & 31);
+            uint64_t a = A[l] & 0xffffffffu;
+            if (b == 0)
+                D[l] = 0;
+            else if (sgn)
+                D[l] = (uint64_t)sext(a, (int)b) & 0xffffffffu;
+            else
+                D[l] = a & wmask((int)b);
+        });
+        return;
+    case OP_SHF:
+        LANES(active, {
+            uint32_t n = (uint32_t)C[l];
+            n = (in->flags & IRF_CLAMP) ? (n > 32 ? 32 : n) : (n & 31);
+            uint64_t v = ((uint64_t)(uint32_t)B[l] << 32) | (uint32_t)A[l];
+            D[l] = (in->flags & IRF_LEFT) ? (uint32_t)((v << n) >> 32) : (uint32_t)(v >> n);
+        });
+        return;
+    case OP_PRMT:
+        LANES(active, D[l] = prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l], in->mode));
+        return;
+    case OP_LOP3:
+        LANES(active, D[l] = lop3((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l], (uint32_t)in->imm));
+        return;
+    case OP_DP4A: case OP_DP2A: {
+        int sa = in->type == PT_S32, sb = in->type2 == PT_S32;
+        int hi = (in->flags & IRF_HI) != 0;
+        LANES(active, {
+            uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l];
+            int64_t acc = (sa || sb) ? (int64_t)(int32_t)C[l] : (int64_t)(uint32_t)C[l];
+            if (in->op == OP_DP4A) {
+                for (int i = 0; i < 4; i++) {
+                    int64_t x = sa ? (int8_t)(a >> (8 * i)) : (int64_t)((a >> (8 * i)) & 0xff);
+                    int64_t y = sb ? (int8_t)(b >> (8 * i)) : (int64_t)((b >> (8 * i)) & 0xff);
+                    acc += x * y;
+                }
+            } else {
+                for (int i = 0; i < 2; i++) {
+                    int64_t x = sa ? (int16_t)(a >> (16 * i)) : (int64_t)((a >> (16 * i)) & 0xffff);
+                    int k = (hi ? 2 : 0) + i;
+                    int64_t y = sb ? (int8_t)(b >> (8 * k)) : (int64_t)((b >> (8 * k)) & 0xff);
+                    acc += x * y;
+                }
+            }
+            D[l] = (uint32_t)acc;
+        });
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+/* Integer and float comparisons for setp/set. */
+static uint32_t compare(const ir_insn *in, uint32_t active, const uint64_t *A, const uint64_t *B)
+{
+    int t = in->type2, bits = ptx_type_bits((ptx_type)t);
+    uint32_t r = 0;
+    int cmp = in->mode;
+    if (t == PT_F32) {
+        if (!(in->flags & IRF_FTZ) && cmp <= CMP_GE) {
+            switch (cmp) {
+            case CMP_EQ: LANES(active, r |= (uint32_t)(f32of(A[l]) == f32of(B[l])) << l); break;
+            case CMP_NE: LANES(active, { float a = f32of(A[l]), b = f32of(B[l]); r |= (uint32_t)(a != b && a == a && b == b) << l; }); break;
+            case CMP_LT: LANES(active, r |= (uint32_t)(f32of(A[l]) < f32of(B[l])) << l); break;
+            case CMP_LE: LANES(active, r |= (uint32_t)(f32of(A[l]) <= f32of(B[l])) << l); break;
+            case CMP_GT: LANES(active, r |= (uint32_t)(f32of(A[l]) > f32of(B[l])) << l); break;
+            default: LANES(active, r |= (uint32_t)(f32of(A[l]) >= f32of(B[l])) << l); break;
+            }
+            return r;
+        }
+        unsigned fl = (in->flags & IRF_FTZ) ? FP_FTZ : 0;
+        fp_cmp fc = (fp_cmp)(cmp - (cmp >= CMP_EQU ? CMP_EQU - FPC_EQU : 0));
+        LANES(active, r |= (uint32_t)fp32_cmp((uint32_t)A[l], (uint32_t)B[l], fc, fl) << l);
+        return r;
+    }
+    if (t == PT_F64) {
+        fp_cmp fc = (fp_cmp)(cmp - (cmp >= CMP_EQU ? CMP_EQU - FPC_EQU : 0));
+        LANES(active, r |= (uint32_t)fp64_cmp(A[l], B[l], fc) << l);
+        return r;
+    }
+    if (is_halft(t)) {
+        fp_fmt f = (t == PT_BF16 || t == PT_BF16X2) ? FP_BF16 : FP_F16;
+        fp_cmp fc = (fp_cmp)(cmp - (cmp >= CMP_EQU ? CMP_EQU - FPC_EQU : 0));
+        unsigned fl = (in->flags & IRF_FTZ) ? FP_FTZ : 0;
+        LANES(active, r |= (uint32_t)fp16_cmp((uint32_t)A[l] & 0xffff, (uint32_t)B[l] & 0xffff, f, fc, fl) << l);
+        return r;
+    }
+    int sgn = ptx_type_is_signed((ptx_type)t);
+    if (cmp == CMP_LO || cmp == CMP_LS || cmp == CMP_HI || cmp == CMP_HS)
+        sgn = 0;
+    uint64_t m = wmask(bits);
+    LANES(active, {
+        int res;
+        if (sgn) {
+            int64_t a = sext(A[l], bits), b = sext(B[l], bits);
+            switch (cmp) {
+            case CMP_EQ: res = a == b; break;
+            case CMP_NE: res = a != b; break;
+            case CMP_LT: res = a < b; break;
+            case CMP_LE: res = a <= b; break;
+            case CMP_GT: res = a > b; break;
+            default: res = a >= b; break;
+            }
+        } else {
+            uint64_t a = A[l] & m, b = B[l] & m;
+            switch (cmp) {
+            case CMP_EQ: res = a == b; break;
+            case CMP_NE: res = a != b; break;
+            case CMP_LT: case CMP_LO: res = a < b; break;
+            case CMP_LE: case CMP_LS: res = a <= b; break;
+            case CMP_GT: case CMP_HI: res = a > b; break;
+            default: res = a >= b; break;
+            }
+        }
+        r |= (uint32_t)res << l;
+    });
+    return r;
+}
+
+/* The upper-half comparison of setp.f16x2 (the lower goes through compare()). */
+static uint32_t compare_hi_half(const ir_insn *in, uint32_t active, const uint64_t *A,
+                                const uint64_t *B)
+{
+    fp_fmt f = in->type2 == PT_BF16X2 ? FP_BF16 : FP_F16;
+    int cmp = in->mode;
+    fp_cmp fc = (fp_cmp)(cmp - (cmp >= CMP_EQU ? CMP_EQU - FPC_EQU : 0));
+    unsigned fl = (in->flags & IRF_FTZ) ? FP_FTZ : 0;
+    uint32_t r = 0;
+    LANES(active, r |= (uint32_t)fp16_cmp((uint32_t)(A[l] >> 16) & 0xffff,
+                                          (uint32_t)(B[l] >> 16) & 0xffff, f, fc, fl) << l);
+    return r;
+}
+
+static uint32_t boolop(int op, uint32_t a, uint32_t c)
+{
+    switch (op) {
+    case BOP_AND: return a & c;
+    case BOP_OR: return a | c;
+    case BOP_XOR: return a ^ c;
+    default: return a;
+    }
+}
+
+static fp_fmt fmt_of(int t)
+{
+    switch (t) {
+    case PT_F16: return FP_F16;
+    case PT_BF16: return FP_BF16;
+    case PT_TF32: return FP_TF32;
+    case PT_F64: return FP_F64;
+    default: return FP_F32;
+    }
+}
+
+/* One cvt lane. */
+static uint64_t cvt1(const ir_insn *in, uint64_t a)
+{
+    int dt = in->type, st = in->type2;
+    int df = ptx_type_is_float((ptx_type)dt), sf = ptx_type_is_float((ptx_type)st);
+    unsigned fl = fpfl(in);
+    fp_rnd r = (fp_rnd)in->rnd;
+    int dbits = ptx_type_bits((ptx_type)dt), sbits = ptx_type_bits((ptx_type)st);
+    if (df && sf)
+        return fp_cvt_f2f(a, fmt_of(st), fmt_of(dt), r, (in->flags & IRF_IRND) != 0, fl);
+    if (df)
+        return fp_cvt_i2f(a, sbits, ptx_type_is_signed((ptx_type)st), fmt_of(dt), r, fl);
+    if (sf) {
+        uint64_t v = fp_cvt_f2i(a, fmt_of(st), dbits, ptx_type_is_signed((ptx_type)dt), r, fl);
+        return ptx_type_is_signed((ptx_type)dt) ? (uint64_t)sext(v, dbits) : v;
+    }
+    /* integer to integer */
+    int ss = ptx_type_is_signed((ptx_type)st), ds = ptx_type_is_signed((ptx_type)dt);
+    if (in->flags & IRF_SAT) {
+        /* clamp the source value (as a mathematical integer) to the destination range */
+        if (ss) {
+            int64_t v = sext(a, sbits);
+            if (ds) {
+                int64_t lo = dbits >= 64 ? INT64_MIN : -(int64_t)(1ull << (dbits - 1));
+                int64_t hi = dbits >= 64 ? INT64_MAX : (int64_t)((1ull << (dbits - 1)) - 1);
+                v = v < lo ? lo : v > hi ? hi : v;
+                return (uint64_t)v & wmask(dbits);
+            }
+            if (v < 0)
+                return 0;
+            return (uint64_t)v > wmask(dbits) ? wmask(dbits) : (uint64_t)v;
+        }
+        uint64_t v = a & wmask(sbits);
+        uint64_t hi = ds ? wmask(dbits - 1) : wmask(dbits);
+        return v > hi ? hi : v;
+    }
+    uint64_t v = ss ? (uint64_t)sext(a, sbits) : (a & wmask(sbits));
+    return ds ? (uint64_t)sext(v, dbits) : v & wmask(dbits);
+}
+
+/* cvta: between a state space's addresses and generic ones. */
+static uint64_t cvta1(const ir_insn *in, uint64_t a)
+{
+    uint64_t base = 0;
+    switch (in->space) {
+    case SP_SHARED: base = ADDR_SHARED_WINDOW; break;
+    case SP_LOCAL: base = ADDR_LOCAL_WINDOW; break;
+    case SP_KPARAM: base = ADDR_PARAM_WINDOW; break;
+    default: base = 0; break;
+    }
+    uint64_t r = (in->flags & IRF_TO) ? a - base : a + base;
+    if ((in->flags & IRF_TO) && base && !addr_in_window(a, base))
+        r = a; /* not an address of that space; the GPU's result is undefined */
+    return in->type == PT_U32 ? (uint32_t)r : r;
+}
+
+/* ---- warp-level operations -------------------------------------------------------- */
+
+static void shfl(const ir_insn *in, uint32_t active, uint64_t *D, uint32_t *pout,
+                 const uint64_t *A, const uint64_t *B, const uint64_t *C)
+{
+    uint64_t src[WARP_SIZE];
+    memcpy(src, A, sizeof src);
+    uint32_t p = 0;
+    LANES(active, {
+        uint32_t b = (uint32_t)B[l], c = (uint32_t)C[l];
+        uint32_t segmask = (c >> 8) & 0x1f;
+        uint32_t maxlane = ((uint32_t)l & segmask) | (c & 0x1f & ~segmask);
+        uint32_t minlane = (uint32_t)l & segmask;
+        int32_t j;
+        int ok;
+        switch (in->mode) {
+        case SHFL_UP: j = l - (int32_t)(b & 0x1f); ok = j >= (int32_t)maxlane; break;
+        case SHFL_DOWN: j = l + (int32_t)(b & 0x1f); ok = j <= (int32_t)maxlane; break;
+        case SHFL_BFLY: j = l ^ (int32_t)(b & 0x1f); ok = j <= (int32_t)maxlane; break;
+        default: j = (int32_t)(minlane | (b & 0x1f & ~segmask)); ok = j <= (int32_t)maxlane; break;
+        }
+        if (!ok)
+            j = l;
+        D[l] = src[j] & 0xffffffffu;
+        p |= (uint32_t)ok << l;
+    });
+    *pout = p;
+}
+
+/* ---- the interpreter loop ---------------------------------------------------------- */
+
+uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budget)
+{
+    const ir_module *mod = L->mod;
+    const ir_insn *code = mod->code;
+    uint64_t *R = w->regs + (size_t)w->reg_base * WARP_SIZE;
+    uint32_t *P = w->preds + w->pred_base;
+    uint64_t t0[WARP_SIZE], t1[WARP_SIZE], t2[WARP_SIZE], t3[WARP_SIZE];
+    uint32_t executed = 0;
+    uint64_t thread_insts = 0;
+
+    if (w->state != WARP_RUNNING)
+        return 0;
+    if (simt_settle(L, c, w) <= 0)
+        return 0;
+    simt_entry *top = &w->stack[w->sp - 1];
+    uint32_t pc = top->pc;
+
+#define RELOAD()                                                                           \
+    do {                                                                                   \
+        int s_ = simt_settle(L, c, w);                                                     \
+        if (s_ <= 0)                                                                       \
+            goto out_noreload;                                                             \
+        top = &w->stack[w->sp - 1];                                                        \
+        pc = top->pc;                                                                      \
+        R = w->regs + (size_t)w->reg_base * WARP_SIZE;                                     \
+        P = w->preds + w->pred_base;                                                       \
+    } while (0)
+#define SRC(i) srow(L, c, w, R, &in->s[i], (i) == 0 ? t0 : (i) == 1 ? t1 : (i) == 2 ? t2 : t3, active)
+#define DST(i) (R + (size_t)in->d[i].idx * WARP_SIZE)
+
+    while (executed < budget) {
+        if (UNLIKELY(pc == top->rpc || top->mask == 0)) {
+            top->pc = pc;
+            RELOAD();
+            continue;
+        }
+        const ir_insn *in = &code[pc];
+        uint32_t active = top->mask;
+        if (in->guard.kind)
+            active &= pval(L, P, &in->guard);
+        executed++;
+        w->insts++;
+        thread_insts += (uint64_t)popc32(active);
+
+        switch (in->xop) {
+        case OP_MOV:
+            if (in->flags & IRF_PACK) {
+                int eb = ptx_type_bits((ptx_type)in->type) / in->vec;
+                uint64_t em = wmask(eb);
+                uint64_t *D = DST(0);
+                const uint64_t *S[4];
+                for (int i = 0; i < in->vec; i++)
+                    S[i] = srow(L, c, w, R, &in->s[i], i == 0 ? t0 : i == 1 ? t1 : i == 2 ? t2 : t3, active);
+                LANES(active, {
+                    uint64_t v = 0;
+                    for (int i = 0; i < in->vec; i++)
+                        v |= (S[i][l] & em) << (eb * i);
+                    D[l] = v;
+                });
+            } else if (in->flags & IRF_UNPACK) {
+                int eb = ptx_type_bits((ptx_type)in->type) / in->vec;
+                uint64_t em = wmask(eb);
+                const uint64_t *A = SRC(0);
+                uint64_t v[WARP_SIZE];
+                memcpy(v, A, sizeof v);
+                for (int i = 0; i < in->vec; i++) {
+                    uint64_t *D = DST(i);
+                    LANES(active, D[l] = (v[l] >> (eb * i)) & em);
+                }
+            } else if (in->type == PT_PRED) {
+                pset(P, &in->d[0], active, pval(L, P, &in->s[0]));
+            } else {
+                const uint64_t *A = SRC(0);
+                uint64_t *D = DST(0);
+                LANES(active, D[l] = A[l]);
+            }
+            pc++;
+            break;
+
+        case OP_ADD: case OP_SUB: case OP_ADDC: case OP_SUBC: {
+            const uint64_t *A = SRC(0), *B = SRC(1);
+            uint64_t *D = DST(0);
+            if (ptx_type_is_float((ptx_type)in->type))
+                float_op(in, active, D, A, B, NULL);
+            else
+                int_addsub(w, in, active, D, A, B);
+            pc++;
+            break;
+        }
+        case OP_MUL: case OP_MAD: case OP_MADC: case OP_MUL24: case OP_MAD24: {
+            const uint64_t *A = SRC(0), *B = SRC(1);
+            const uint64_t *C = in->nsrc > 2 ? SRC(2) : NULL;
+            uint64_t *D = DST(0);
+            if (ptx_type_is_float((ptx_type)in->type))
+                float_op(in, active, D, A, B, C);
+            else
+                int_mul(w, in, active, D, A, B, C);
+            pc++;
+            break;
+        }
+        case OP_FMA: {
+            const uint64_t *A = SRC(0), *B = SRC(1), *C = SRC(2);
+            float_op(in, active, DST(0), A, B, C);
+            pc++;
+            break;
+        }
+        case OP_DIV: case OP_REM: case OP_MIN: case OP_MAX: case OP_ABS: case OP_NEG:
+        case OP_SAD: {
+            const uint64_t *A = SRC(0);
+            const uint64_t *B = in->nsrc > 1 ? SRC(1) : NULL;
+            const uint64_t *C = in->nsrc > 2 ? SRC(2) : NULL;
+            uint64_t *D = DST(0);
+            if (ptx_type_is_float((ptx_type)in->type))
+                float_op(in, active, D, A, B, C);
+            else
+                int_misc(in, active, D, A, B, C);
+            pc++;
+            break;
+        }
+        case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2:
+        case OP_EX2: case OP_TANH: {
+            const uint64_t *A = SRC(0);
+            float_op(in, active, DST(0), A, NULL, NULL);
+            pc++;
+            break;
+        }
+        case OP_COPYSIGN: {
+            const uint64_t *A = SRC(0), *B = SRC(1);
+            float_op(in, active, DST(0), A, B, NULL);
+            pc++;
+            break;
+        }
+        case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT:
+            if (in->type == PT_PRED) {
+                uint32_t a = pval(L, P, &in->s[0]);
+                uint32_t b = in->nsrc > 1 ? pval(L, P, &in->s[1]) : 0;
+                uint32_t r = in->op == OP_AND ? a & b : in->op == OP_OR ? a | b
+                             : in->op == OP_XOR ? a ^ b : ~a;
+                pset(P, &in->d[0], active, r);
+                pc++;
+                break;
+            }
+            /* fall through */
+        case OP_POPC: case OP_CLZ: case OP_BREV: case OP_BFIND: case OP_SHL: case OP_SHR:
+        case OP_BFE: case OP_BFI: case OP_BMSK: case OP_SZEXT: case OP_SHF: case OP_PRMT:
+        case OP_LOP3: case OP_DP4A: case OP_DP2A: {
+            const uint64_t *A = SRC(0);
+            const uint64_t *B = in->nsrc > 1 ? SRC(1) : NULL;
+            const uint64_t *C = in->nsrc > 2 ? SRC(2) : NULL;
+            const uint64_t *E = in->nsrc > 3 ? SRC(3) : NULL;
+            bits_op(w, in, active, DST(0), A, B, C, E);
+            pc++;
+            break;
+        }
+        case OP_SETP: case OP_SET: {
+            const uint64_t *A = SRC(0), *B = SRC(1);
+            uint32_t t = compare(in, active, A, B);
+            uint32_t cpred = in->nsrc > 2 ? pval(L, P, &in->s[2]) : 0;
+            if (in->type2 == PT_F16X2 || in->type2 == PT_BF16X2) {
+                /* setp.f16x2 p|q: p from the low halves, q from the high halves */
+                uint32_t th = compare_hi_half(in, active, A, B);
+                pset(P, &in->d[0], active, boolop(in->bop, t, cpred));
+                if (in->ndst > 1)
+                    pset(P, &in->d[1], active, boolop(in->bop, th, cpred));
+                pc++;
+                break;
+            }
+            uint32_t r = boolop(in->bop, t, cpred);
+            if (in->op == OP_SETP) {
+                pset(P, &in->d[0], active, r);
+                if (in->ndst > 1)
+                    pset(P, &in->d[1], active, boolop(in->bop, ~t, cpred));
+            } else {
+                uint64_t *D = DST(0);
+                uint64_t one = in->type == PT_F32 ? 0x3f800000u : 0xffffffffu;
+                LANES(active, D[l] = ((r >> l) & 1) ? one : 0);
+            }
+            pc++;
+            break;
+        }
+        case OP_SELP: {
+            const uint64_t *A = SRC(0), *B = SRC(1);
+            uint32_t p = pval(L, P, &in->s[2]);
+            uint64_t *D = DST(0);
+            LANES(active, D[l] = ((p >> l) & 1) ? A[l] : B[l]);
+            pc++;
+            break;
+        }
+        case OP_SLCT: {
+            const uint64_t *A = SRC(0), *B = SRC(1), *C = SRC(2);
+            uint64_t *D = DST(0);
+            if (in->type2 == PT_F32) {
+                unsigned fl = (in->flags & IRF_FTZ) ? FP_FTZ : 0;
+                LANES(active, D[l] = fp32_cmp((uint32_t)C[l], 0, FPC_GE, fl) ? A[l] : B[l]);
+            } else {
+                LANES(active, D[l] = (int32_t)C[l] >= 0 ? A[l] : B[l]);
+            }
+            pc++;
+            break;
+        }
+        case OP_TESTP: {
+            const uint64_t *A = SRC(0);
+            uint32_t r = 0;
+            if (in->type == PT_F32)
+                LANES(active, r |= (uint32_t)fp32_testp((uint32_t)A[l], (fp_test)in->mode) << l);
+            else
+                LANES(active, r |= (uint32_t)fp64_testp(A[l], (fp_test)in->mode) << l);
+            pset(P, &in->d[0], active, r);
+            pc++;
+            break;
+        }
+        case OP_CVT: {
+            const uint64_t *A = SRC(0);
+            uint64_t *D = DST(0);
+            if (in->flags & IRF_PACK) {
+                /* cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower */
+                const uint64_t *B = SRC(1);
+                fp_fmt f = in->type == PT_BF16X2 ? FP_BF16 : FP_F16;
+                unsigned fl = fpfl(in);
+                LANES(active, D[l] = (fp_cvt_f2f(A[l], FP_F32, f, (fp_rnd)in->rnd, 0, fl) << 16) |
+                                     (fp_cvt_f2f(B[l], FP_F32, f, (fp_rnd)in->rnd, 0, fl) & 0xffff));
+            } else {
+                LANES(active, D[l] = cvt1(in, A[l]));
+            }
+            pc++;
+            break;
+        }
+        case OP_CVTA: {
+            const uint64_t *A = SRC(0);
+            uint64_t *D = DST(0);
+            LANES(active, D[l] = cvta1(in, A[l]));
+            pc++;
+            break;
+        }
+        case OP_ISSPACEP: {
+            const uint64_t *A = SRC(0);
+            uint32_t r = 0;
+            LANES(active, {
+                uint64_t a = A[l];
+                int in_sh = addr_in_window(a, ADDR_SHARED_WINDOW);
+                int in_lo = addr_in_window(a, ADDR_LOCAL_WINDOW);
+                int in_pa = addr_in_window(a, ADDR_PARAM_WINDOW);
+                int res;
+                switch (in->space) {
+                case SP_SHARED: res = in_sh; break;
+                case SP_LOCAL: res = in_lo; break;
+                case SP_PARAM: case SP_KPARAM: res = in_pa; break;
+                default: res = a >= ADDR_GLOBAL_BASE; break;
+                }
+                r |= (uint32_t)res << l;
+            });
+            pset(P, &in->d[0], active, r);
+            pc++;
+            break;
+        }
+        case OP_LD: case OP_ST: case OP_ATOM: case OP_RED: {
+            if (active) {
+                exec_addr ad;
+                if (exec_mem_addr(L, c, w, in, active, &ad) ||
+                    exec_mem_access(L, c, w, in, active, &ad)) {
+                    top->pc = pc;
+                    goto out_noreload;
+                }
+            }
+            pc++;
+            break;
+        }
+        case OP_BRA: {
+            uint32_t nt = top->mask & ~active;
+            if (!nt) {
+                pc = in->target;
+                break;
+            }
+            if (!active) {
+                pc++;
+                break;
+            }
+            uint32_t r = in->reconv;
+            if (r == top->rpc) {
+                top->pc = pc + 1;
+                top->mask = nt;
+            } else {
+                top->pc = r;
+                if (simt_push(L, c, w, pc + 1, r, nt, 0))
+                    goto out_noreload;
+            }
+            if (simt_push(L, c, w, in->target, r, active, 0))
+                goto out_noreload;
+            RELOAD();
+            break;
+        }
+        case OP_CALL: {
+            if (!active) {
+                pc++;
+                break;
+            }
+            if (in->flags & IRF_BUILTIN) {
+                if (exec_builtin(L, c, w, in, active)) {
+                    top->pc = pc;
+                    goto out_noreload;
+                }
+                pc++;
+                break;
+            }
+            const ir_call *cs = &mod->calls[in->aux];
+            uint32_t callee = cs->callee, S = active;
+            if (in->flags & IRF_INDIRECT) {
+                const uint64_t *T = srow(L, c, w, R, &cs->target_reg, t0, active);
+                int first = ctz32(active);
+                uint64_t fa = T[first];
+                uint64_t idx = (fa - ADDR_FUNC_WINDOW) / 16;
+                if (fa < ADDR_FUNC_WINDOW || (fa - ADDR_FUNC_WINDOW) % 16 || idx >= mod->nfuncs ||
+                    !mod->funcs[idx].has_body || mod->funcs[idx].is_entry) {
+                    top->pc = pc;
+                    exec_fault(L, c, w, first, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, fa,
+                               "indirect call to 0x%016llx, which is not a function",
+                               (unsigned long long)fa);
+                    goto out_noreload;
+                }
+                callee = (uint32_t)idx;
+                S = 0;
+                LANES(active, S |= (uint32_t)(T[l] == fa) << l);
+            }
+            top->pc = pc + 1;
+            if (S != active && simt_push(L, c, w, pc, pc + 1, active & ~S, 0))
+                goto out_noreload;
+            if (enter_call(L, c, w, pc, in->aux, callee, S))
+                goto out_noreload;
+            RELOAD();
+            break;
+        }
+        case OP_RET:
+            if (w->ncalls == 0) /* ret from the kernel: the lanes are done */
+                goto do_exit;
+            if (active) {
+                call_frame *cf = &w->calls[w->ncalls - 1];
+                uint32_t b = w->sp - 1;
+                while (b > 0 && !w->stack[b].is_call)
+                    b--;
+                top->pc = pc + 1;
+                for (uint32_t i = b + 1; i < w->sp; i++)
+                    w->stack[i].mask &= ~active;
+                cf->returned |= active;
+                RELOAD();
+            } else {
+                pc++;
+            }
+            break;
+        case OP_EXIT:
+        do_exit:
+            top->pc = pc + 1;
+            lanes_exit(L, c, w, active);
+            RELOAD();
+            break;
+        case OP_TRAP: case OP_BRKPT:
+            if (!active) {
+                pc++;
+                break;
+            }
+            top->pc = pc;
+            exec_fault(L, c, w, ctz32(active), pc, LOCKSTEP_ERROR_TRAP, 0, "%s executed",
+                       in->op == OP_TRAP ? "trap" : "brkpt");
+            goto out_noreload;
+        case OP_BAR: case OP_BARRIER: {
+            if (in->mode == BARM_WARPSYNC || !active) {
+                pc++;
+                break;
+            }
+            uint32_t pm = in->mode == BARM_RED ? pval(L, P, &in->s[2]) & active : 0;
+            top->pc = pc;
+            int wait = exec_barrier_arrive(L, c, w, in, active, pm);
+            if (wait < 0)
+                goto out_noreload;
+            if (wait) {
+                w->state = WARP_BARRIER;
+                goto out_noreload;
+            }
+            pc++;
+            P = w->preds + w->pred_base;
+            break;
+        }
+        case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP: case OP_PMEVENT:
+        case OP_PREFETCH: case OP_PREFETCHU:
+            pc++;
+            break;
+        case OP_ACTIVEMASK: {
+            uint64_t *D = DST(0);
+            LANES(active, D[l] = active);
+            pc++;
+            break;
+        }
+        case OP_VOTE: {
+            uint32_t member = active;
+            if (in->flags & IRF_SYNC) {
+                const uint64_t *M = SRC(1);
+                member &= active ? (uint32_t)M[ctz32(active)] : 0;
+            }
+            uint32_t p = pval(L, P, &in->s[0]) & member;
+            if (in->mode == VOTE_BALLOT) {
+                uint64_t *D = DST(0);
+                LANES(active, D[l] = p);
+            } else {
+                uint32_t r;
+                switch (in->mode) {
+                case VOTE_ALL: r = p == member ? FULL_MASK : 0; break;
+                case VOTE_ANY: r = p ? FULL_MASK : 0; break;
+                default: r = (p == member || p == 0) ? FULL_MASK : 0; break;
+                }
+                pset(P, &in->d[0], active, r);
+            }
+            pc++;
+            break;
+        }
+        case OP_SHFL: {
+            const uint64_t *A = SRC(0), *B = SRC(1), *C = SRC(2);
+            uint64_t *D = DST(0);
+            uint32_t p;
+            shfl(in, active, D, &p, A, B, C);
+            if (in->ndst > 1)
+                pset(P, &in->d[1], active, p);
+            pc++;
+            break;
+        }
+        case OP_MATCH: {
+            const uint64_t *A = SRC(0), *M = SRC(1);
+            uint32_t member = active ? (uint32_t)M[ctz32(active)] & active : 0;
+            uint64_t vm = in->type == PT_B32 ? 0xffffffffu : ~0ull;
+            uint64_t v[WARP_SIZE];
+            memcpy(v, A, sizeof v);
+            uint64_t *D = DST(0);
+            if (in->mode == MATCH_ANY) {
+                LANES(active, {
+                    uint32_t r = 0;
+                    uint32_t mm = member;
+                    while (mm) {
+                        int k = ctz32(mm);
+                        mm &= mm - 1;
+                        if ((v[k] & vm) == (v[l] & vm))
+                            r |= 1u << k;
+                    }
+                    D[l] = r;
+                });
+            } else {
+                int same = 1;
+                uint32_t mm = member;
+                uint64_t first = member ? v[ctz32(member)] & vm : 0;
+                while (mm) {
+                    int k = ctz32(mm);
+                    mm &= mm - 1;
+                    same &= (v[k] & vm) == first;
+                }
+                LANES(active, D[l] = same ? member : 0);
+                if (in->ndst > 1)
+                    pset(P, &in->d[1], active, same ? FULL_MASK : 0);
+            }
+            pc++;
+            break;
+        }
+        case OP_REDUX: {
+            const uint64_t *A = SRC(0), *M = SRC(1);
+            uint32_t member = active ? (uint32_t)M[ctz32(active)] & active : 0;
+            int sgn = in->type == PT_S32;
+            uint64_t acc = 0;
+            int first = 1;
+            uint32_t mm = member;
+            while (mm) {
+                int k = ctz32(mm);
+                mm &= mm - 1;
+                uint32_t x = (uint32_t)A[k];
+                if (first) {
+                    acc = x;
+                    first = 0;
+                    continue;
+                }
+                switch (in->mode) {
+                case ATOM_ADD: acc = (uint32_t)(acc + x); break;
+                case ATOM_AND: acc &= x; break;
+                case ATOM_OR: acc |= x; break;
+                case ATOM_XOR: acc ^= x; break;
+                case ATOM_MIN: acc = sgn ? (uint32_t)((int32_t)x < (int32_t)acc ? x : (uint32_t)acc) : (x < acc ? x : acc); break;
+                default: acc = sgn ? (uint32_t)((int32_t)x > (int32_t)acc ? x : (uint32_t)acc) : (x > acc ? x : acc); break;
+                }
+            }
+            uint64_t *D = DST(0);
+            LANES(active, D[l] = acc);
+            pc++;
+            break;
+        }
+        default:
+            top->pc = pc;
+            exec_fault(L, c, w, -1, pc, LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION, 0,
+                       "internal: no handler for '%s'", ptx_op_names[in->op]);
+            goto out_noreload;
+        }
+    }
+    top->pc = pc;
+out_noreload:
+    L->thread_insts += thread_insts;
+    return executed;
+#undef RELOAD
+#undef SRC
+#undef DST
+}
+
+void exec_prepare(ir_module *m)
+{
+    for (uint32_t i = 0; i < m->ncode; i++)
+        m->code[i].xop = m->code[i].op;
+}

@@ -1,0 +1,339 @@
+/*
+ * memops.c -- memory instructions, written as the two halves DESIGN.md
+ * asks for: address generation per lane at issue (exec_mem_addr), and the
+ * data access (exec_mem_access), which functional mode runs at once and a
+ * timing model runs when the memory system services the request.
+ *
+ * Every access is checked: natural alignment of the whole access (vectors
+ * included), global addresses against the live allocations (devmem_find),
+ * shared and local offsets against the CTA's and thread's sizes, kernel
+ * parameters against the parameter buffer.  A bad access stops the launch
+ * with a fault naming the lane, the address and what it missed.
+ * Atomics and reductions execute lane by lane in lane order.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "exec/exec.h"
+#include "exec/fpmath.h"
+#include "mem/addrmap.h"
+#include "util/common.h"
+
+static const char *space_word(int sp)
+{
+    switch (sp) {
+    case SP_SHARED: return "shared";
+    case SP_LOCAL: return "local";
+    case SP_KPARAM: return "kernel parameter";
+    case SP_CONST: return "constant";
+    default: return "global";
+    }
+}
+
+static const char *kind_word(const ir_insn *in)
+{
+    switch (in->op) {
+    case OP_ST: return "store";
+    case OP_ATOM: return "atomic";
+    case OP_RED: return "reduction";
+    default: return "load";
+    }
+}
+
+int exec_mem_addr(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active,
+                  exec_addr *out)
+{
+    (void)c;
+    const uint64_t *base = NULL;
+    if (in->addr.kind == IRO_REG)
+        base = w->regs + ((size_t)w->reg_base + in->addr.idx) * WARP_SIZE;
+    uint64_t off = (uint64_t)in->imm;
+    if (in->amode == AM_FRAME)
+        off += w->frame_base;
+    else if (in->amode == AM_SHSYM)
+        off += L->shref_val[in->aux];
+    uint8_t sp = in->space == SP_CONST ? SP_GLOBAL : in->space;
+    uint32_t m = active;
+    while (m) {
+        int l = ctz32(m);
+        m &= m - 1;
+        uint64_t a = (base ? base[l] : 0) + off;
+        uint8_t s = sp;
+        if (s == SP_GENERIC) {
+            if (addr_in_window(a, ADDR_SHARED_WINDOW)) {
+                s = SP_SHARED;
+                a -= ADDR_SHARED_WINDOW;
+            } else if (addr_in_window(a, ADDR_LOCAL_WINDOW)) {
+                s = SP_LOCAL;
+                a -= ADDR_LOCAL_WINDOW;
+            } else if (addr_in_window(a, ADDR_PARAM_WINDOW)) {
+                s = SP_KPARAM;
+                a -= ADDR_PARAM_WINDOW;
+            } else {
+                s = SP_GLOBAL;
+            }
+        } else if (s == SP_SHARED || s == SP_LOCAL) {
+            a &= 0xffffffffu; /* 32-bit state-space offsets */
+        }
+        out->a[l] = a;
+        out->space[l] = s;
+    }
+    return 0;
+}
+
+/* Host pointer for `size` bytes of lane l at (space, a), checked; NULL after a fault. */
+static uint8_t *lane_ptr(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, int l,
+                         int space, uint64_t a, uint32_t size, int write, uint32_t *hint,
+                         uint32_t pc)
+{
+    if (a & (size - 1)) {
+        exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_MISALIGNED_ADDRESS, a,
+                   "misaligned %u-byte %s %s at address 0x%llx (must be %u-byte aligned)", size,
+                   space_word(space), kind_word(in), (unsigned long long)a, size);
+        return NULL;
+    }
+    switch (space) {
+    case SP_SHARED:
+        if (a + size > L->shared_bytes) {
+            exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
+                       "%u-byte shared %s at offset 0x%llx is outside the CTA's %u bytes of shared memory",
+                       size, kind_word(in), (unsigned long long)a, L->shared_bytes);
+            return NULL;
+        }
+        return c->shared + a;
+    case SP_LOCAL:
+        if (a + size > L->local_bytes) {
+            exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
+                       "%u-byte local %s at offset 0x%llx is outside the thread's %u bytes of local memory",
+                       size, kind_word(in), (unsigned long long)a, L->local_bytes);
+            return NULL;
+        }
+        return exec_local(L, c, w, l) + a;
+    case SP_KPARAM:
+        if (write || a + size > L->param_bytes) {
+            exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
+                       write ? "%u-byte %s to the kernel parameters at offset 0x%llx (they are read-only)"
+                             : "%u-byte %s at offset 0x%llx is outside the kernel's parameters",
+                       size, kind_word(in), (unsigned long long)a);
+            return NULL;
+        }
+        return (uint8_t *)L->params + a;
+    default: {
+        const devmem_alloc *al = devmem_find(L->dm, a, size, hint);
+        if (!al) {
+            const devmem_alloc *near = devmem_nearest(L->dm, a);
+            if (a == 0 || a < 4096)
+                exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
+                           "%u-byte global %s at address 0x%llx (a null pointer)", size,
+                           kind_word(in), (unsigned long long)a);
+            else if (near && a >= near->base && a < near->base + near->size + 4096)
+                exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
+                           "%u-byte global %s at address 0x%llx is %llu bytes past the end of the %llu-byte allocation at 0x%llx",
+                           size, kind_word(in), (unsigned long long)a,
+                           (unsigned long long)(a + size - (near->base + near->size)),
+                           (unsigned long long)near->size, (unsigned long long)near->base);
+            else
+                exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
+                           "%u-byte global %s at address 0x%llx is not in any allocation", size,
+                           kind_word(in), (unsigned long long)a);
+            return NULL;
+        }
+        uint8_t *p = write ? devmem_wptr(L->dm, a) : (uint8_t *)devmem_rptr(L->dm, a);
+        if (!p) {
+            L->oom = 1;
+            exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_OUT_OF_MEMORY, a, "out of host memory");
+        }
+        return p;
+    }
+    }
+}
+
+static inline uint64_t load_bytes(const uint8_t *p, int size)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, (size_t)size); /* little-endian host */
+    return v;
+}
+
+static inline uint64_t extend(uint64_t v, int type)
+{
+    switch (type) {
+    case PT_S8: return (uint64_t)(int64_t)(int8_t)v;
+    case PT_S16: return (uint64_t)(int64_t)(int16_t)v;
+    case PT_S32: return (uint64_t)(int64_t)(int32_t)v;
+    default: return v;
+    }
+}
+
+static uint64_t atom_apply(const ir_insn *in, uint64_t old, uint64_t b, uint64_t cv, int size)
+{
+    int t = in->type;
+    uint64_t m = size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
+    int sgn = ptx_type_is_signed((ptx_type)t);
+    switch (in->mode) {
+    case ATOM_ADD:
+        if (t == PT_F32)
+            return fp32_add((uint32_t)old, (uint32_t)b, FP_RN, 0);
+        if (t == PT_F64)
+            return fp64_add(old, b, FP_RN);
+        return (old + b) & m;
+    case ATOM_MIN: case ATOM_MAX: {
+        int mx = in->mode == ATOM_MAX, lt;
+        if (sgn) {
+            int64_t x = size == 4 ? (int32_t)old : (int64_t)old, y = size == 4 ? (int32_t)b : (int64_t)b;
+            lt = x < y;
+        } else {
+            lt = (old & m) < (b & m);
+        }
+        return (mx ? (lt ? b : old) : (lt ? old : b)) & m;
+    }
+    case ATOM_INC: return ((uint32_t)old >= (uint32_t)b) ? 0 : (uint32_t)(old + 1);
+    case ATOM_DEC:
+        return ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)b) ? (uint32_t)b : (uint32_t)(old - 1);
+    case ATOM_EXCH: return b & m;
+    case ATOM_CAS: return (old & m) == (b & m) ? cv & m : old;
+    case ATOM_AND: return old & b & m;
+    case ATOM_OR: return (old | b) & m;
+    case ATOM_XOR: return (old ^ b) & m;
+    default: return old;
+    }
+}
+
+int exec_mem_access(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
+                    uint32_t active, const exec_addr *ad)
+{
+    uint64_t *R = w->regs + (size_t)w->reg_base * WARP_SIZE;
+    const ir_module *mod = L->mod;
+    uint32_t pc = (uint32_t)(in - mod->code);
+    int es = ptx_type_size((ptx_type)in->type);
+    int n = in->op == OP_LD || in->op == OP_ST ? in->vec : 1;
+    uint32_t size = (uint32_t)(es * n);
+    uint32_t hint = 0;
+    int write = in->op != OP_LD;
+
+    if (in->op == OP_LD) {
+        /* loads read every lane first, then write the registers, so an address
+         * register that is also a destination is not clobbered early */
+        uint64_t v[4][WARP_SIZE];
+        uint32_t m = active;
+        while (m) {
+            int l = ctz32(m);
+            m &= m - 1;
+            const uint8_t *p = lane_ptr(L, c, w, in, l, ad->space[l], ad->a[l], size, 0, &hint, pc);
+            if (!p)
+                return -1;
+            for (int i = 0; i < n; i++)
+                v[i][l] = extend(load_bytes(p + i * es, es), in->type);
+        }
+        for (int i = 0; i < n; i++) {
+            uint64_t *D = R + (size_t)in->d[i].idx * WARP_SIZE;
+            m = active;
+            while (m) {
+                int l = ctz32(m);
+                m &= m - 1;
+                D[l] = v[i][l];
+            }
+        }
+        return 0;
+    }
+
+    /* sources: registers or constant rows */
+    const uint64_t *S[4] = {NULL, NULL, NULL, NULL};
+    int ns = in->op == OP_ST ? n : in->nsrc;
+    for (int i = 0; i < ns; i++) {
+        const ir_opnd *o = &in->s[i];
+        if (o->kind == IRO_REG)
+            S[i] = R + (size_t)o->idx * WARP_SIZE;
+        else if (o->kind == IRO_CONST)
+            S[i] = mod->kpool + (size_t)o->idx * WARP_SIZE;
+        else {
+            exec_fault(L, c, w, -1, pc, LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION, 0,
+                       "internal: unsupported operand kind in a store");
+            return -1;
+        }
+    }
+    if (in->op == OP_ST) {
+        uint32_t m = active;
+        while (m) {
+            int l = ctz32(m);
+            m &= m - 1;
+            uint8_t *p = lane_ptr(L, c, w, in, l, ad->space[l], ad->a[l], size, 1, &hint, pc);
+            if (!p)
+                return -1;
+            for (int i = 0; i < n; i++)
+                memcpy(p + i * es, &S[i][l], (size_t)es);
+        }
+        return 0;
+    }
+    /* atom / red: one lane at a time, in lane order */
+    uint64_t *D = in->op == OP_ATOM ? R + (size_t)in->d[0].idx * WARP_SIZE : NULL;
+    uint64_t old_v[WARP_SIZE];
+    uint32_t m = active;
+    (void)write;
+    while (m) {
+        int l = ctz32(m);
+        m &= m - 1;
+        uint8_t *p = lane_ptr(L, c, w, in, l, ad->space[l], ad->a[l], size, 1, &hint, pc);
+        if (!p)
+            return -1;
+        uint64_t old = load_bytes(p, es);
+        uint64_t nv = atom_apply(in, old, S[0][l], in->nsrc > 1 ? S[1][l] : 0, es);
+        memcpy(p, &nv, (size_t)es);
+        old_v[l] = extend(old, in->type);
+    }
+    if (D) {
+        m = active;
+        while (m) {
+            int l = ctz32(m);
+            m &= m - 1;
+            D[l] = old_v[l];
+        }
+    }
+    return 0;
+}
+
+int exec_read_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint64_t addr,
+                      void *dst, uint32_t n)
+{
+    uint8_t *d = dst;
+    while (n) {
+        uint64_t a = addr;
+        const uint8_t *p = NULL;
+        uint32_t avail = n;
+        if (addr_in_window(a, ADDR_SHARED_WINDOW)) {
+            a -= ADDR_SHARED_WINDOW;
+            if (a >= L->shared_bytes)
+                return -1;
+            avail = MIN(avail, (uint32_t)(L->shared_bytes - a));
+            p = c->shared + a;
+        } else if (addr_in_window(a, ADDR_LOCAL_WINDOW)) {
+            a -= ADDR_LOCAL_WINDOW;
+            if (a >= L->local_bytes)
+                return -1;
+            avail = MIN(avail, (uint32_t)(L->local_bytes - a));
+            p = exec_local(L, c, w, lane) + a;
+        } else if (addr_in_window(a, ADDR_PARAM_WINDOW)) {
+            a -= ADDR_PARAM_WINDOW;
+            if (a >= L->param_bytes)
+                return -1;
+            avail = MIN(avail, (uint32_t)(L->param_bytes - a));
+            p = L->params + a;
+        } else {
+            uint32_t hint = 0;
+            const devmem_alloc *al = devmem_find(L->dm, a, 1, &hint);
+            if (!al)
+                return -1;
+            uint64_t left = al->base + al->size - a;
+            uint64_t page_left = DEVMEM_PAGE_SIZE - (a & (DEVMEM_PAGE_SIZE - 1));
+            avail = (uint32_t)MIN((uint64_t)avail, MIN(left, page_left));
+            p = devmem_rptr(L->dm, a);
+            if (!p)
+                return -1;
+        }
+        memcpy(d, p, avail);
+        d += avail;
+        addr += avail;
+        n -= avail;
+    }
+    return 0;
+}

@@ -1,0 +1,35 @@
+/*
+ * addrmap.h -- lockstep's map of the 64-bit generic address space.
+ *
+ *   0                       never valid (NULL)
+ *   PARAM_WINDOW + off      the launch's kernel parameter buffer (cvta.param)
+ *   FUNC_WINDOW  + 16*i     "address" of function i of a module (indirect calls)
+ *   LOCAL_WINDOW + off      the accessing thread's local memory, offset off
+ *   SHARED_WINDOW + off     the accessing thread's CTA's shared memory, offset off
+ *   GLOBAL_BASE ...         device memory: cudaMalloc'd buffers and module
+ *                           .global/.const variables (const space == global
+ *                           addresses in lockstep: __constant__ data lives in
+ *                           device memory, as it does on NVIDIA GPUs)
+ *
+ * The shared and local windows are 4 GiB each; state-space addresses of
+ * shared and local memory are the offsets (0-based, at most 32 bits), so
+ * cvta.shared / cvta.to.shared add / subtract SHARED_WINDOW.
+ */
+#ifndef LOCKSTEP_ADDRMAP_H
+#define LOCKSTEP_ADDRMAP_H
+
+#include <stdint.h>
+
+#define ADDR_PARAM_WINDOW  0x00007b0000000000ull
+#define ADDR_FUNC_WINDOW   0x00007c0000000000ull
+#define ADDR_LOCAL_WINDOW  0x00007d0000000000ull
+#define ADDR_SHARED_WINDOW 0x00007e0000000000ull
+#define ADDR_WINDOW_SIZE   0x0000000100000000ull
+#define ADDR_GLOBAL_BASE   0x00007f0000000000ull
+
+static inline int addr_in_window(uint64_t a, uint64_t base)
+{
+    return a - base < ADDR_WINDOW_SIZE;
+}
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * devmem.h -- simulated device memory: a 64-bit address space starting at
+ * ADDR_GLOBAL_BASE, backed sparsely by host pages allocated on first write,
+ * an allocator that places buffers like cudaMalloc (256-byte aligned,
+ * first fit in address order, so placement is deterministic), and the
+ * table of live allocations every global access is checked against.
+ *
+ * Reads of never-written memory return zeros without allocating a page.
+ * Out of host memory is reported as an error, never an abort.
+ */
+#ifndef LOCKSTEP_DEVMEM_H
+#define LOCKSTEP_DEVMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DEVMEM_PAGE_SHIFT 16
+#define DEVMEM_PAGE_SIZE (1ull << DEVMEM_PAGE_SHIFT)
+
+typedef struct devmem devmem;
+
+/* A live allocation. */
+typedef struct devmem_alloc {
+    uint64_t base;
+    uint64_t size;  /* bytes asked for (accesses beyond are illegal) */
+    uint32_t tag;   /* caller's label (e.g. 0 = cudaMalloc, 1 = module variable) */
+} devmem_alloc;
+
+/* capacity: bytes of device memory (the sum of live allocation sizes, each
+ * rounded up to 256, may not exceed it).  NULL when the host is out of memory. */
+devmem *devmem_create(uint64_t capacity);
+void devmem_destroy(devmem *dm);
+
+/* Allocate `size` > 0 bytes aligned to `align` (a power of two >= 256).
+ * Returns 0 and the address, or -1 (capacity or host memory exhausted). */
+int devmem_alloc_block(devmem *dm, uint64_t size, uint64_t align, uint32_t tag, uint64_t *addr);
+/* Free the allocation whose base is addr: 0, or -1 if addr is not one.
+ * Its bytes read as zero afterwards; pages wholly inside it are released. */
+int devmem_free_block(devmem *dm, uint64_t addr);
+
+/* The live allocation that wholly contains [addr, addr+size), or NULL.
+ * *hint caches the last index found (start it at 0); it makes repeated
+ * lookups near the same buffer O(1). */
+const devmem_alloc *devmem_find(const devmem *dm, uint64_t addr, uint64_t size, uint32_t *hint);
+/* The live allocation containing addr (size 1), or the nearest one below it
+ * (for error messages: "8 bytes past the end of the 4096-byte buffer at ..."). */
+const devmem_alloc *devmem_nearest(const devmem *dm, uint64_t addr);
+
+/* Host pointer to the byte at addr for writing: the page is allocated
+ * (zero-filled) on demand.  Valid up to the end of addr's page.  NULL when
+ * the host is out of memory.  addr must lie in [ADDR_GLOBAL_BASE, base+capacity). */
+uint8_t *devmem_wptr(devmem *dm, uint64_t addr);
+/* Host pointer for reading: a shared zero page when the page was never
+ * written.  Never NULL for an address in range. */
+const uint8_t *devmem_rptr(const devmem *dm, uint64_t addr);
+
+/* Unchecked bulk access (memcpy/memset from the host API, module data).
+ * They span pages; 0 on success, -1 if the host is out of memory. */
+int devmem_read(const devmem *dm, uint64_t addr, void *dst, uint64_t n);
+int devmem_write(devmem *dm, uint64_t addr, const void *src, uint64_t n);
+int devmem_fill(devmem *dm, uint64_t addr, uint8_t value, uint64_t n);
+int devmem_copy(devmem *dm, uint64_t dst, uint64_t src, uint64_t n); /* overlapping ok */
+
+uint64_t devmem_capacity(const devmem *dm);
+uint64_t devmem_used(const devmem *dm);           /* sum of rounded live allocation sizes */
+uint64_t devmem_resident_bytes(const devmem *dm); /* host bytes in allocated pages */
+size_t devmem_alloc_count(const devmem *dm);
+
+#endif

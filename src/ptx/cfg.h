@@ -1,0 +1,21 @@
+/*
+ * cfg.h -- control flow of decoded functions: successors of each
+ * instruction, immediate post-dominators, and from them the reconvergence
+ * point of every conditional branch (the SIMT stack's RPC).
+ */
+#ifndef LOCKSTEP_PTX_CFG_H
+#define LOCKSTEP_PTX_CFG_H
+
+#include "ptx/diag.h"
+#include "ptx/ir.h"
+
+/* Set ir_insn.reconv of every guarded branch in m; 0, or -1 on host OOM. */
+int cfg_compute_reconvergence(ir_module *m, diag *d);
+
+/* The immediate post-dominator of each instruction of function f, as
+ * instruction indices relative to f->start; f->end - f->start stands for
+ * the exit, and UINT32_MAX for instructions that never reach the exit.
+ * Returns a malloc'd array of (end - start) entries, or NULL on OOM. */
+uint32_t *cfg_ipdom(const ir_module *m, const ir_func *f);
+
+#endif

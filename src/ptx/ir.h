@@ -1,0 +1,381 @@
+/*
+ * ir.h -- lockstep's decoded form of PTX: what every PTX instruction
+ * becomes once, at module load, so execution never looks at text again.
+ *
+ * A module's code is one array of ir_insn; a function is a range of it and
+ * a program counter is an index into it.  Each record is fixed-size:
+ *
+ *   +--------+--------+------+------+-----+------+-------+-----+-----+-----+
+ *   | op 16  | xop 16 | type | type2| rnd | mode | bop   |space| vec |ndst |
+ *   +--------+--------+------+------+-----+------+-------+-----+-----+-----+
+ *   | nsrc | sem | scope | cache | amode | flags 32 | guard (ir_opnd)       |
+ *   +------------------------------------------------------------------------+
+ *   | d[4]: destinations   | s[4]: sources  | addr: address base register    |
+ *   +------------------------------------------------------------------------+
+ *   | imm 64: address offset / extra immediate | target | reconv | aux       |
+ *   +------------------------------------------------------------------------+
+ *
+ * Operands (ir_opnd) are resolved: a register row index in the function's
+ * register window, a predicate index, a row of the module's constant pool
+ * (an immediate replicated over the 32 lanes so that every source operand
+ * is read the same way), a special register, or a symbol whose address is
+ * only known per launch (shared variables) or per call (frame locals).
+ *
+ * `op` is the PTX base opcode and the fields beside it its decoded
+ * modifiers; `xop` is chosen by the interpreter (exec_prepare) as the
+ * specialised handler for this exact form.  Timing models read op, type,
+ * space and the operands; nothing here depends on the execution mode.
+ */
+#ifndef LOCKSTEP_PTX_IR_H
+#define LOCKSTEP_PTX_IR_H
+
+#include <stdint.h>
+
+#include "ptx/types.h"
+
+/* Functional-unit classes, for the timing model and instruction mixes. */
+typedef enum ir_unit {
+    UNIT_INT,  /* integer ALU */
+    UNIT_FP,   /* single precision (class refined by type: f64 -> DP) */
+    UNIT_SFU,  /* transcendental / special function */
+    UNIT_MEM,  /* load/store unit */
+    UNIT_CTRL, /* branches, calls */
+    UNIT_SYNC, /* barriers, fences, warp synchronisation */
+    UNIT_NONE
+} ir_unit;
+
+/*   enum        text          unit */
+#define PTX_OPS(X)                         \
+    X(ABS,        "abs",        UNIT_INT)  \
+    X(ACTIVEMASK, "activemask", UNIT_INT)  \
+    X(ADD,        "add",        UNIT_INT)  \
+    X(ADDC,       "addc",       UNIT_INT)  \
+    X(AND,        "and",        UNIT_INT)  \
+    X(ATOM,       "atom",       UNIT_MEM)  \
+    X(BAR,        "bar",        UNIT_SYNC) \
+    X(BARRIER,    "barrier",    UNIT_SYNC) \
+    X(BFE,        "bfe",        UNIT_INT)  \
+    X(BFI,        "bfi",        UNIT_INT)  \
+    X(BFIND,      "bfind",      UNIT_INT)  \
+    X(BMSK,       "bmsk",       UNIT_INT)  \
+    X(BRA,        "bra",        UNIT_CTRL) \
+    X(BREV,       "brev",       UNIT_INT)  \
+    X(BRKPT,      "brkpt",      UNIT_CTRL) \
+    X(CALL,       "call",       UNIT_CTRL) \
+    X(CLZ,        "clz",        UNIT_INT)  \
+    X(CNOT,       "cnot",       UNIT_INT)  \
+    X(COPYSIGN,   "copysign",   UNIT_FP)   \
+    X(COS,        "cos",        UNIT_SFU)  \
+    X(CVT,        "cvt",        UNIT_INT)  \
+    X(CVTA,       "cvta",       UNIT_INT)  \
+    X(DIV,        "div",        UNIT_INT)  \
+    X(DP2A,       "dp2a",       UNIT_INT)  \
+    X(DP4A,       "dp4a",       UNIT_INT)  \
+    X(EX2,        "ex2",        UNIT_SFU)  \
+    X(EXIT,       "exit",       UNIT_CTRL) \
+    X(FENCE,      "fence",      UNIT_SYNC) \
+    X(FMA,        "fma",        UNIT_FP)   \
+    X(ISSPACEP,   "isspacep",   UNIT_INT)  \
+    X(LD,         "ld",         UNIT_MEM)  \
+    X(LDU,        "ldu",        UNIT_MEM)  \
+    X(LG2,        "lg2",        UNIT_SFU)  \
+    X(LOP3,       "lop3",       UNIT_INT)  \
+    X(MAD,        "mad",        UNIT_INT)  \
+    X(MAD24,      "mad24",      UNIT_INT)  \
+    X(MADC,       "madc",       UNIT_INT)  \
+    X(MATCH,      "match",      UNIT_SYNC) \
+    X(MAX,        "max",        UNIT_INT)  \
+    X(MEMBAR,     "membar",     UNIT_SYNC) \
+    X(MIN,        "min",        UNIT_INT)  \
+    X(MOV,        "mov",        UNIT_INT)  \
+    X(MUL,        "mul",        UNIT_INT)  \
+    X(MUL24,      "mul24",      UNIT_INT)  \
+    X(NANOSLEEP,  "nanosleep",  UNIT_SYNC) \
+    X(NEG,        "neg",        UNIT_INT)  \
+    X(NOT,        "not",        UNIT_INT)  \
+    X(OR,         "or",         UNIT_INT)  \
+    X(PMEVENT,    "pmevent",    UNIT_NONE) \
+    X(POPC,       "popc",       UNIT_INT)  \
+    X(PREFETCH,   "prefetch",   UNIT_MEM)  \
+    X(PREFETCHU,  "prefetchu",  UNIT_MEM)  \
+    X(PRMT,       "prmt",       UNIT_INT)  \
+    X(RCP,        "rcp",        UNIT_SFU)  \
+    X(RED,        "red",        UNIT_MEM)  \
+    X(REDUX,      "redux",      UNIT_SYNC) \
+    X(REM,        "rem",        UNIT_INT)  \
+    X(RET,        "ret",        UNIT_CTRL) \
+    X(RSQRT,      "rsqrt",      UNIT_SFU)  \
+    X(SAD,        "sad",        UNIT_INT)  \
+    X(SELP,       "selp",       UNIT_INT)  \
+    X(SET,        "set",        UNIT_INT)  \
+    X(SETP,       "setp",       UNIT_INT)  \
+    X(SHF,        "shf",        UNIT_INT)  \
+    X(SHFL,       "shfl",       UNIT_SYNC) \
+    X(SHL,        "shl",        UNIT_INT)  \
+    X(SHR,        "shr",        UNIT_INT)  \
+    X(SIN,        "sin",        UNIT_SFU)  \
+    X(SLCT,       "slct",       UNIT_INT)  \
+    X(SQRT,       "sqrt",       UNIT_SFU)  \
+    X(ST,         "st",         UNIT_MEM)  \
+    X(SUB,        "sub",        UNIT_INT)  \
+    X(SUBC,       "subc",       UNIT_INT)  \
+    X(SZEXT,      "szext",      UNIT_INT)  \
+    X(TANH,       "tanh",       UNIT_SFU)  \
+    X(TESTP,      "testp",      UNIT_FP)   \
+    X(TRAP,       "trap",       UNIT_CTRL) \
+    X(VOTE,       "vote",       UNIT_SYNC) \
+    X(XOR,        "xor",        UNIT_INT)
+
+typedef enum ptx_op {
+#define X(e, s, u) OP_##e,
+    PTX_OPS(X)
+#undef X
+    OP_COUNT
+} ptx_op;
+
+extern const char *const ptx_op_names[OP_COUNT];
+extern const uint8_t ptx_op_units[OP_COUNT];
+
+/* Operand kinds. */
+typedef enum ir_opnd_kind {
+    IRO_NONE = 0,
+    IRO_REG,    /* idx: register row in the function's window */
+    IRO_PRED,   /* idx: predicate register; neg: '!' */
+    IRO_CONST,  /* idx: row of the module constant pool */
+    IRO_SREG,   /* idx: ir_sreg */
+    IRO_SHSYM,  /* idx: ir_shref; value = the variable's offset in this launch's layout + off */
+    IRO_FRAME   /* idx: offset in the current frame; value = local address frame_base + idx */
+} ir_opnd_kind;
+
+typedef struct ir_opnd {
+    uint32_t idx;
+    uint8_t kind;
+    uint8_t neg;
+    uint16_t aux;
+} ir_opnd;
+
+/* Special registers; the component (x/y/z) is folded into the id. */
+#define IR_SREGS(X)                                                                         \
+    X(TID_X, "%tid.x") X(TID_Y, "%tid.y") X(TID_Z, "%tid.z")                                \
+    X(NTID_X, "%ntid.x") X(NTID_Y, "%ntid.y") X(NTID_Z, "%ntid.z")                          \
+    X(CTAID_X, "%ctaid.x") X(CTAID_Y, "%ctaid.y") X(CTAID_Z, "%ctaid.z")                    \
+    X(NCTAID_X, "%nctaid.x") X(NCTAID_Y, "%nctaid.y") X(NCTAID_Z, "%nctaid.z")              \
+    X(LANEID, "%laneid") X(WARPID, "%warpid") X(NWARPID, "%nwarpid")                        \
+    X(SMID, "%smid") X(NSMID, "%nsmid") X(GRIDID, "%gridid")                                \
+    X(LANEMASK_EQ, "%lanemask_eq") X(LANEMASK_LE, "%lanemask_le")                           \
+    X(LANEMASK_LT, "%lanemask_lt") X(LANEMASK_GE, "%lanemask_ge")                           \
+    X(LANEMASK_GT, "%lanemask_gt")                                                          \
+    X(CLOCK, "%clock") X(CLOCK_HI, "%clock_hi") X(CLOCK64, "%clock64")                      \
+    X(GLOBALTIMER, "%globaltimer") X(GLOBALTIMER_LO, "%globaltimer_lo")                     \
+    X(GLOBALTIMER_HI, "%globaltimer_hi")                                                    \
+    X(TOTAL_SMEM, "%total_smem_size") X(DYNAMIC_SMEM, "%dynamic_smem_size")                 \
+    X(ENVREG, "%envreg") X(PM, "%pm")
+
+typedef enum ir_sreg {
+#define X(e, s) SREG_##e,
+    IR_SREGS(X)
+#undef X
+    SREG_COUNT
+} ir_sreg;
+extern const char *const ir_sreg_names[SREG_COUNT];
+
+/* Comparison operators (setp, set, slct). */
+typedef enum ir_cmp {
+    CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, /* signed/ordered */
+    CMP_LO, CMP_LS, CMP_HI, CMP_HS,                 /* unsigned */
+    CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN /* float */
+} ir_cmp;
+
+typedef enum ir_boolop { BOP_NONE, BOP_AND, BOP_OR, BOP_XOR, BOP_POPC } ir_boolop;
+
+typedef enum ir_atomop {
+    ATOM_ADD, ATOM_MIN, ATOM_MAX, ATOM_INC, ATOM_DEC, ATOM_EXCH, ATOM_CAS,
+    ATOM_AND, ATOM_OR, ATOM_XOR
+} ir_atomop;
+
+typedef enum ir_shflmode { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX } ir_shflmode;
+typedef enum ir_votemode { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT } ir_votemode;
+typedef enum ir_prmtmode { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 } ir_prmtmode;
+typedef enum ir_barmode { BARM_SYNC, BARM_ARRIVE, BARM_RED, BARM_WARPSYNC } ir_barmode;
+typedef enum ir_matchmode { MATCH_ANY, MATCH_ALL } ir_matchmode;
+
+/* Memory semantics and scope (kept for timing models and litmus). */
+typedef enum ir_sem { SEM_NONE, SEM_WEAK, SEM_VOLATILE, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, SEM_SC } ir_sem;
+typedef enum ir_scope { SCOPE_NONE, SCOPE_CTA, SCOPE_CLUSTER, SCOPE_GPU, SCOPE_SYS } ir_scope;
+typedef enum ir_cache { CACHE_NONE, CACHE_CA, CACHE_CG, CACHE_CS, CACHE_LU, CACHE_CV, CACHE_WB, CACHE_WT, CACHE_NC } ir_cache;
+
+/* Address modes: how the effective address of a memory operand is formed
+ * from the base register (addr, optional) and imm. */
+typedef enum ir_amode {
+    AM_ABS,   /* [reg] + imm, or imm alone */
+    AM_FRAME, /* frame_base + [reg] + imm (function locals and parameters) */
+    AM_SHSYM  /* shref value (aux: ir_shref index) + [reg] + imm */
+} ir_amode;
+
+/* Flags. */
+enum {
+    IRF_FTZ = 1u << 0,
+    IRF_SAT = 1u << 1,
+    IRF_APPROX = 1u << 2,
+    IRF_FULL = 1u << 3,
+    IRF_CC = 1u << 4,      /* writes the carry flag (.cc) */
+    IRF_CI = 1u << 5,      /* reads the carry flag (addc, subc, madc) */
+    IRF_HI = 1u << 6,
+    IRF_LO = 1u << 7,
+    IRF_WIDE = 1u << 8,
+    IRF_SHIFTAMT = 1u << 9,
+    IRF_CLAMP = 1u << 10,  /* shf/bmsk/szext .clamp (else .wrap) */
+    IRF_NAN = 1u << 11,
+    IRF_IRND = 1u << 12,   /* cvt rounds to an integral value (.rni ...) */
+    IRF_UNI = 1u << 13,
+    IRF_VOLATILE = 1u << 14,
+    IRF_SYNC = 1u << 15,   /* the .sync form of a warp intrinsic */
+    IRF_XORSIGN_ABS = 1u << 16,
+    IRF_RELU = 1u << 17,
+    IRF_LEFT = 1u << 18,   /* shf.l */
+    IRF_TO = 1u << 19,     /* cvta.to */
+    IRF_PACK = 1u << 20,   /* mov d, {a, b, ...} */
+    IRF_UNPACK = 1u << 21, /* mov {a, b, ...}, s */
+    IRF_HAS_C = 1u << 22,  /* optional operand present (setp's c, bar's b, ...) */
+    IRF_ALIGNED = 1u << 23,
+    IRF_BUILTIN = 1u << 24,/* call of a built-in (vprintf, malloc, ...) */
+    IRF_INDIRECT = 1u << 25,/* call through a register */
+    IRF_IMPLICIT = 1u << 26 /* added by lockstep (the ret/exit closing a body) */
+};
+
+#define IR_NO_PC 0xffffffffu
+
+typedef struct ir_insn {
+    uint16_t op;     /* ptx_op */
+    uint16_t xop;    /* interpreter's handler, set by exec_prepare */
+    uint8_t type;    /* operation type (destination type for cvt, set) */
+    uint8_t type2;   /* cvt/set/slct source type; mul.wide's result type */
+    uint8_t rnd;     /* fp_rnd */
+    uint8_t mode;    /* ir_cmp, ir_atomop, ir_shflmode, ir_votemode, ir_prmtmode, fp_test, ir_barmode, ir_matchmode */
+    uint8_t bop;     /* ir_boolop of setp/set/bar.red/redux */
+    uint8_t space;   /* ptx_space of memory operations and cvta/isspacep */
+    uint8_t vec;     /* vector width of ld/st, element count of pack/unpack */
+    uint8_t ndst;
+    uint8_t nsrc;
+    uint8_t sem;     /* ir_sem */
+    uint8_t scope;   /* ir_scope */
+    uint8_t cache;   /* ir_cache */
+    uint8_t amode;   /* ir_amode */
+    uint8_t pad_;
+    uint32_t flags;
+    ir_opnd guard;   /* IRO_PRED or IRO_NONE */
+    ir_opnd d[4];
+    ir_opnd s[4];
+    ir_opnd addr;    /* base register of the address, or IRO_NONE */
+    int64_t imm;     /* address offset; lop3 immLut; symbol-operand offset */
+    uint32_t target; /* bra: target pc; call: callee function; builtin id */
+    uint32_t reconv; /* bra: reconvergence pc (immediate post-dominator) */
+    uint32_t aux;    /* call: call-site index; AM_SHSYM: ir_shref index */
+} ir_insn;
+
+_Static_assert(sizeof(ir_insn) == 128, "ir_insn layout changed: update the picture above");
+
+/* Where an instruction came from. */
+typedef struct ir_srcpos {
+    uint32_t ptx_line;
+    uint32_t ptx_col;
+    uint32_t src_line;  /* CUDA source line from .loc, 0 if none */
+    uint16_t src_file;  /* index into ir_module.files + 1, 0 if none */
+    uint16_t pad_;
+} ir_srcpos;
+
+typedef struct ir_param {
+    const char *name;
+    uint32_t offset;    /* kernel: in the parameter buffer; func: in the frame */
+    uint32_t size;
+    uint32_t align;
+} ir_param;
+
+/* Built-in functions a call can reach (declared .extern .func in PTX). */
+typedef enum ir_builtin {
+    BI_VPRINTF, BI_MALLOC, BI_FREE, BI_ASSERTFAIL, BI_COUNT
+} ir_builtin;
+
+typedef struct ir_call {
+    uint32_t callee;        /* function index (direct), or builtin id */
+    uint32_t nargs, nrets;
+    uint32_t *arg_off;      /* caller-frame offsets of the argument param variables */
+    uint32_t *arg_size;
+    uint32_t *ret_off;      /* caller-frame offsets of the return param variables */
+    uint32_t *ret_size;
+    ir_opnd target_reg;     /* indirect calls: register holding the function address */
+} ir_call;
+
+typedef struct ir_func {
+    const char *name;
+    uint8_t is_entry;
+    uint8_t has_body;
+    uint8_t addr_taken;     /* may be called indirectly */
+    uint8_t pad_;
+    uint32_t start, end;    /* code range [start, end) */
+    uint32_t nregs;         /* register rows (64-bit each) */
+    uint32_t npreds;
+    uint32_t reg32_count;   /* declared registers in 32-bit units (reporting) */
+    uint32_t nparams, nrets;
+    ir_param *params;       /* entry: parameter buffer layout; func: frame offsets */
+    ir_param *rets;
+    uint32_t param_bytes;   /* entry: parameter buffer size */
+    uint32_t frame_bytes;   /* func/entry: bytes of its frame in local memory */
+    uint32_t local_bytes;   /* the .local variables part of the frame */
+    uint32_t maxntid[3], reqntid[3], minnctapersm;
+    uint32_t ptx_line;
+    /* Entries only: the launch layout of shared memory. */
+    uint32_t *shared_off;   /* per module shared variable; UINT32_MAX if unreachable */
+    uint32_t shared_bytes;  /* static shared memory (dynamic shared starts here, aligned) */
+    uint32_t dyn_shared_off;/* offset of .extern .shared arrays */
+    uint8_t uses_dyn_shared;
+    uint32_t total_regs;    /* registers of the kernel and everything it can call (32-bit units) */
+    uint32_t total_insts;
+    uint32_t max_frame_depth_bytes; /* frames of the deepest acyclic call chain, 0 if recursive */
+    uint8_t recursive;
+} ir_func;
+
+/* A shared-variable address operand: variable + constant offset.  Its value
+ * depends on the kernel's shared layout, so it is resolved per launch. */
+typedef struct ir_shref {
+    uint32_t var;
+    int64_t off;
+} ir_shref;
+
+typedef struct ir_var {
+    const char *name;
+    uint8_t space;          /* SP_GLOBAL, SP_CONST, SP_SHARED, SP_LOCAL */
+    uint8_t is_extern;      /* .extern .shared (dynamic) */
+    uint32_t align;
+    uint64_t size;
+    uint64_t addr;          /* global/const: device address; local: per-thread offset */
+} ir_var;
+
+typedef struct ir_module {
+    const char *filename;
+    ir_insn *code;
+    ir_srcpos *pos;         /* per instruction */
+    uint32_t ncode;
+    ir_func *funcs;
+    uint32_t nfuncs;
+    ir_var *vars;
+    uint32_t nvars;
+    ir_call *calls;
+    uint32_t ncalls;
+    ir_shref *shrefs;
+    uint32_t nshrefs;
+    uint64_t *kpool;        /* constant rows, 32 lanes each */
+    uint32_t nkrows;
+    const char **files;     /* CUDA source files named by .file */
+    uint32_t nfiles;
+    uint32_t module_local_bytes; /* module-scope .local variables, per thread */
+    uint32_t version_major, version_minor;
+    const char *target;
+    void *strings;          /* arena holding names (opaque) */
+} ir_module;
+
+void ir_module_free(ir_module *m);
+/* Index of the function holding pc (binary search over the ranges). */
+uint32_t ir_func_of_pc(const ir_module *m, uint32_t pc);
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * strbuf.c -- the growable string of strbuf.h.
+ */
+#include "util/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int sb_reserve(strbuf *sb, size_t extra)
+{
+    if (sb->oom)
+        return -1;
+    if (sb->len + extra + 1 <= sb->cap)
+        return 0;
+    size_t cap = sb->cap ? sb->cap : 64;
+    while (cap < sb->len + extra + 1)
+        cap *= 2;
+    char *s = realloc(sb->s, cap);
+    if (!s) {
+        sb->oom = 1;
+        return -1;
+    }
+    sb->s = s;
+    sb->cap = cap;
+    return 0;
+}
+
+void sb_append(strbuf *sb, const char *s, size_t n)
+{
+    if (sb_reserve(sb, n))
+        return;
+    memcpy(sb->s + sb->len, s, n);
+    sb->len += n;
+    sb->s[sb->len] = 0;
+}
+
+void sb_puts(strbuf *sb, const char *s) { sb_append(sb, s, strlen(s)); }
+
+void sb_putc(strbuf *sb, char c) { sb_append(sb, &c, 1); }
+
+void sb_vprintf(strbuf *sb, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    char small[256];
+    int n = vsnprintf(small, sizeof small, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        sb_append(sb, small, (size_t)n);
+        return;
+    }
+    if (sb_reserve(sb, (size_t)n))
+        return;
+    vsnprintf(sb->s + sb->len, (size_t)n + 1, fmt, ap);
+    sb->len += (size_t)n;
+}
+
+void sb_printf(strbuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(sb, fmt, ap);
+    va_end(ap);
+}
+
+void sb_clear(strbuf *sb)
+{
+    sb->len = 0;
+    if (sb->s)
+        sb->s[0] = 0;
+}
+
+void sb_free(strbuf *sb)
+{
+    free(sb->s);
+    sb->s = NULL;
+    sb->len = sb->cap = 0;
+    sb->oom = 0;
+}
+
+const char *sb_cstr(const strbuf *sb) { return sb->s ? sb->s : ""; }
+
+char *sb_detach(strbuf *sb)
+{
+    char *s = sb->s;
+    if (!s) {
+        s = malloc(1);
+        if (s)
+            s[0] = 0;
+    }
+    sb->s = NULL;
+    sb->len = sb->cap = 0;
+    return s;
+}

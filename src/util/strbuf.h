@@ -1,0 +1,31 @@
+/*
+ * strbuf.h -- a growable NUL-terminated string.  Used for diagnostics,
+ * printf output and CLI listings.  Out of host memory sets `oom` and drops
+ * further text instead of failing each call: callers check it once at the end.
+ */
+#ifndef LOCKSTEP_STRBUF_H
+#define LOCKSTEP_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct strbuf {
+    char *s;     /* NUL-terminated when len > 0 or after any append; may be NULL when empty */
+    size_t len;
+    size_t cap;
+    int oom;
+} strbuf;
+
+#define STRBUF_INIT {NULL, 0, 0, 0}
+
+void sb_append(strbuf *sb, const char *s, size_t n);
+void sb_puts(strbuf *sb, const char *s);
+void sb_putc(strbuf *sb, char c);
+void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(strbuf *sb, const char *fmt, va_list ap);
+void sb_clear(strbuf *sb);            /* len = 0, keeps the memory */
+void sb_free(strbuf *sb);             /* releases the memory */
+const char *sb_cstr(const strbuf *sb); /* never NULL */
+char *sb_detach(strbuf *sb);          /* malloc'd copy owner transfer; NULL on OOM */
+
+#endif

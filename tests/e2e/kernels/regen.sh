@@ -1,0 +1,25 @@
+#!/bin/sh
+# regen.sh -- regenerate every tests/e2e/kernels/*.ptx from its .cu.
+#
+# Each .ptx is committed next to its .cu (the tests never need nvcc); run this
+# after editing a kernel, from anywhere:
+#
+#   sh tests/e2e/kernels/regen.sh            # all kernels
+#   sh tests/e2e/kernels/regen.sh faults     # only faults.cu
+#
+# It runs, from the repository root, exactly
+#   nvcc -arch=sm_75 --ptx -lineinfo -o tests/e2e/kernels/X.ptx tests/e2e/kernels/X.cu
+# (nvcc 13.0 made the committed files).  The PTX's .file directives record
+# the absolute path of the .cu, so line numbers in fault reports point at it.
+set -e
+cd "$(dirname "$0")/../../.."
+if [ $# -eq 0 ]; then
+    set -- tests/e2e/kernels/*.cu
+fi
+for arg in "$@"; do
+    name=$(basename "$arg" .cu)
+    cu=tests/e2e/kernels/$name.cu
+    ptx=tests/e2e/kernels/$name.ptx
+    echo "nvcc -arch=sm_75 --ptx -lineinfo -o $ptx $cu"
+    nvcc -arch=sm_75 --ptx -lineinfo -o "$ptx" "$cu"
+done
