@@ -657,16 +657,14 @@ static void int_mul(exec_warp *w, const ir_insn *in, uint32_t active, uint64_t *
 static uint64_t int_div(uint64_t a, uint64_t b, int bits, int sgn, int rem)
 {
     uint64_t m = wmask(bits);
+    if ((b & m) == 0) /* measured on the GPU: a/0 and a%0 are all ones, signed or not */
+        return m;
     if (!sgn) {
         a &= m;
         b &= m;
-        if (b == 0) /* the GPU's sequence gives all ones for a/0 and a for a%0 */
-            return rem ? a : m;
         return rem ? a % b : a / b;
     }
     int64_t x = sext(a, bits), y = sext(b, bits);
-    if (y == 0)
-        return rem ? (uint64_t)x & m : (x >= 0 ? m : 1);
     if (y == -1) /* avoids INT_MIN / -1 overflow: the quotient wraps */
         return rem ? 0 : (uint64_t)(0 - (uint64_t)x) & m;
     return (uint64_t)(rem ? x % y : x / y) & m;

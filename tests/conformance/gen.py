@@ -1534,12 +1534,11 @@ def g_atom():
                        "shl.b32 <r:b32>, <r:b32>, <k:b32>;", "not.b32 <r:b32>, <r:b32>;"]}
     for op, t, init, val in cont:
         wt = "u64" if t in ("u64", "f64") else "u32"
-        mt = t if t not in ("f32", "f64") else t
         body = pre.get(val, []) + [
             "setp.ne.u32 <z:pred>, <tid>, 0;", "@<z:pred> bra $Lw;",
-            "st.shared.%s [sacc], %s;" % (mt, init), "$Lw:", "bar.sync 0;",
+            "st.shared.%s [sacc], %s;" % (t, init), "$Lw:", "bar.sync 0;",
             "atom.shared.%s <o:%s>, [sacc], %s;" % (op, t, val), "bar.sync 0;",
-            "ld.shared.%s <m:%s>, [sacc];" % (mt, t), "mov.b%s <d>, <m:%s>;" % (wt[1:], t)]
+            "ld.shared.%s <m:%s>, [sacc];" % (t, t), "mov.b%s <d>, <m:%s>;" % (wt[1:], t)]
         case("atom_shared_contended_" + op, "atom.shared.%s(contended)" % op, body, wt,
              "contend", shared=sh, **W)
     for op, t, val in (("add.u32", "u32", "<a:u32>"), ("add.u64", "u64", "<b:u64>"),

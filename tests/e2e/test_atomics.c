@@ -60,8 +60,16 @@ typedef struct BlockResult {
     int32_t exch_sum;
     float fmax;
     uint32_t product;
+    int32_t sub;
+    uint32_t dec;
+    uint32_t umin;
+    int32_t pad0;
+    uint64_t ull_add;
+    double dadd;
+    uint64_t cas64;
 } BlockResult;
-_Static_assert(sizeof(BlockResult) == 48, "BlockResult layout");
+_Static_assert(sizeof(BlockResult) == 88, "BlockResult layout");
+#define BR_WORDS (sizeof(BlockResult) / 4)
 
 typedef struct shape_n {
     e2e_shape s;
@@ -300,8 +308,12 @@ static void test_atomics_shared(void)
             vals[i] = rand_val(&st);
         for (size_t b = 0; b < blocks; b++) {
             BlockResult *r = &exp[b];
-            uint32_t count = 0, add = 0;
+            uint32_t count = 0, add = 0, sub = 1000, dec = 0;
             int32_t exch_sum = -1;
+            memset(r, 0, sizeof *r);
+            r->umin = 0xffffffffu;
+            r->ull_add = 1ull << 40;
+            r->dadd = 0.0;
             r->fadd = 0.0f;
             r->min = INT32_MAX;
             r->max = INT32_MIN;
@@ -327,8 +339,16 @@ static void test_atomics_shared(void)
                 r->product *= uv | 1u;
                 exch_sum += (int32_t)t;
                 count++;
+                sub -= uv;
+                dec = (dec == 0 || dec > 4u) ? 4u : dec - 1;
+                r->umin = uv < r->umin ? uv : r->umin;
+                r->ull_add += (uint64_t)uv << 12;
+                r->dadd += ldexp(1.0, -(int)(t % 12));
             }
             r->add = (int32_t)add;
+            r->sub = (int32_t)sub;
+            r->dec = dec;
+            r->cas64 = 7 + 5ull * count;
             r->inc = count % 7;
             r->exch_sum = exch_sum;
         }
@@ -341,15 +361,18 @@ static void test_atomics_shared(void)
         if (!e2e_launch(dev, k, sh->s.name, sh->s.grid, sh->s.block, 0, args))
             goto next;
         if (e2e_download(dev, got, dres, blocks * sizeof *got)) {
-            static const char *const names[12] = {
+            static const char *const names[BR_WORDS] = {
                 "add", "fadd", "min", "max", "umax", "and", "or", "xor", "inc(6)",
-                "exch chain sum", "CAS float max", "CAS product",
+                "exch chain sum", "CAS float max", "CAS product", "sub", "dec(4)", "umin",
+                "pad", "ull_add lo", "ull_add hi", "dadd lo", "dadd hi", "CAS64 lo",
+                "CAS64 hi",
             };
-            e2e_layout lay = {12, names};
+            e2e_layout lay = {BR_WORDS, names};
             char what[160];
             snprintf(what, sizeof what, "atomics_shared results (thread = block), %s",
                      sh->s.name);
-            e2e_cmp_u32(what, (const uint32_t *)got, (const uint32_t *)exp, blocks * 12, &lay);
+            e2e_cmp_u32(what, (const uint32_t *)got, (const uint32_t *)exp,
+                        blocks * BR_WORDS, &lay);
         }
     next:
         e2e_free(dev, dv);

@@ -12,8 +12,10 @@
 //   atomicCAS loops implementing a float max and a 32-bit product (both
 //   order-independent), and a 64-bit atomicCAS increment.  The old value
 //   returned by a +1 atomicAdd is stored per thread (a permutation of 0..n-1).
-// atomics_shared: the same kinds of operations on __shared__ counters of each
-//   block, then thread 0 writes the block's results out.
+// atomics_shared: the same kinds of operations on __shared__ variables of each
+//   block (32-bit add/sub/min/max/and/or/xor/inc/dec/exch and CAS loops, float
+//   and double add, 64-bit add and CAS), then thread 0 writes the block's
+//   results out.
 // histogram: a 64-bin histogram of bytes, privatised per block in shared
 //   memory and merged into global memory with atomicAdd, grid-stride loop.
 #include "common.cuh"
@@ -129,6 +131,13 @@ struct BlockResult {
     int exch_sum;
     float fmax;
     unsigned product;
+    int sub;
+    unsigned dec;
+    unsigned umin;
+    int pad0;
+    unsigned long long ull_add;
+    double dadd;
+    unsigned long long cas64;
 };
 
 extern "C" __global__ void atomics_shared(const int *vals, BlockResult *res, int n)
@@ -136,7 +145,10 @@ extern "C" __global__ void atomics_shared(const int *vals, BlockResult *res, int
     __shared__ int s_add, s_min, s_max, s_exch;
     __shared__ unsigned s_umax, s_and, s_or, s_xor, s_inc, s_prod;
     __shared__ float s_fadd, s_fmax;
-    __shared__ int s_exch_sum;
+    __shared__ int s_exch_sum, s_sub;
+    __shared__ unsigned s_dec, s_umin;
+    __shared__ unsigned long long s_ull, s_cas64;
+    __shared__ double s_dadd;
     unsigned t = e2e_tid_in_block();
     if (t == 0) {
         s_add = 0;
@@ -152,6 +164,12 @@ extern "C" __global__ void atomics_shared(const int *vals, BlockResult *res, int
         s_fadd = 0.0f;
         s_fmax = -1.0e30f;
         s_exch_sum = 0;
+        s_sub = 1000;
+        s_dec = 0;
+        s_umin = 0xffffffffu;
+        s_ull = 1ull << 40;
+        s_cas64 = 7;
+        s_dadd = 0.0;
     }
     __syncthreads();
     unsigned g = e2e_gtid();
@@ -170,6 +188,16 @@ extern "C" __global__ void atomics_shared(const int *vals, BlockResult *res, int
         atomicAdd(&s_exch_sum, old);
         atomic_max_float(&s_fmax, (float)(v % 1000) * 0.5f);
         atomic_mul(&s_prod, (unsigned)v | 1u);
+        atomicSub(&s_sub, v);
+        atomicDec(&s_dec, 4u);
+        atomicMin(&s_umin, (unsigned)v);
+        atomicAdd(&s_ull, (unsigned long long)(unsigned)v << 12);
+        atomicAdd(&s_dadd, ldexp(1.0, -(int)(t % 12u)));
+        unsigned long long o64 = s_cas64, seen64;
+        do {
+            seen64 = o64;
+            o64 = atomicCAS(&s_cas64, seen64, seen64 + 5ull);
+        } while (o64 != seen64);
     }
     __syncthreads();
     if (t == 0) {
@@ -186,6 +214,13 @@ extern "C" __global__ void atomics_shared(const int *vals, BlockResult *res, int
         r->exch_sum = s_exch_sum + s_exch;
         r->fmax = s_fmax;
         r->product = s_prod;
+        r->sub = s_sub;
+        r->dec = s_dec;
+        r->umin = s_umin;
+        r->pad0 = 0;
+        r->ull_add = s_ull;
+        r->dadd = s_dadd;
+        r->cas64 = s_cas64;
     }
 }
 
