@@ -205,7 +205,9 @@ token lex_next(lexer *lx)
         return t;
     }
     int c = peekc(lx, 0);
-    if (c == '.' && is_ident_start(peekc(lx, 1)) && peekc(lx, 1) != '%') {
+    int c1 = peekc(lx, 1);
+    if (c == '.' && ((is_ident_start(c1) && c1 != '%') || (c1 >= '0' && c1 <= '9'))) {
+        /* .name; also .1d/.2d/.3d (texture geometries) */
         size_t p = lx->pos + 1;
         while (p < lx->len && is_ident_char((unsigned char)lx->src[p]))
             p++;

@@ -838,7 +838,7 @@ konst:;
  */
 static int addr_opnd(lower *L, const ast_insn *in, const ast_opnd *o, ir_insn *ir)
 {
-    if (o->kind != AO_ADDR)
+    if (o->kind != AO_ADDR || o->nelems)
         return err_opnd(L, o, "expected a memory operand [address] for '%s'", in->op);
     ir->addr.kind = IRO_NONE;
     ir->amode = AM_ABS;

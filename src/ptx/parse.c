@@ -328,6 +328,15 @@ static int parse_operand(parser *p, ast_opnd *o, int in_call)
                 return 0;
             o->off = (int64_t)v;
         }
+        if (tok_is_punct(&p->tok, ',')) {
+            /* texture/surface operands: [tex, {coords}]; kept as a list so the
+             * lowering can name the (unsupported) instruction */
+            advance(p);
+            p->depth++;
+            int ok = parse_operand_list(p, ']', &o->elems, &o->nelems, 0);
+            p->depth--;
+            return ok;
+        }
         return expect_punct(p, ']');
     }
     if (tok_is_punct(&p->tok, '{')) {
@@ -533,7 +542,7 @@ static int parse_var_attrs(parser *p, ast_var *v)
         } else if (!strcmp(word, ".ptr")) {
             advance(p);
             v->ptr_space = SP_GENERIC;
-            while (p->tok.kind == TK_DOTNAME && !p->tok.space_before) {
+            while (p->tok.kind == TK_DOTNAME) {
                 if (tok_is(&p->tok, ".global"))
                     v->ptr_space = SP_GLOBAL;
                 else if (tok_is(&p->tok, ".shared"))

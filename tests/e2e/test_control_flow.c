@@ -7,13 +7,13 @@
  * different paths.  The reference replays the kernel's code per thread with
  * the same lane numbering; slots after an early return must keep the fill
  * pattern.  grid2d runs over a 70 x 45 image with three block shapes, one of
- * them with whole blocks outside the image.
+ * them with whole blocks outside the image.  Finally two identical launches
+ * must give identical outputs and launch statistics.
  */
 #include "e2e.h"
 
 #define CF_OUTS 8
 #define FILL 0xcd
-#define FILL32 0xcdcdcdcdu
 
 static const char *const cf_names[CF_OUTS] = {
     "nested if/else", "nested loops", "switch", "collatz while", "lane loop",
@@ -231,9 +231,54 @@ out:
     e2e_device_destroy(dev);
 }
 
+/* Two launches of the same divergent kernel on the same data give the same
+ * output and the same instruction counts. */
+static void test_repeatable(void)
+{
+    const size_t n = 300, outs = 320 * CF_OUTS;
+    lockstep_device *dev = e2e_device();
+    lockstep_module *mod = e2e_load(dev, "control_flow.ptx");
+    lockstep_kernel *k = e2e_kernel(dev, mod, "control_flow");
+    int32_t in[300];
+    uint32_t *first = malloc(outs * 4), *second = malloc(outs * 4);
+    lockstep_launch_stats st[2];
+    uint64_t seed = 0x5eed;
+    lockstep_dptr din = 0, dout = 0;
+    for (size_t i = 0; i < n; i++)
+        in[i] = (int32_t)e2e_rand_range(&seed, -5000, 5000);
+    din = e2e_upload(dev, in, sizeof in);
+    dout = e2e_alloc(dev, outs * 4);
+    if (!k || !first || !second || !din || !dout)
+        goto out;
+    int nn = (int)n;
+    void *args[] = {&din, &dout, &nn};
+    for (int r = 0; r < 2; r++) {
+        memset(&st[r], 0, sizeof st[r]);
+        if (!e2e_fill(dev, dout, 0, outs * 4) ||
+            !E2E_OK(dev, lockstep_launch_args(dev, k, e2e_dim3(5, 1, 1), e2e_dim3(64, 1, 1), 0,
+                                              args, &st[r])) ||
+            !E2E_OK(dev, lockstep_synchronize(dev)) ||
+            !e2e_download(dev, r ? second : first, dout, outs * 4))
+            goto out;
+    }
+    CHECK_MSG(memcmp(first, second, outs * 4) == 0, "control_flow: two runs differ");
+    CHECK_MSG(memcmp(&st[0], &st[1], sizeof st[0]) == 0,
+              "control_flow: stats differ between runs: warp_insts %" PRIu64 " / %" PRIu64
+              ", thread_insts %" PRIu64 " / %" PRIu64,
+              st[0].warp_insts, st[1].warp_insts, st[0].thread_insts, st[1].thread_insts);
+    e2e_check_stats("control_flow repeat", e2e_dim3(5, 1, 1), e2e_dim3(64, 1, 1), &st[0]);
+out:
+    e2e_free(dev, din);
+    e2e_free(dev, dout);
+    free(first);
+    free(second);
+    e2e_device_destroy(dev);
+}
+
 int main(void)
 {
     RUN(test_control_flow);
+    RUN(test_repeatable);
     RUN(test_grid2d);
     return test_summary();
 }
