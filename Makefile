@@ -8,6 +8,7 @@
 #   make WERROR=1 ...  warnings are errors (CI)
 #   make fuzz          the PTX parser's libFuzzer target (clang) -> build-fuzz/
 #   make bench         functional-mode speed benchmark
+#   make V=1 ...       show the compiler command lines
 #
 # Sources are found by wildcard: a new src/<module>/x.c is built without
 # touching this file; tests/unit/test_*.c and tests/e2e/test_*.c each become
@@ -15,6 +16,12 @@
 
 SAN    ?= 0
 WERROR ?= 0
+V      ?= 0
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
 ifeq ($(SAN),1)
 BUILD  ?= build-san
 OPT    ?= -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -45,21 +52,23 @@ all: $(BUILD)/liblockstep.a $(BUILD)/liblockstep.so $(BUILD)/lockstep
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/liblockstep.a: $(LIB_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(BUILD)/liblockstep.so: $(LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,liblockstep.so.0 -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,liblockstep.so.0 -o $@ $^ $(LDLIBS)
 
 $(BUILD)/lockstep: $(CLI_OBJ) $(BUILD)/liblockstep.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/liblockstep.a tests/test.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/liblockstep.a $(LDLIBS)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/liblockstep.a $(LDLIBS)
 
 test: all $(TESTS)
 	@sh tests/run.sh $(BUILD)

@@ -90,6 +90,7 @@ typedef struct exec_warp {
     uint32_t *preds;      /* one lane mask per predicate */
     uint32_t preds_cap;
     uint64_t insts;       /* warp instructions executed (for %clock) */
+    uint32_t tid[3][WARP_SIZE]; /* %tid of each lane */
 } exec_warp;
 
 typedef struct exec_barrier {

@@ -34,6 +34,14 @@
 #include "mem/addrmap.h"
 #include "util/common.h"
 
+/* Specialised handlers, numbered after the base opcodes. */
+enum {
+    XOP_MOV_R = OP_COUNT, XOP_ADD_32, XOP_ADD_64, XOP_SUB_32, XOP_SUB_64, XOP_MUL_LO_32,
+    XOP_MUL_LO_64, XOP_MUL_WIDE_S32, XOP_MUL_WIDE_U32, XOP_MAD_LO_32, XOP_MAD_LO_64,
+    XOP_MAD_WIDE_S32, XOP_SHL_32, XOP_SHL_64, XOP_SHR_U32, XOP_SHR_S32, XOP_AND, XOP_OR,
+    XOP_XOR, XOP_ADD_F32, XOP_SUB_F32, XOP_MUL_F32, XOP_FMA_F32, XOP_SETP_INT
+};
+
 /* ---- value helpers ---------------------------------------------------------- */
 
 static inline float f32of(uint64_t x)
@@ -97,24 +105,46 @@ static inline int64_t sext(uint64_t v, int bits)
         }                                                                                  \
     } while (0)
 
+/* f32 fma over a warp.  With the FMA instruction (checked at run time; no
+ * -march flags) fmaf is one instruction instead of a libm call; the result
+ * is the same correctly rounded value either way. */
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("fma"))) static void fma32_rows_hw(uint32_t active, uint64_t *D,
+                                                         const uint64_t *A, const uint64_t *B,
+                                                         const uint64_t *C)
+{
+    LANES(active, D[l] = c32(__builtin_fmaf(f32of(A[l]), f32of(B[l]), f32of(C[l]))));
+}
+#endif
+
+static void fma32_rows(uint32_t active, uint64_t *D, const uint64_t *A, const uint64_t *B,
+                       const uint64_t *C)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (__builtin_cpu_supports("fma")) {
+        fma32_rows_hw(active, D, A, B, C);
+        return;
+    }
+#endif
+    LANES(active, D[l] = c32(fmaf(f32of(A[l]), f32of(B[l]), f32of(C[l]))));
+}
+
 /* ---- operands -------------------------------------------------------------------- */
 
 void exec_thread_id(const exec_launch *L, const exec_warp *w, int lane, uint32_t tid[3])
 {
-    uint32_t t = w->id * WARP_SIZE + (uint32_t)lane;
-    tid[0] = t % L->block[0];
-    tid[1] = (t / L->block[0]) % L->block[1];
-    tid[2] = t / (L->block[0] * L->block[1]);
+    (void)L;
+    tid[0] = w->tid[0][lane];
+    tid[1] = w->tid[1][lane];
+    tid[2] = w->tid[2][lane];
 }
 
 static uint64_t sreg_value(const exec_launch *L, const exec_cta *c, const exec_warp *w, int lane,
                            uint32_t id, uint32_t aux, uint64_t clock)
 {
-    uint32_t tid[3];
     switch (id) {
     case SREG_TID_X: case SREG_TID_Y: case SREG_TID_Z:
-        exec_thread_id(L, w, lane, tid);
-        return tid[id - SREG_TID_X];
+        return w->tid[id - SREG_TID_X][lane];
     case SREG_NTID_X: case SREG_NTID_Y: case SREG_NTID_Z:
         return L->block[id - SREG_NTID_X];
     case SREG_CTAID_X: case SREG_CTAID_Y: case SREG_CTAID_Z:
@@ -144,10 +174,10 @@ static uint64_t sreg_value(const exec_launch *L, const exec_cta *c, const exec_w
     }
 }
 
-/* The row of values of a source operand. */
-static inline const uint64_t *srow(const exec_launch *L, const exec_cta *c, const exec_warp *w,
-                                   const uint64_t *R, const ir_opnd *o, uint64_t *tmp,
-                                   uint32_t active)
+/* The row of values of a source operand that is not a register or constant. */
+static const uint64_t *srow_slow(const exec_launch *L, const exec_cta *c, const exec_warp *w,
+                                 const uint64_t *R, const ir_opnd *o, uint64_t *tmp,
+                                 uint32_t active)
 {
     switch (o->kind) {
     case IRO_REG:
@@ -155,6 +185,12 @@ static inline const uint64_t *srow(const exec_launch *L, const exec_cta *c, cons
     case IRO_CONST:
         return L->mod->kpool + (size_t)o->idx * WARP_SIZE;
     case IRO_SREG: {
+        if (o->idx <= SREG_TID_Z) {
+            const uint32_t *t = w->tid[o->idx - SREG_TID_X];
+            for (int l = 0; l < WARP_SIZE; l++)
+                tmp[l] = t[l];
+            return tmp;
+        }
         uint64_t clock = L->warp_insts + w->insts;
         LANES(active, tmp[l] = sreg_value(L, c, w, l, o->idx, o->aux, clock));
         return tmp;
@@ -175,6 +211,19 @@ static inline const uint64_t *srow(const exec_launch *L, const exec_cta *c, cons
         memset(tmp, 0, WARP_SIZE * sizeof *tmp);
         return tmp;
     }
+}
+
+/* The row of values of a source operand: registers and immediates (the
+ * common case) inline, the rest through srow_slow. */
+static inline const uint64_t *srow(const exec_launch *L, const exec_cta *c, const exec_warp *w,
+                                   const uint64_t *R, const ir_opnd *o, uint64_t *tmp,
+                                   uint32_t active)
+{
+    if (LIKELY(o->kind == IRO_REG))
+        return R + (size_t)o->idx * WARP_SIZE;
+    if (o->kind == IRO_CONST)
+        return L->mod->kpool + (size_t)o->idx * WARP_SIZE;
+    return srow_slow(L, c, w, R, o, tmp, active);
 }
 
 /* Lane mask of a predicate source (with its '!'). */
@@ -968,31 +1017,23 @@ static uint32_t compare(const ir_insn *in, uint32_t active, const uint64_t *A, c
     if (cmp == CMP_LO || cmp == CMP_LS || cmp == CMP_HI || cmp == CMP_HS)
         sgn = 0;
     uint64_t m = wmask(bits);
-    LANES(active, {
-        int res;
-        if (sgn) {
-            int64_t a = sext(A[l], bits), b = sext(B[l], bits);
-            switch (cmp) {
-            case CMP_EQ: res = a == b; break;
-            case CMP_NE: res = a != b; break;
-            case CMP_LT: res = a < b; break;
-            case CMP_LE: res = a <= b; break;
-            case CMP_GT: res = a > b; break;
-            default: res = a >= b; break;
-            }
-        } else {
-            uint64_t a = A[l] & m, b = B[l] & m;
-            switch (cmp) {
-            case CMP_EQ: res = a == b; break;
-            case CMP_NE: res = a != b; break;
-            case CMP_LT: case CMP_LO: res = a < b; break;
-            case CMP_LE: case CMP_LS: res = a <= b; break;
-            case CMP_GT: case CMP_HI: res = a > b; break;
-            default: res = a >= b; break;
-            }
-        }
-        r |= (uint32_t)res << l;
-    });
+    /* one loop per comparison: values are sign- or zero-extended to 64 bits */
+#define ICMP(op)                                                                           \
+    do {                                                                                   \
+        if (sgn)                                                                           \
+            LANES(active, r |= (uint32_t)(sext(A[l], bits) op sext(B[l], bits)) << l);     \
+        else                                                                               \
+            LANES(active, r |= (uint32_t)((A[l] & m) op (B[l] & m)) << l);                 \
+    } while (0)
+    switch (cmp) {
+    case CMP_EQ: ICMP(==); break;
+    case CMP_NE: ICMP(!=); break;
+    case CMP_LT: case CMP_LO: ICMP(<); break;
+    case CMP_LE: case CMP_LS: ICMP(<=); break;
+    case CMP_GT: case CMP_HI: ICMP(>); break;
+    default: ICMP(>=); break;
+    }
+#undef ICMP
     return r;
 }
 
@@ -1041,8 +1082,23 @@ static uint64_t cvt1(const ir_insn *in, uint64_t a)
     int dbits = ptx_type_bits((ptx_type)dt), sbits = ptx_type_bits((ptx_type)st);
     if (df && sf)
         return fp_cvt_f2f(a, fmt_of(st), fmt_of(dt), r, (in->flags & IRF_IRND) != 0, fl);
-    if (df)
+    if (df) {
+        /* round-to-nearest integer to f32/f64: the host's conversion is exact IEEE */
+        if (r == FP_RN && !fl && sbits >= 32) {
+            int s = ptx_type_is_signed((ptx_type)st);
+            if (dt == PT_F32) {
+                float f = s ? (sbits == 32 ? (float)(int32_t)a : (float)(int64_t)a)
+                            : (sbits == 32 ? (float)(uint32_t)a : (float)a);
+                return bitsf32(f);
+            }
+            if (dt == PT_F64) {
+                double d = s ? (sbits == 32 ? (double)(int32_t)a : (double)(int64_t)a)
+                             : (sbits == 32 ? (double)(uint32_t)a : (double)a);
+                return bitsf64(d);
+            }
+        }
         return fp_cvt_i2f(a, sbits, ptx_type_is_signed((ptx_type)st), fmt_of(dt), r, fl);
+    }
     if (sf) {
         uint64_t v = fp_cvt_f2i(a, fmt_of(st), dbits, ptx_type_is_signed((ptx_type)dt), r, fl);
         return ptx_type_is_signed((ptx_type)dt) ? (uint64_t)sext(v, dbits) : v;
@@ -1163,6 +1219,75 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
         thread_insts += (uint64_t)popc32(active);
 
         switch (in->xop) {
+        /* ---- specialised forms (exec_prepare picks them) ---- */
+        case XOP_MOV_R: {
+            const uint64_t *A = SRC(0);
+            uint64_t *D = DST(0);
+            LANES(active, D[l] = A[l]);
+            pc++;
+            break;
+        }
+#define XBIN(x, expr)                                                                      \
+        case x: {                                                                          \
+            const uint64_t *A = SRC(0), *B = SRC(1);                                       \
+            uint64_t *D = DST(0);                                                          \
+            LANES(active, D[l] = (expr));                                                  \
+            pc++;                                                                          \
+            break;                                                                         \
+        }
+        XBIN(XOP_ADD_32, (uint32_t)(A[l] + B[l]))
+        XBIN(XOP_ADD_64, A[l] + B[l])
+        XBIN(XOP_SUB_32, (uint32_t)(A[l] - B[l]))
+        XBIN(XOP_SUB_64, A[l] - B[l])
+        XBIN(XOP_MUL_LO_32, (uint32_t)(A[l] * B[l]))
+        XBIN(XOP_MUL_LO_64, A[l] * B[l])
+        XBIN(XOP_MUL_WIDE_S32, (uint64_t)((int64_t)(int32_t)A[l] * (int64_t)(int32_t)B[l]))
+        XBIN(XOP_MUL_WIDE_U32, (uint64_t)(uint32_t)A[l] * (uint32_t)B[l])
+        XBIN(XOP_SHL_32, (uint32_t)B[l] >= 32 ? 0 : (uint32_t)(A[l] << (uint32_t)B[l]))
+        XBIN(XOP_SHL_64, (uint32_t)B[l] >= 64 ? 0 : A[l] << (uint32_t)B[l])
+        XBIN(XOP_SHR_U32, (uint32_t)B[l] >= 32 ? 0 : (uint32_t)A[l] >> (uint32_t)B[l])
+        XBIN(XOP_SHR_S32, (uint32_t)((int32_t)A[l] >> ((uint32_t)B[l] >= 32 ? 31 : (uint32_t)B[l])))
+        XBIN(XOP_AND, A[l] & B[l])
+        XBIN(XOP_OR, A[l] | B[l])
+        XBIN(XOP_XOR, A[l] ^ B[l])
+        XBIN(XOP_ADD_F32, c32(f32of(A[l]) + f32of(B[l])))
+        XBIN(XOP_SUB_F32, c32(f32of(A[l]) - f32of(B[l])))
+        XBIN(XOP_MUL_F32, c32(f32of(A[l]) * f32of(B[l])))
+#undef XBIN
+        case XOP_MAD_LO_32: {
+            const uint64_t *A = SRC(0), *B = SRC(1), *C = SRC(2);
+            uint64_t *D = DST(0);
+            LANES(active, D[l] = (uint32_t)(A[l] * B[l] + C[l]));
+            pc++;
+            break;
+        }
+        case XOP_MAD_LO_64: {
+            const uint64_t *A = SRC(0), *B = SRC(1), *C = SRC(2);
+            uint64_t *D = DST(0);
+            LANES(active, D[l] = A[l] * B[l] + C[l]);
+            pc++;
+            break;
+        }
+        case XOP_MAD_WIDE_S32: {
+            const uint64_t *A = SRC(0), *B = SRC(1), *C = SRC(2);
+            uint64_t *D = DST(0);
+            LANES(active, D[l] = (uint64_t)((int64_t)(int32_t)A[l] * (int64_t)(int32_t)B[l]) + C[l]);
+            pc++;
+            break;
+        }
+        case XOP_FMA_F32: {
+            const uint64_t *A = SRC(0), *B = SRC(1), *C = SRC(2);
+            fma32_rows(active, DST(0), A, B, C);
+            pc++;
+            break;
+        }
+        case XOP_SETP_INT: {
+            const uint64_t *A = SRC(0), *B = SRC(1);
+            pset(P, &in->d[0], active, compare(in, active, A, B));
+            pc++;
+            break;
+        }
+        /* ---- general handlers, one per base opcode ---- */
         case OP_MOV:
             if (in->flags & IRF_PACK) {
                 int eb = ptx_type_bits((ptx_type)in->type) / in->vec;
@@ -1622,8 +1747,71 @@ out_noreload:
 #undef DST
 }
 
+/* Pick a specialised handler for the most frequent exact forms. */
+static uint16_t select_xop(const ir_insn *in)
+{
+    int t = in->type, bits = ptx_type_bits((ptx_type)t);
+    int isint = ptx_type_is_int((ptx_type)t);
+    uint32_t fl = in->flags;
+    int src_ok = 1;
+    for (int i = 0; i < in->nsrc; i++)
+        src_ok &= in->s[i].kind == IRO_REG || in->s[i].kind == IRO_CONST;
+    if (!src_ok)
+        return in->op;
+    switch (in->op) {
+    case OP_MOV:
+        if (!(fl & (IRF_PACK | IRF_UNPACK)) && t != PT_PRED)
+            return XOP_MOV_R;
+        break;
+    case OP_ADD: case OP_SUB:
+        if (isint && !(fl & (IRF_CC | IRF_CI | IRF_SAT)) && (bits == 32 || bits == 64))
+            return in->op == OP_ADD ? (bits == 32 ? XOP_ADD_32 : XOP_ADD_64)
+                                    : (bits == 32 ? XOP_SUB_32 : XOP_SUB_64);
+        if (t == PT_F32 && in->rnd == FP_RN && !(fl & (IRF_FTZ | IRF_SAT)))
+            return in->op == OP_ADD ? XOP_ADD_F32 : XOP_SUB_F32;
+        break;
+    case OP_MUL:
+        if (isint && (fl & IRF_LO) && (bits == 32 || bits == 64))
+            return bits == 32 ? XOP_MUL_LO_32 : XOP_MUL_LO_64;
+        if (isint && (fl & IRF_WIDE) && bits == 32)
+            return t == PT_S32 ? XOP_MUL_WIDE_S32 : XOP_MUL_WIDE_U32;
+        if (t == PT_F32 && in->rnd == FP_RN && !(fl & (IRF_FTZ | IRF_SAT)))
+            return XOP_MUL_F32;
+        break;
+    case OP_MAD:
+        if (isint && (fl & IRF_LO) && !(fl & (IRF_CC | IRF_CI | IRF_SAT)) && (bits == 32 || bits == 64))
+            return bits == 32 ? XOP_MAD_LO_32 : XOP_MAD_LO_64;
+        if (t == PT_S32 && (fl & IRF_WIDE))
+            return XOP_MAD_WIDE_S32;
+        break;
+    case OP_FMA:
+        if (t == PT_F32 && in->rnd == FP_RN && !(fl & (IRF_FTZ | IRF_SAT | IRF_RELU)))
+            return XOP_FMA_F32;
+        break;
+    case OP_SHL:
+        if (bits == 32 || bits == 64)
+            return bits == 32 ? XOP_SHL_32 : XOP_SHL_64;
+        break;
+    case OP_SHR:
+        if (bits == 32)
+            return ptx_type_is_signed((ptx_type)t) ? XOP_SHR_S32 : XOP_SHR_U32;
+        break;
+    case OP_AND: case OP_OR: case OP_XOR:
+        if (t != PT_PRED)
+            return in->op == OP_AND ? XOP_AND : in->op == OP_OR ? XOP_OR : XOP_XOR;
+        break;
+    case OP_SETP:
+        if (ptx_type_is_int((ptx_type)in->type2) && in->bop == BOP_NONE && in->ndst == 1)
+            return XOP_SETP_INT;
+        break;
+    default:
+        break;
+    }
+    return in->op;
+}
+
 void exec_prepare(ir_module *m)
 {
     for (uint32_t i = 0; i < m->ncode; i++)
-        m->code[i].xop = m->code[i].op;
+        m->code[i].xop = select_xop(&m->code[i]);
 }

@@ -81,71 +81,104 @@ int exec_mem_addr(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, 
     return 0;
 }
 
-/* Host pointer for `size` bytes of lane l at (space, a), checked; NULL after a fault. */
-static uint8_t *lane_ptr(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, int l,
-                         int space, uint64_t a, uint32_t size, int write, uint32_t *hint,
-                         uint32_t pc)
+/* Report a bad global access of lane l at a (after devmem_find failed). */
+static void global_fault(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, int l,
+                         uint64_t a, uint32_t size, uint32_t pc)
 {
-    if (a & (size - 1)) {
-        exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_MISALIGNED_ADDRESS, a,
-                   "misaligned %u-byte %s %s at address 0x%llx (must be %u-byte aligned)", size,
-                   space_word(space), kind_word(in), (unsigned long long)a, size);
-        return NULL;
-    }
-    switch (space) {
-    case SP_SHARED:
-        if (a + size > L->shared_bytes) {
-            exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
-                       "%u-byte shared %s at offset 0x%llx is outside the CTA's %u bytes of shared memory",
-                       size, kind_word(in), (unsigned long long)a, L->shared_bytes);
-            return NULL;
+    const devmem_alloc *near = devmem_nearest(L->dm, a);
+    if (a < 4096)
+        exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
+                   "%u-byte global %s at address 0x%llx (a null pointer)", size, kind_word(in),
+                   (unsigned long long)a);
+    else if (near && a >= near->base && a < near->base + near->size + 4096)
+        exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
+                   "%u-byte global %s at address 0x%llx is %llu bytes past the end of the %llu-byte allocation at 0x%llx",
+                   size, kind_word(in), (unsigned long long)a,
+                   (unsigned long long)(a + size - (near->base + near->size)),
+                   (unsigned long long)near->size, (unsigned long long)near->base);
+    else
+        exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
+                   "%u-byte global %s at address 0x%llx is not in any allocation", size,
+                   kind_word(in), (unsigned long long)a);
+}
+
+/*
+ * Host pointers for `size` bytes at each active lane's address, every one
+ * checked.  Lanes of a warp usually touch one allocation and one page, so
+ * the last allocation's bounds and the last page's host pointer are kept
+ * across lanes.  Returns 0, or -1 after recording the first bad lane's fault.
+ */
+static int resolve(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active,
+                   const exec_addr *ad, uint32_t size, int write, uint8_t **ptr)
+{
+    uint32_t pc = (uint32_t)(in - L->mod->code);
+    uint64_t lo = 1, hi = 0, page = ~0ull;
+    uint8_t *page_ptr = NULL;
+    uint32_t hint = 0;
+    for (uint32_t m = active; m; m &= m - 1) {
+        int l = ctz32(m);
+        uint64_t a = ad->a[l];
+        int space = ad->space[l];
+        if (UNLIKELY(a & (size - 1))) {
+            exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_MISALIGNED_ADDRESS, a,
+                       "misaligned %u-byte %s %s at address 0x%llx (must be %u-byte aligned)", size,
+                       space_word(space), kind_word(in), (unsigned long long)a, size);
+            return -1;
         }
-        return c->shared + a;
-    case SP_LOCAL:
-        if (a + size > L->local_bytes) {
-            exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
-                       "%u-byte local %s at offset 0x%llx is outside the thread's %u bytes of local memory",
-                       size, kind_word(in), (unsigned long long)a, L->local_bytes);
-            return NULL;
-        }
-        return exec_local(L, c, w, l) + a;
-    case SP_KPARAM:
-        if (write || a + size > L->param_bytes) {
-            exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
-                       write ? "%u-byte %s to the kernel parameters at offset 0x%llx (they are read-only)"
-                             : "%u-byte %s at offset 0x%llx is outside the kernel's parameters",
-                       size, kind_word(in), (unsigned long long)a);
-            return NULL;
-        }
-        return (uint8_t *)L->params + a;
-    default: {
-        const devmem_alloc *al = devmem_find(L->dm, a, size, hint);
-        if (!al) {
-            const devmem_alloc *near = devmem_nearest(L->dm, a);
-            if (a == 0 || a < 4096)
+        switch (space) {
+        case SP_SHARED:
+            if (UNLIKELY(a + size > L->shared_bytes)) {
                 exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
-                           "%u-byte global %s at address 0x%llx (a null pointer)", size,
-                           kind_word(in), (unsigned long long)a);
-            else if (near && a >= near->base && a < near->base + near->size + 4096)
+                           "%u-byte shared %s at offset 0x%llx is outside the CTA's %u bytes of shared memory",
+                           size, kind_word(in), (unsigned long long)a, L->shared_bytes);
+                return -1;
+            }
+            ptr[l] = c->shared + a;
+            break;
+        case SP_LOCAL:
+            if (UNLIKELY(a + size > L->local_bytes)) {
                 exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
-                           "%u-byte global %s at address 0x%llx is %llu bytes past the end of the %llu-byte allocation at 0x%llx",
-                           size, kind_word(in), (unsigned long long)a,
-                           (unsigned long long)(a + size - (near->base + near->size)),
-                           (unsigned long long)near->size, (unsigned long long)near->base);
-            else
+                           "%u-byte local %s at offset 0x%llx is outside the thread's %u bytes of local memory",
+                           size, kind_word(in), (unsigned long long)a, L->local_bytes);
+                return -1;
+            }
+            ptr[l] = exec_local(L, c, w, l) + a;
+            break;
+        case SP_KPARAM:
+            if (UNLIKELY(write || a + size > L->param_bytes)) {
                 exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
-                           "%u-byte global %s at address 0x%llx is not in any allocation", size,
-                           kind_word(in), (unsigned long long)a);
-            return NULL;
+                           write ? "%u-byte %s to the kernel parameters at offset 0x%llx (they are read-only)"
+                                 : "%u-byte %s at offset 0x%llx is outside the kernel's parameters",
+                           size, kind_word(in), (unsigned long long)a);
+                return -1;
+            }
+            ptr[l] = (uint8_t *)L->params + a;
+            break;
+        default:
+            if (!(a >= lo && a + size <= hi)) {
+                const devmem_alloc *al = devmem_find(L->dm, a, size, &hint);
+                if (UNLIKELY(!al)) {
+                    global_fault(L, c, w, in, l, a, size, pc);
+                    return -1;
+                }
+                lo = al->base;
+                hi = al->base + al->size;
+            }
+            if ((a >> DEVMEM_PAGE_SHIFT) != page) {
+                page = a >> DEVMEM_PAGE_SHIFT;
+                uint64_t base = page << DEVMEM_PAGE_SHIFT;
+                page_ptr = write ? devmem_wptr(L->dm, base) : (uint8_t *)devmem_rptr(L->dm, base);
+                if (UNLIKELY(!page_ptr)) {
+                    L->oom = 1;
+                    exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_OUT_OF_MEMORY, a, "out of host memory");
+                    return -1;
+                }
+            }
+            ptr[l] = page_ptr + (a & (DEVMEM_PAGE_SIZE - 1));
+            break;
         }
-        uint8_t *p = write ? devmem_wptr(L->dm, a) : (uint8_t *)devmem_rptr(L->dm, a);
-        if (!p) {
-            L->oom = 1;
-            exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_OUT_OF_MEMORY, a, "out of host memory");
-        }
-        return p;
     }
-    }
+    return 0;
 }
 
 static inline uint64_t load_bytes(const uint8_t *p, int size)
@@ -165,15 +198,17 @@ static inline uint64_t extend(uint64_t v, int type)
     }
 }
 
-static uint64_t atom_apply(const ir_insn *in, uint64_t old, uint64_t b, uint64_t cv, int size)
+static uint64_t atom_apply(const ir_insn *in, int space, uint64_t old, uint64_t b, uint64_t cv, int size)
 {
     int t = in->type;
     uint64_t m = size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
     int sgn = ptx_type_is_signed((ptx_type)t);
     switch (in->mode) {
     case ATOM_ADD:
+        /* measured on the GPU: global f32 atomic adds (done at the L2) flush
+         * subnormal inputs and results; shared ones keep them */
         if (t == PT_F32)
-            return fp32_add((uint32_t)old, (uint32_t)b, FP_RN, 0);
+            return fp32_add((uint32_t)old, (uint32_t)b, FP_RN, space == SP_SHARED ? 0 : FP_FTZ);
         if (t == PT_F64)
             return fp64_add(old, b, FP_RN);
         return (old + b) & m;
@@ -204,34 +239,48 @@ int exec_mem_access(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in
 {
     uint64_t *R = w->regs + (size_t)w->reg_base * WARP_SIZE;
     const ir_module *mod = L->mod;
-    uint32_t pc = (uint32_t)(in - mod->code);
     int es = ptx_type_size((ptx_type)in->type);
     int n = in->op == OP_LD || in->op == OP_ST ? in->vec : 1;
     uint32_t size = (uint32_t)(es * n);
-    uint32_t hint = 0;
-    int write = in->op != OP_LD;
+    uint8_t *ptr[WARP_SIZE];
+    if (resolve(L, c, w, in, active, ad, size, in->op != OP_LD, ptr))
+        return -1;
 
     if (in->op == OP_LD) {
-        /* loads read every lane first, then write the registers, so an address
-         * register that is also a destination is not clobbered early */
-        uint64_t v[4][WARP_SIZE];
-        uint32_t m = active;
-        while (m) {
-            int l = ctz32(m);
-            m &= m - 1;
-            const uint8_t *p = lane_ptr(L, c, w, in, l, ad->space[l], ad->a[l], size, 0, &hint, pc);
-            if (!p)
-                return -1;
-            for (int i = 0; i < n; i++)
-                v[i][l] = extend(load_bytes(p + i * es, es), in->type);
-        }
+        /* every address is already in `ad`, so writing a destination that is
+         * also the address register cannot disturb another lane */
         for (int i = 0; i < n; i++) {
             uint64_t *D = R + (size_t)in->d[i].idx * WARP_SIZE;
-            m = active;
-            while (m) {
-                int l = ctz32(m);
-                m &= m - 1;
-                D[l] = v[i][l];
+            int off = i * es;
+            switch (in->type) {
+            case PT_S32:
+                for (uint32_t m = active; m; m &= m - 1) {
+                    int l = ctz32(m);
+                    int32_t v;
+                    memcpy(&v, ptr[l] + off, 4);
+                    D[l] = (uint64_t)(int64_t)v;
+                }
+                break;
+            case PT_U32: case PT_B32: case PT_F32:
+                for (uint32_t m = active; m; m &= m - 1) {
+                    int l = ctz32(m);
+                    uint32_t v;
+                    memcpy(&v, ptr[l] + off, 4);
+                    D[l] = v;
+                }
+                break;
+            case PT_U64: case PT_S64: case PT_B64: case PT_F64:
+                for (uint32_t m = active; m; m &= m - 1) {
+                    int l = ctz32(m);
+                    memcpy(&D[l], ptr[l] + off, 8);
+                }
+                break;
+            default:
+                for (uint32_t m = active; m; m &= m - 1) {
+                    int l = ctz32(m);
+                    D[l] = extend(load_bytes(ptr[l] + off, es), in->type);
+                }
+                break;
             }
         }
         return 0;
@@ -247,48 +296,45 @@ int exec_mem_access(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in
         else if (o->kind == IRO_CONST)
             S[i] = mod->kpool + (size_t)o->idx * WARP_SIZE;
         else {
-            exec_fault(L, c, w, -1, pc, LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION, 0,
+            exec_fault(L, c, w, -1, (uint32_t)(in - mod->code), LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION, 0,
                        "internal: unsupported operand kind in a store");
             return -1;
         }
     }
     if (in->op == OP_ST) {
-        uint32_t m = active;
-        while (m) {
-            int l = ctz32(m);
-            m &= m - 1;
-            uint8_t *p = lane_ptr(L, c, w, in, l, ad->space[l], ad->a[l], size, 1, &hint, pc);
-            if (!p)
-                return -1;
-            for (int i = 0; i < n; i++)
-                memcpy(p + i * es, &S[i][l], (size_t)es);
+        for (int i = 0; i < n; i++) {
+            int off = i * es;
+            const uint64_t *Si = S[i];
+            if (es == 4)
+                for (uint32_t m = active; m; m &= m - 1) {
+                    int l = ctz32(m);
+                    uint32_t v = (uint32_t)Si[l];
+                    memcpy(ptr[l] + off, &v, 4);
+                }
+            else
+                for (uint32_t m = active; m; m &= m - 1) {
+                    int l = ctz32(m);
+                    memcpy(ptr[l] + off, &Si[l], (size_t)es); /* little-endian host */
+                }
         }
         return 0;
     }
     /* atom / red: one lane at a time, in lane order */
     uint64_t *D = in->op == OP_ATOM ? R + (size_t)in->d[0].idx * WARP_SIZE : NULL;
     uint64_t old_v[WARP_SIZE];
-    uint32_t m = active;
-    (void)write;
-    while (m) {
+    for (uint32_t m = active; m; m &= m - 1) {
         int l = ctz32(m);
-        m &= m - 1;
-        uint8_t *p = lane_ptr(L, c, w, in, l, ad->space[l], ad->a[l], size, 1, &hint, pc);
-        if (!p)
-            return -1;
+        uint8_t *p = ptr[l];
         uint64_t old = load_bytes(p, es);
-        uint64_t nv = atom_apply(in, old, S[0][l], in->nsrc > 1 ? S[1][l] : 0, es);
+        uint64_t nv = atom_apply(in, ad->space[l], old, S[0][l], in->nsrc > 1 ? S[1][l] : 0, es);
         memcpy(p, &nv, (size_t)es);
         old_v[l] = extend(old, in->type);
     }
-    if (D) {
-        m = active;
-        while (m) {
+    if (D)
+        for (uint32_t m = active; m; m &= m - 1) {
             int l = ctz32(m);
-            m &= m - 1;
             D[l] = old_v[l];
         }
-    }
     return 0;
 }
 

@@ -226,6 +226,12 @@ static void cta_start(exec_launch *L, exec_cta *c, uint64_t linear)
         uint32_t n = L->nthreads - first < WARP_SIZE ? L->nthreads - first : WARP_SIZE;
         w->id = i;
         w->live = n == WARP_SIZE ? FULL_MASK : (1u << n) - 1;
+        for (uint32_t l = 0; l < WARP_SIZE; l++) {
+            uint32_t t = first + l;
+            w->tid[0][l] = t % L->block[0];
+            w->tid[1][l] = (t / L->block[0]) % L->block[1];
+            w->tid[2][l] = t / (L->block[0] * L->block[1]);
+        }
         w->state = WARP_RUNNING;
         w->carry = 0;
         w->func = L->kernel;

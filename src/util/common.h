@@ -20,7 +20,15 @@
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
-static inline int popc32(uint32_t x) { return __builtin_popcount(x); }
+/* Population count without relying on the POPCNT instruction (no -march
+ * flags are used, and the builtin becomes a libgcc call). */
+static inline int popc32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (int)((x * 0x01010101u) >> 24);
+}
 static inline int ctz32(uint32_t x) { return __builtin_ctz(x); }
 static inline uint64_t align_up64(uint64_t x, uint64_t a) { return (x + a - 1) & ~(a - 1); }
 

@@ -5,7 +5,7 @@
 //   - mix(): a __noinline__ function with seven parameters of mixed types
 //     (int, unsigned, long long, float, double, char, pointer) returning an
 //     int and writing a second result through the pointer;
-//   - fib() and fact(): recursive __noinline__ functions (depth <= 13 and
+//   - fib() and fact(): recursive __noinline__ functions (depth <= 11 and
 //     <= 20), called with a different depth in each lane;
 //   - step(): takes a struct by value and returns a struct by value
 //     (.param .align 8 .b8 arrays on both sides of the call);

@@ -1,0 +1,248 @@
+/*
+ * bench_functional.c -- functional-mode speed: runs the kernels of
+ * bench/functional/kernels.ptx through the C API on one host thread and
+ * reports simulated warp and thread instructions per host second.
+ *
+ *   make bench                      (all kernels, best of 3 runs each)
+ *   build/bench_functional --json   (the same as a JSON array)
+ *
+ * Each kernel's result is checked against the CPU so a fast wrong answer
+ * cannot pass as speed.  Times are host wall-clock (CLOCK_MONOTONIC).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lockstep.h"
+
+static lockstep_device *dev;
+static lockstep_module *mod;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+    fprintf(stderr, "bench_functional: %s: %s\n", what, lockstep_device_last_error(dev));
+    exit(1);
+}
+
+static lockstep_dptr dalloc(size_t n)
+{
+    lockstep_dptr p;
+    if (lockstep_malloc(dev, n, &p))
+        die("malloc");
+    return p;
+}
+
+typedef struct result {
+    const char *name;
+    const char *shape;
+    double seconds;
+    lockstep_launch_stats st;
+    int ok;
+} result;
+
+/* Launch `reps` times, keep the fastest. */
+static void timed(result *r, const char *kname, lockstep_dim3 g, lockstep_dim3 b, void **args,
+                  int reps)
+{
+    lockstep_kernel *k;
+    if (lockstep_module_get_kernel(mod, kname, &k))
+        die(kname);
+    r->seconds = 1e30;
+    for (int i = 0; i < reps; i++) {
+        lockstep_launch_stats st;
+        double t0 = now();
+        if (lockstep_launch_args(dev, k, g, b, 0, args, &st))
+            die(kname);
+        double t = now() - t0;
+        if (t < r->seconds) {
+            r->seconds = t;
+            r->st = st;
+        }
+    }
+}
+
+static void bench_alu(result *r, int reps)
+{
+    int blocks = 60, threads = 256, iters = 400;
+    lockstep_dptr out = dalloc((size_t)blocks * threads * 4);
+    void *args[] = {&out, &iters};
+    r->name = "alu_fma";
+    r->shape = "60x256, 400 iterations";
+    timed(r, "alu_fma", (lockstep_dim3){blocks, 1, 1}, (lockstep_dim3){threads, 1, 1}, args, reps);
+    float *h = malloc((size_t)blocks * threads * 4);
+    lockstep_memcpy_dtoh(dev, h, out, (size_t)blocks * threads * 4);
+    r->ok = 1;
+    for (int t = 0; t < blocks * threads && r->ok; t += 997) {
+        int tid = t % threads, bid = t / threads;
+        float a = tid * 0.001f, b = 0.999f, c = 0.25f;
+        unsigned x = (unsigned)tid * 2654435761u + (unsigned)bid;
+        for (int i = 0; i < iters; i++) {
+            a = fmaf(a, b, c);
+            x = x * 1664525u + 1013904223u;
+            c = fmaf(c, 0.5f, (float)(x >> 20) * 1e-3f);
+            b = fmaf(b, 0.9999f, 1e-4f);
+        }
+        r->ok = h[t] == a + c + (float)x;
+    }
+    free(h);
+}
+
+static void bench_triad(result *r, int reps)
+{
+    int n = 1 << 21;
+    float s = 3.0f;
+    float *h = malloc((size_t)n * 4);
+    for (int i = 0; i < n; i++)
+        h[i] = (float)(i % 1000);
+    lockstep_dptr a = dalloc((size_t)n * 4), b = dalloc((size_t)n * 4), c = dalloc((size_t)n * 4);
+    lockstep_memcpy_htod(dev, a, h, (size_t)n * 4);
+    lockstep_memcpy_htod(dev, b, h, (size_t)n * 4);
+    void *args[] = {&a, &b, &c, &s, &n};
+    r->name = "triad";
+    r->shape = "8192x256, 2M floats";
+    timed(r, "triad", (lockstep_dim3){(unsigned)n / 256, 1, 1}, (lockstep_dim3){256, 1, 1}, args, reps);
+    lockstep_memcpy_dtoh(dev, h, c, (size_t)n * 4);
+    r->ok = 1;
+    for (int i = 0; i < n && r->ok; i++)
+        r->ok = h[i] == fmaf(s, (float)(i % 1000), (float)(i % 1000));
+    free(h);
+}
+
+static void bench_reduce(result *r, int reps)
+{
+    int n = 1 << 20, blocks = n / 256;
+    float *h = malloc((size_t)n * 4);
+    for (int i = 0; i < n; i++)
+        h[i] = 1.0f;
+    lockstep_dptr in = dalloc((size_t)n * 4), out = dalloc((size_t)blocks * 4);
+    lockstep_memcpy_htod(dev, in, h, (size_t)n * 4);
+    void *args[] = {&in, &out, &n};
+    r->name = "block_reduce";
+    r->shape = "4096x256";
+    timed(r, "block_reduce", (lockstep_dim3){(unsigned)blocks, 1, 1}, (lockstep_dim3){256, 1, 1}, args, reps);
+    lockstep_memcpy_dtoh(dev, h, out, (size_t)blocks * 4);
+    r->ok = 1;
+    for (int i = 0; i < blocks && r->ok; i++)
+        r->ok = h[i] == 256.0f;
+    free(h);
+}
+
+static unsigned collatz_ref(unsigned long long v)
+{
+    unsigned k = 0;
+    while (v != 1 && k < 1000) {
+        v = (v & 1) ? 3 * v + 1 : v / 2;
+        k++;
+    }
+    return k;
+}
+
+static void bench_collatz(result *r, int reps)
+{
+    int n = 1 << 17;
+    unsigned *h = malloc((size_t)n * 4);
+    for (int i = 0; i < n; i++)
+        h[i] = (unsigned)i + 1;
+    lockstep_dptr in = dalloc((size_t)n * 4), out = dalloc((size_t)n * 4);
+    lockstep_memcpy_htod(dev, in, h, (size_t)n * 4);
+    void *args[] = {&in, &out, &n};
+    r->name = "collatz";
+    r->shape = "512x256, divergent loops";
+    timed(r, "collatz", (lockstep_dim3){(unsigned)n / 256, 1, 1}, (lockstep_dim3){256, 1, 1}, args, reps);
+    lockstep_memcpy_dtoh(dev, h, out, (size_t)n * 4);
+    r->ok = 1;
+    for (int i = 0; i < n && r->ok; i += 61)
+        r->ok = h[i] == collatz_ref((unsigned long long)i + 1);
+    free(h);
+}
+
+static void bench_matmul(result *r, int reps)
+{
+    int n = 256;
+    float *A = malloc((size_t)n * n * 4), *B = malloc((size_t)n * n * 4), *C = malloc((size_t)n * n * 4);
+    for (int i = 0; i < n * n; i++) {
+        A[i] = (float)(i % 7) - 3.0f;
+        B[i] = (float)(i % 5) - 2.0f;
+    }
+    lockstep_dptr dA = dalloc((size_t)n * n * 4), dB = dalloc((size_t)n * n * 4), dC = dalloc((size_t)n * n * 4);
+    lockstep_memcpy_htod(dev, dA, A, (size_t)n * n * 4);
+    lockstep_memcpy_htod(dev, dB, B, (size_t)n * n * 4);
+    void *args[] = {&dA, &dB, &dC, &n};
+    r->name = "matmul";
+    r->shape = "256x256, 16x16 tiles";
+    timed(r, "matmul", (lockstep_dim3){(unsigned)n / 16, (unsigned)n / 16, 1}, (lockstep_dim3){16, 16, 1}, args, reps);
+    lockstep_memcpy_dtoh(dev, C, dC, (size_t)n * n * 4);
+    r->ok = 1;
+    for (int i = 0; i < n && r->ok; i += 17)
+        for (int j = 0; j < n && r->ok; j += 13) {
+            float acc = 0; /* small integers: exact in any order */
+            for (int k = 0; k < n; k++)
+                acc += A[i * n + k] * B[k * n + j];
+            r->ok = C[i * n + j] == acc;
+        }
+    free(A);
+    free(B);
+    free(C);
+}
+
+int main(int argc, char **argv)
+{
+    int json = 0, reps = 3;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: bench_functional [--json] [--reps N]\n");
+            return 2;
+        }
+    }
+    if (reps < 1)
+        reps = 1;
+    if (lockstep_device_create(NULL, &dev))
+        return 1;
+    if (lockstep_module_load_file(dev, LOCKSTEP_SRC_DIR "/bench/functional/kernels.ptx", &mod))
+        die("load");
+    result r[5];
+    memset(r, 0, sizeof r);
+    bench_alu(&r[0], reps);
+    bench_triad(&r[1], reps);
+    bench_reduce(&r[2], reps);
+    bench_collatz(&r[3], reps);
+    bench_matmul(&r[4], reps);
+    int bad = 0;
+    if (json)
+        printf("[\n");
+    else
+        printf("%-13s %-26s %12s %14s %8s %14s %16s %5s\n", "kernel", "shape", "warp insts",
+               "thread insts", "seconds", "Mwarp-inst/s", "Mthread-inst/s", "check");
+    for (int i = 0; i < 5; i++) {
+        double wps = (double)r[i].st.warp_insts / r[i].seconds / 1e6;
+        double tps = (double)r[i].st.thread_insts / r[i].seconds / 1e6;
+        bad |= !r[i].ok;
+        if (json)
+            printf("  {\"name\": \"%s\", \"warp_insts\": %llu, \"thread_insts\": %llu, \"host_seconds\": %.6f, "
+                   "\"warp_insts_per_sec\": %.0f, \"thread_insts_per_sec\": %.0f, \"check\": \"%s\"}%s\n",
+                   r[i].name, (unsigned long long)r[i].st.warp_insts,
+                   (unsigned long long)r[i].st.thread_insts, r[i].seconds, wps * 1e6, tps * 1e6,
+                   r[i].ok ? "pass" : "fail", i < 4 ? "," : "");
+        else
+            printf("%-13s %-26s %12llu %14llu %8.3f %14.1f %16.1f %5s\n", r[i].name, r[i].shape,
+                   (unsigned long long)r[i].st.warp_insts, (unsigned long long)r[i].st.thread_insts,
+                   r[i].seconds, wps, tps, r[i].ok ? "pass" : "FAIL");
+    }
+    if (json)
+        printf("]\n");
+    lockstep_device_destroy(dev);
+    return bad;
+}
