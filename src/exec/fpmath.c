@@ -25,10 +25,14 @@
  * PTX ISA's error bounds, but could differ in rare last-bit cases between
  * libm implementations.
  *
- * PTX rules that a real GPU might contradict are kept in one place each so
- * the conformance suite can adjust them: FP64_NAN_PAYLOADS, nan_result(),
- * nan_to_int(), saturate(), and finish() (whose .ftz test looks at the
- * rounded result: a value that rounds up to the smallest normal is kept).
+ * Where the PTX ISA is silent or vague, the rules follow what an sm_90 GPU
+ * (H100) was measured to do; each is kept in one place so the conformance
+ * suite can adjust it: FP64_NAN_PAYLOADS and nan_result() (f64 NaN payloads
+ * and which operand's NaN wins), cvt_nan() (NaNs through conversions),
+ * nan_to_int(), saturate(), round_pack()'s .ftz tininess test (IEEE "after
+ * rounding": a result that rounds to 2^emin with unbounded exponent range is
+ * kept), fp32_sincos() (the argument reduction of sin/cos.approx) and
+ * fp32_div_approx().
  */
 #include "exec/fpmath.h"
 
@@ -36,10 +40,10 @@
 #include <string.h>
 
 /* The PTX ISA says double-precision instructions support NaN payloads: an
- * f64 operation with a NaN operand returns that NaN (quietened; the first
- * one in operand order).  Set to 0 to make every f64 NaN result
- * FP64_CANONICAL_NAN instead.  NaNs an operation creates (inf - inf, 0 * inf,
- * sqrt(-1)) are canonical either way. */
+ * f64 operation with a NaN operand returns that NaN, quietened (which one,
+ * when several are NaN: see nan_result()).  Set to 0 to make every f64 NaN
+ * result FP64_CANONICAL_NAN instead.  NaNs an operation creates (inf - inf,
+ * 0 * inf, sqrt(-1)) are canonical either way. */
 #define FP64_NAN_PAYLOADS 1
 
 /* rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 map every NaN to this. */
@@ -273,8 +277,12 @@ static uint64_t overflow(const fpfmt *f, int sign, fp_rnd r)
     return to_inf ? inf(f, sign) : max_finite(f, sign);
 }
 
-/* Round (-1)^sign * sig * 2^exp (sig != 0, possibly sticky-jammed) into f. */
-static uint64_t round_pack(const fpfmt *f, int sign, int exp, uint64_t sig, fp_rnd r)
+/* Round (-1)^sign * sig * 2^exp (sig != 0, possibly sticky-jammed) into f.
+ * With ftz, a tiny result becomes a signed zero; "tiny" is IEEE 754's test
+ * after rounding: below 2^emin once rounded to p bits with an unbounded
+ * exponent, which is what the GPU does (2^emin (1 - 2^-p-1) rounds up to
+ * 2^emin and is kept; 2^emin (1 - 2^-p) is flushed). */
+static uint64_t round_pack(const fpfmt *f, int sign, int exp, uint64_t sig, fp_rnd r, int ftz)
 {
     int p = f->mbits + 1, emin = 1 - bias(f);
     int e = exp + msb64(sig); /* exponent of the leading bit */
@@ -282,6 +290,9 @@ static uint64_t round_pack(const fpfmt *f, int sign, int exp, uint64_t sig, fp_r
     uint64_t m;
     if (e > bias(f))
         return overflow(f, sign, r);
+    if (ftz && e < emin &&
+        (e < emin - 1 || !(round_at(sig, exp, e - (p - 1), sign, r) >> p)))
+        return zero(f, sign);
     /* Normal numbers keep p bits; below emin the last bit stays at emin's. */
     lsb = (e > emin ? e : emin) - (p - 1);
     m = round_at(sig, exp, lsb, sign, r);
@@ -307,8 +318,8 @@ static uint64_t saturate(const fpfmt *f, uint64_t x)
     return x > one(f) ? one(f) : x; /* non-negative bit patterns order like values */
 }
 
-/* Apply the result modifiers: .ftz flushes a subnormal rounded result, then
- * .sat clamps. */
+/* Apply the result modifiers: .ftz flushes a subnormal result (round_pack()
+ * has already flushed the tiny ones it rounded), then .sat clamps. */
 static uint64_t finish(const fpfmt *f, uint64_t x, unsigned flags)
 {
     if (flags & FP_FTZ)
@@ -318,17 +329,26 @@ static uint64_t finish(const fpfmt *f, uint64_t x, unsigned flags)
     return x;
 }
 
-/* The NaN an operation returns when operand i is a NaN (see FP64_NAN_PAYLOADS). */
-static uint64_t nan_result(const fpfmt *f, const num *v, const uint64_t *raw, int n)
+/* Which operand's NaN an f64 operation returns when several are NaN, as
+ * measured on sm_90: add, sub, mul, min and max take the second operand's,
+ * fma b's, then c's, then a's; div and the one-operand operations the first. */
+static const int NAN_BA[] = {1, 0}, NAN_AB[] = {0, 1}, NAN_FMA[] = {1, 2, 0};
+
+/* The NaN an operation returns when some operand is a NaN: for f64 the first
+ * NaN operand in `order`, quietened (see FP64_NAN_PAYLOADS); otherwise the
+ * canonical NaN. */
+static uint64_t nan_result(const fpfmt *f, const num *v, const uint64_t *raw, const int *order,
+                           int n)
 {
 #if FP64_NAN_PAYLOADS
     if (f == F64)
         for (int i = 0; i < n; i++)
-            if (v[i].k == K_NAN)
-                return raw[i] | 1ull << 51;
+            if (v[order[i]].k == K_NAN)
+                return raw[order[i]] | 1ull << 51;
 #endif
     (void)v;
     (void)raw;
+    (void)order;
     (void)n;
     return f->nan;
 }
@@ -343,7 +363,7 @@ static uint64_t convert(const fpfmt *fo, const fpfmt *fi, uint64_t x, fp_rnd r, 
         return inf(fo, v.sign);
     if (v.k == K_ZERO)
         return zero(fo, v.sign);
-    return round_pack(fo, v.sign, v.exp, v.sig, r);
+    return round_pack(fo, v.sign, v.exp, v.sig, r, ftz);
 }
 
 /* ---- exact cores (finite, non-zero operands) ----------------------------------- */
@@ -371,7 +391,7 @@ static uint64_t narrow(u128 x, int *exp)
  * with a jam: when that loses bits the exponents differ by two or more, so the
  * result keeps at least 61 bits and the sticky bit sits far below the rounding
  * position; when they differ by less, nothing is lost and cancellation is exact. */
-static uint64_t add_core(const fpfmt *f, num a, num b, fp_rnd r)
+static uint64_t add_core(const fpfmt *f, num a, num b, fp_rnd r, int ftz)
 {
     uint64_t bs, s;
     norm_to(&a, 62);
@@ -385,20 +405,20 @@ static uint64_t add_core(const fpfmt *f, num a, num b, fp_rnd r)
     s = a.sign == b.sign ? a.sig + bs : a.sig - bs;
     if (s == 0)
         return zero(f, r == FP_RM); /* exact cancellation: +0, or -0 rounding down */
-    return round_pack(f, a.sign, a.exp, s, r);
+    return round_pack(f, a.sign, a.exp, s, r, ftz);
 }
 
 /* a * b: the 128-bit product is exact, then narrowed with a jam. */
-static uint64_t mul_core(const fpfmt *f, num a, num b, fp_rnd r)
+static uint64_t mul_core(const fpfmt *f, num a, num b, fp_rnd r, int ftz)
 {
     int exp = a.exp + b.exp;
     uint64_t s = narrow(mul64x64(a.sig, b.sig), &exp);
-    return round_pack(f, a.sign ^ b.sign, exp, s, r);
+    return round_pack(f, a.sign ^ b.sign, exp, s, r, ftz);
 }
 
 /* a * b + c with one rounding: the exact product and c are aligned at bit 125
  * of a 128-bit word, the same argument as add_core() applying. */
-static uint64_t fma_core(const fpfmt *f, num a, num b, num c, fp_rnd r)
+static uint64_t fma_core(const fpfmt *f, num a, num b, num c, fp_rnd r, int ftz)
 {
     u128 p = mul64x64(a.sig, b.sig), q = {0, c.sig}, s;
     uint64_t m;
@@ -424,11 +444,11 @@ static uint64_t fma_core(const fpfmt *f, num a, num b, num c, fp_rnd r)
     if (s.hi == 0 && s.lo == 0)
         return zero(f, r == FP_RM);
     m = narrow(s, &ep); /* before ep is read: it adjusts ep */
-    return round_pack(f, sp, ep, m, r);
+    return round_pack(f, sp, ep, m, r, ftz);
 }
 
 /* a / b by restoring division: 64 quotient bits, the remainder as sticky. */
-static uint64_t div_core(const fpfmt *f, num a, num b, fp_rnd r)
+static uint64_t div_core(const fpfmt *f, num a, num b, fp_rnd r, int ftz)
 {
     uint64_t rem, q = 0;
     norm_to(&a, 62);
@@ -443,7 +463,7 @@ static uint64_t div_core(const fpfmt *f, num a, num b, fp_rnd r)
         rem <<= 1;
     }
     /* q = floor(a.sig / b.sig * 2^63) */
-    return round_pack(f, a.sign ^ b.sign, a.exp - b.exp - 63, q | (rem != 0), r);
+    return round_pack(f, a.sign ^ b.sign, a.exp - b.exp - 63, q | (rem != 0), r, ftz);
 }
 
 /* Bits j+1..j of sig, where bits below bit 0 are zero. */
@@ -457,7 +477,7 @@ static uint64_t bit_pair(uint64_t sig, int j)
 /* sqrt(a), a > 0, digit by digit: the radicand N = sig * 2^s is a 120-bit
  * integer (s making exp - s even), the root has 60 bits, the remainder is the
  * sticky bit.  rem stays below 2^63 throughout. */
-static uint64_t sqrt_core(const fpfmt *f, num a, fp_rnd r)
+static uint64_t sqrt_core(const fpfmt *f, num a, fp_rnd r, int ftz)
 {
     uint64_t root = 0, rem = 0;
     int s;
@@ -473,7 +493,7 @@ static uint64_t sqrt_core(const fpfmt *f, num a, fp_rnd r)
             root |= 1;
         }
     }
-    return round_pack(f, 0, (a.exp - s) / 2, root | (rem != 0), r);
+    return round_pack(f, 0, (a.exp - s) / 2, root | (rem != 0), r, ftz);
 }
 
 /* ---- operations with the IEEE special cases ------------------------------------ */
@@ -487,7 +507,7 @@ static uint64_t op_add(const fpfmt *f, uint64_t a, uint64_t b, int neg_b, fp_rnd
     num x = v[0], y = v[1];
     y.sign ^= neg_b;
     if (x.k == K_NAN || y.k == K_NAN)
-        res = nan_result(f, v, raw, 2);
+        res = nan_result(f, v, raw, NAN_BA, 2);
     else if (x.k == K_INF && y.k == K_INF)
         res = x.sign == y.sign ? inf(f, x.sign) : f->nan;
     else if (x.k == K_INF || y.k == K_INF)
@@ -495,11 +515,11 @@ static uint64_t op_add(const fpfmt *f, uint64_t a, uint64_t b, int neg_b, fp_rnd
     else if (x.k == K_ZERO && y.k == K_ZERO)
         res = zero(f, x.sign == y.sign ? x.sign : r == FP_RM);
     else if (x.k == K_ZERO)
-        res = round_pack(f, y.sign, y.exp, y.sig, r);
+        res = round_pack(f, y.sign, y.exp, y.sig, r, ftz);
     else if (y.k == K_ZERO)
-        res = round_pack(f, x.sign, x.exp, x.sig, r);
+        res = round_pack(f, x.sign, x.exp, x.sig, r, ftz);
     else
-        res = add_core(f, x, y, r);
+        res = add_core(f, x, y, r, ftz);
     return finish(f, res, flags);
 }
 
@@ -510,13 +530,13 @@ static uint64_t op_mul(const fpfmt *f, uint64_t a, uint64_t b, fp_rnd r, unsigne
     uint64_t raw[2] = {a, b}, res;
     int sign = v[0].sign ^ v[1].sign;
     if (v[0].k == K_NAN || v[1].k == K_NAN)
-        res = nan_result(f, v, raw, 2);
+        res = nan_result(f, v, raw, NAN_BA, 2);
     else if (v[0].k == K_INF || v[1].k == K_INF)
         res = v[0].k == K_ZERO || v[1].k == K_ZERO ? f->nan : inf(f, sign);
     else if (v[0].k == K_ZERO || v[1].k == K_ZERO)
         res = zero(f, sign);
     else
-        res = mul_core(f, v[0], v[1], r);
+        res = mul_core(f, v[0], v[1], r, ftz);
     return finish(f, res, flags);
 }
 
@@ -529,7 +549,7 @@ static uint64_t op_fma(const fpfmt *f, uint64_t a, uint64_t b, uint64_t c, fp_rn
     num x = v[0], y = v[1], z = v[2];
     int sp = x.sign ^ y.sign;
     if (x.k == K_NAN || y.k == K_NAN || z.k == K_NAN)
-        res = nan_result(f, v, raw, 3);
+        res = nan_result(f, v, raw, NAN_FMA, 3);
     else if (x.k == K_INF || y.k == K_INF) {
         if (x.k == K_ZERO || y.k == K_ZERO || (z.k == K_INF && z.sign != sp))
             res = f->nan;
@@ -541,11 +561,11 @@ static uint64_t op_fma(const fpfmt *f, uint64_t a, uint64_t b, uint64_t c, fp_rn
         if (z.k == K_ZERO)
             res = zero(f, z.sign == sp ? sp : r == FP_RM);
         else
-            res = round_pack(f, z.sign, z.exp, z.sig, r);
+            res = round_pack(f, z.sign, z.exp, z.sig, r, ftz);
     } else if (z.k == K_ZERO)
-        res = mul_core(f, x, y, r);
+        res = mul_core(f, x, y, r, ftz);
     else
-        res = fma_core(f, x, y, z, r);
+        res = fma_core(f, x, y, z, r, ftz);
     return finish(f, res, flags);
 }
 
@@ -556,7 +576,7 @@ static uint64_t op_div(const fpfmt *f, uint64_t a, uint64_t b, fp_rnd r, unsigne
     uint64_t raw[2] = {a, b}, res;
     int sign = v[0].sign ^ v[1].sign;
     if (v[0].k == K_NAN || v[1].k == K_NAN)
-        res = nan_result(f, v, raw, 2);
+        res = nan_result(f, v, raw, NAN_AB, 2);
     else if (v[0].k == K_INF)
         res = v[1].k == K_INF ? f->nan : inf(f, sign);
     else if (v[1].k == K_INF)
@@ -566,16 +586,17 @@ static uint64_t op_div(const fpfmt *f, uint64_t a, uint64_t b, fp_rnd r, unsigne
     else if (v[0].k == K_ZERO)
         res = zero(f, sign);
     else
-        res = div_core(f, v[0], v[1], r);
+        res = div_core(f, v[0], v[1], r, ftz);
     return finish(f, res, flags);
 }
 
 static uint64_t op_sqrt(const fpfmt *f, uint64_t a, fp_rnd r, unsigned flags)
 {
-    num v = unpack(f, a, (flags & FP_FTZ) != 0);
+    int ftz = (flags & FP_FTZ) != 0;
+    num v = unpack(f, a, ftz);
     uint64_t res;
     if (v.k == K_NAN)
-        res = nan_result(f, &v, &a, 1);
+        res = nan_result(f, &v, &a, NAN_AB, 1);
     else if (v.k == K_ZERO)
         res = zero(f, v.sign); /* sqrt(-0) = -0 */
     else if (v.sign)
@@ -583,7 +604,7 @@ static uint64_t op_sqrt(const fpfmt *f, uint64_t a, fp_rnd r, unsigned flags)
     else if (v.k == K_INF)
         res = inf(f, 0);
     else
-        res = sqrt_core(f, v, r);
+        res = sqrt_core(f, v, r, ftz);
     return finish(f, res, flags);
 }
 
@@ -915,7 +936,7 @@ uint64_t fp64_rsqrt_approx(uint64_t a, unsigned flags)
     uint64_t x = ftz ? a >> 32 : a, res;
     num v = unpack(f, x, ftz);
     if (v.k == K_NAN)
-        res = ftz ? f->nan : nan_result(F64, &v, &a, 1);
+        res = ftz ? f->nan : nan_result(F64, &v, &a, NAN_AB, 1);
     else if (v.k == K_ZERO)
         res = inf(f, v.sign);
     else if (v.sign)
@@ -1032,9 +1053,9 @@ uint64_t fp_cvt_f2f(uint64_t a, fp_fmt from, fp_fmt to, fp_rnd r, int intrnd, un
     else if (intrnd && v.exp < 0) {
         /* |a| < 2^53 here, so the integer fits; zero keeps a's sign */
         uint64_t m = round_at(v.sig, v.exp, 0, v.sign, r);
-        res = m ? round_pack(fo, v.sign, 0, m, r) : zero(fo, v.sign);
+        res = m ? round_pack(fo, v.sign, 0, m, r, ftz) : zero(fo, v.sign);
     } else
-        res = round_pack(fo, v.sign, v.exp, v.sig, r); /* exp >= 0: already integral */
+        res = round_pack(fo, v.sign, v.exp, v.sig, r, ftz); /* exp >= 0: already integral */
     return finish(fo, res, oflags);
 }
 
@@ -1075,6 +1096,6 @@ uint64_t fp_cvt_i2f(uint64_t a, int bits, int is_signed, fp_fmt to, fp_rnd r, un
         sign = 1;
         v = (0 - v) & int_mask(bits); /* magnitude; MININT gives 2^(bits-1) */
     }
-    res = v ? round_pack(fo, sign, 0, v, r) : zero(fo, 0);
+    res = v ? round_pack(fo, sign, 0, v, r, ftz) : zero(fo, 0);
     return finish(fo, res, flags & FP_SAT);
 }
