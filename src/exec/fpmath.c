@@ -14,16 +14,21 @@
  *                 records that something non-zero was shifted out;
  *   round_pack()  the single rounding step: correctly rounded in any fp_rnd,
  *                 gradual underflow, overflow to inf or to the largest
- *                 finite value as the rounding direction requires;
- *   finish()      .ftz on the result, then .sat.
+ *                 finite value as the rounding direction requires, and
+ *                 .ftz's flush of tiny results;
+ *   finish()      .ftz on results that bypass rounding, then .sat.
  *
  * Nothing depends on the host's rounding mode, FTZ/DAZ state or evaluation
  * precision, so results are bit-identical on every host and no compiler
  * flag (-frounding-math) is needed.  Only the .approx transcendentals (sin,
  * cos, lg2, ex2, tanh) call the host libm in double precision and round the
- * result to f32: that is correctly rounded in practice and far inside the
- * PTX ISA's error bounds, but could differ in rare last-bit cases between
- * libm implementations.
+ * result to f32: far inside the PTX ISA's error bounds (within a few ulp of
+ * what the GPU's function unit gives), but libm implementations could differ
+ * in rare last-bit cases.
+ *
+ * Every operation except those transcendentals and the rsqrt/rcp/div .approx
+ * functions was compared bit for bit with an H100 (sm_90) on special values
+ * and random operands in every rounding mode, and agrees.
  *
  * Where the PTX ISA is silent or vague, the rules follow what an sm_90 GPU
  * (H100) was measured to do; each is kept in one place so the conformance
@@ -280,8 +285,8 @@ static uint64_t overflow(const fpfmt *f, int sign, fp_rnd r)
 /* Round (-1)^sign * sig * 2^exp (sig != 0, possibly sticky-jammed) into f.
  * With ftz, a tiny result becomes a signed zero; "tiny" is IEEE 754's test
  * after rounding: below 2^emin once rounded to p bits with an unbounded
- * exponent, which is what the GPU does (2^emin (1 - 2^-p-1) rounds up to
- * 2^emin and is kept; 2^emin (1 - 2^-p) is flushed). */
+ * exponent, which is what the GPU does (2^emin (1 - 2^-(p+1)) rounds up to
+ * 2^emin in .rn and is kept; 2^emin (1 - 2^-p) is exact, tiny, flushed). */
 static uint64_t round_pack(const fpfmt *f, int sign, int exp, uint64_t sig, fp_rnd r, int ftz)
 {
     int p = f->mbits + 1, emin = 1 - bias(f);
@@ -353,12 +358,43 @@ static uint64_t nan_result(const fpfmt *f, const num *v, const uint64_t *raw, co
     return f->nan;
 }
 
-/* Convert between formats, rounding with r; NaN becomes fo's canonical NaN. */
-static uint64_t convert(const fpfmt *fo, const fpfmt *fi, uint64_t x, fp_rnd r, int ftz_in)
+/*
+ * The result of converting the NaN x (as measured on sm_90): a conversion to
+ * or from f64 keeps the sign and the top fraction bits, quietened; bf16 ->
+ * f32 just widens the bit pattern (a signalling NaN stays one); cvt.rna.tf32
+ * keeps the top fraction bits unquietened (so a NaN whose payload is all in
+ * the low bits becomes an infinity); otherwise the canonical NaN of fo.
+ * With .ftz an f32 NaN operand is made canonical first, and an f32 result
+ * from a 16-bit format is canonical.
+ */
+static uint64_t cvt_nan(const fpfmt *fo, const fpfmt *fi, uint64_t x, fp_rnd r, int ftz)
+{
+    int sign;
+    uint64_t frac;
+    if (ftz && fi == F32)
+        x = FP32_CANONICAL_NAN;
+    if (ftz && fo == F32 && fi != F64)
+        return fo->nan;
+    sign = (x & sign_bit(fi)) != 0;
+    frac = frac_field(fi, x);
+    if (fo->mbits >= fi->mbits)
+        frac <<= fo->mbits - fi->mbits;
+    else
+        frac >>= fi->mbits - fo->mbits;
+    if (fo == F64 || fi == F64)
+        return pack(fo, sign, emask(fo), frac | 1ull << (fo->mbits - 1));
+    if ((fi == &FMTS[FP_BF16] && fo == F32) || (fo == &FMTS[FP_TF32] && r == FP_RNA))
+        return pack(fo, sign, emask(fo), frac);
+    return fo->nan;
+}
+
+/* Convert x between formats, rounding with r. */
+static uint64_t convert(const fpfmt *fo, const fpfmt *fi, uint64_t x, fp_rnd r, int ftz_in,
+                        int ftz)
 {
     num v = unpack(fi, x, ftz_in);
     if (v.k == K_NAN)
-        return fo->nan;
+        return cvt_nan(fo, fi, x, r, ftz_in || ftz);
     if (v.k == K_INF)
         return inf(fo, v.sign);
     if (v.k == K_ZERO)
@@ -638,6 +674,8 @@ static uint64_t op_minmax(const fpfmt *f, uint64_t a, uint64_t b, unsigned flags
     }
     na = is_nan(f, a);
     nb = is_nan(f, b);
+    if (na && nb && f == F64 && !(flags & FP_MINMAX_NAN) && FP64_NAN_PAYLOADS)
+        return b | 1ull << 51; /* measured on sm_90, like add.f64 */
     if ((na && nb) || ((flags & FP_MINMAX_NAN) && (na || nb)))
         return f->nan;
     if (na)
@@ -754,11 +792,16 @@ uint32_t fp32_div_full(uint32_t a, uint32_t b, unsigned flags)
 
 /* div.approx computes a * (1/b), and the reciprocal flushes subnormal results
  * whatever .ftz says: that is what makes 2^126 < |b| < 2^128 give a signed
- * zero (NaN for infinite a), as the ISA documents. */
+ * zero (NaN for infinite a), as the ISA documents.  Without .ftz a subnormal
+ * b is scaled first (measured on sm_90: min_subnormal / min_subnormal = 1),
+ * modelled as the correctly rounded quotient. */
 uint32_t fp32_div_approx(uint32_t a, uint32_t b, unsigned flags)
 {
     unsigned ftz = flags & FP_FTZ;
-    uint64_t rcp = flush(F32, op_div(F32, one(F32), b, FP_RN, ftz));
+    uint64_t rcp;
+    if (!ftz && is_subnormal(F32, b))
+        return (uint32_t)op_div(F32, a, b, FP_RN, 0);
+    rcp = flush(F32, op_div(F32, one(F32), b, FP_RN, ftz));
     return (uint32_t)op_mul(F32, a, rcp, FP_RN, ftz);
 }
 
@@ -795,16 +838,16 @@ uint32_t fp32_rsqrt_approx(uint32_t a, unsigned flags)
         return (uint32_t)inf(F32, v.sign); /* rsqrt(-0) = -inf */
     if (v.k == K_INF)
         return 0;
-    d = convert(F64, F32, a, FP_RN, 0);
+    d = convert(F64, F32, a, FP_RN, 0, 0);
     q = op_div(F64, one(F64), op_sqrt(F64, d, FP_RN, 0), FP_RN, 0);
-    return (uint32_t)finish(F32, convert(F32, F64, q, FP_RN, 0), flags & FP_FTZ);
+    return (uint32_t)convert(F32, F64, q, FP_RN, 0, (flags & FP_FTZ) != 0);
 }
 
 /* The transcendental .approx functions evaluate in host double precision;
  * these move values across without touching the host FPU. */
 static double f32_to_host(uint32_t a)
 {
-    uint64_t bits = convert(F64, F32, a, FP_RN, 0);
+    uint64_t bits = convert(F64, F32, a, FP_RN, 0, 0);
     double d;
     memcpy(&d, &bits, sizeof d);
     return d;
@@ -814,28 +857,55 @@ static uint32_t host_to_f32(double d, unsigned flags)
 {
     uint64_t bits;
     memcpy(&bits, &d, sizeof bits);
-    return (uint32_t)finish(F32, convert(F32, F64, bits, FP_RN, 0), flags & FP_FTZ);
+    return (uint32_t)convert(F32, F64, bits, FP_RN, 0, (flags & FP_FTZ) != 0);
 }
 
-uint32_t fp32_sin_approx(uint32_t a, unsigned flags)
+/* 1/(2 pi) rounded to f32, and pi/2 in double. */
+#define F32_INV_2PI 0x3e22f983u
+#define HALF_PI 1.5707963267948966
+
+/*
+ * sin/cos.approx as the GPU computes them (measured on sm_90): the argument
+ * is turned into revolutions by an f32 multiply by 1/(2 pi) rounded toward
+ * zero, and the fraction of a revolution is truncated to 25 bits before the
+ * function unit evaluates it.  So sin(x) is 0 for |x| < 2 pi 2^-25 (and for
+ * subnormals), cos(FLT_MAX) is 1, and the error grows with |x| just as the
+ * ISA's table says (2^-20.5 on [-2pi, 2pi], 2^-14.7 on [-100pi, 100pi]).
+ * The unit works on the magnitude of the turn (sin is then given x's sign),
+ * which is split into a quarter turn k and a rest w, exactly; sin/cos of w
+ * are evaluated in double, so whole quarter turns give exact results with
+ * the GPU's signs (sin of half a turn and cos of a quarter turn are -0).
+ */
+static uint32_t fp32_sincos(uint32_t a, unsigned flags, int is_cos)
 {
     num v = unpack(F32, a, (flags & FP_FTZ) != 0);
+    uint64_t t;
+    double rev, ip, k, w, sw, cw, res;
+    int quarter;
     if (v.k == K_NAN || v.k == K_INF)
         return FP32_CANONICAL_NAN;
     if (v.k == K_ZERO)
+        return is_cos ? (uint32_t)one(F32) : (uint32_t)zero(F32, v.sign);
+    t = op_mul(F32, a, F32_INV_2PI, FP_RZ, FP_FTZ);
+    rev = fabs(modf(f32_to_host((uint32_t)t), &ip)); /* exact, 0 <= rev < 1 */
+    rev = ldexp(floor(ldexp(rev, 25)), -25);          /* exact */
+    if (rev == 0 && !is_cos)
         return (uint32_t)zero(F32, v.sign);
-    return host_to_f32(sin(f32_to_host(a)), flags);
+    k = floor(4 * rev + 0.5); /* nearest quarter turn, 0..4; all exact */
+    w = (4 * rev - k) * HALF_PI;
+    quarter = (int)k % 4;
+    sw = sin(w);
+    cw = cos(w);
+    if (is_cos)
+        res = quarter == 0 ? cw : quarter == 1 ? -sw : quarter == 2 ? -cw : sw;
+    else
+        res = quarter == 0 ? sw : quarter == 1 ? cw : quarter == 2 ? -sw : -cw;
+    return host_to_f32(v.sign && !is_cos ? -res : res, flags);
 }
 
-uint32_t fp32_cos_approx(uint32_t a, unsigned flags)
-{
-    num v = unpack(F32, a, (flags & FP_FTZ) != 0);
-    if (v.k == K_NAN || v.k == K_INF)
-        return FP32_CANONICAL_NAN;
-    if (v.k == K_ZERO)
-        return (uint32_t)one(F32);
-    return host_to_f32(cos(f32_to_host(a)), flags);
-}
+uint32_t fp32_sin_approx(uint32_t a, unsigned flags) { return fp32_sincos(a, flags, 0); }
+
+uint32_t fp32_cos_approx(uint32_t a, unsigned flags) { return fp32_sincos(a, flags, 1); }
 
 uint32_t fp32_lg2_approx(uint32_t a, unsigned flags)
 {
@@ -919,12 +989,12 @@ uint64_t fp64_rcp(uint64_t a, fp_rnd r) { return op_div(F64, one(F64), a, r, 0);
 uint64_t fp64_sqrt(uint64_t a, fp_rnd r) { return op_sqrt(F64, a, r, 0); }
 
 /* rcp.approx.ftz.f64 (the only PTX form, so flags are ignored): the reciprocal
- * of a's upper word, read as 1.11.20, rounded to 1.11.20; subnormal inputs
- * and results flushed; the low word of the result is zero. */
+ * of a's upper word, read as 1.11.20, truncated to 1.11.20 (as the GPU does);
+ * subnormal inputs and results flushed; the low word of the result is zero. */
 uint64_t fp64_rcp_approx(uint64_t a, unsigned flags)
 {
     (void)flags;
-    return op_div(&F64HI, one(&F64HI), a >> 32, FP_RN, FP_FTZ) << 32;
+    return op_div(&F64HI, one(&F64HI), a >> 32, FP_RZ, FP_FTZ) << 32;
 }
 
 /* rsqrt.approx.f64: 1/sqrt(a) with two roundings in f64.  With FP_FTZ,
@@ -944,9 +1014,9 @@ uint64_t fp64_rsqrt_approx(uint64_t a, unsigned flags)
     else if (v.k == K_INF)
         res = 0;
     else {
-        uint64_t d = convert(F64, f, x, FP_RN, 0);
+        uint64_t d = convert(F64, f, x, FP_RN, 0, 0);
         uint64_t q = op_div(F64, one(F64), op_sqrt(F64, d, FP_RN, 0), FP_RN, 0);
-        res = convert(f, F64, q, FP_RN, 0);
+        res = convert(f, F64, q, FP_RZ, 0, 0); /* truncated, as on the GPU */
     }
     return ftz ? res << 32 : res;
 }
@@ -961,11 +1031,11 @@ uint64_t fp64_max(uint64_t a, uint64_t b, unsigned flags)
     return op_minmax(F64, a, b, flags, 1);
 }
 
-/* abs.f64 passes a NaN through unchanged (ISA); neg.f64 flips the sign of
- * anything, NaN included (the ISA leaves the NaN unspecified). */
-uint64_t fp64_abs(uint64_t a) { return is_nan(F64, a) ? a : a & ~sign_bit(F64); }
+/* abs.f64 and neg.f64 return a NaN operand quietened, sign and payload
+ * unchanged (ISA: "passed through"; measured on sm_90 for both). */
+uint64_t fp64_abs(uint64_t a) { return is_nan(F64, a) ? a | 1ull << 51 : a & ~sign_bit(F64); }
 
-uint64_t fp64_neg(uint64_t a) { return a ^ sign_bit(F64); }
+uint64_t fp64_neg(uint64_t a) { return is_nan(F64, a) ? a | 1ull << 51 : a ^ sign_bit(F64); }
 
 uint64_t fp64_copysign(uint64_t a, uint64_t b)
 {
@@ -1041,11 +1111,13 @@ static int ftz_for(fp_fmt f, unsigned flags) { return f == FP_F32 && (flags & FP
 uint64_t fp_cvt_f2f(uint64_t a, fp_fmt from, fp_fmt to, fp_rnd r, int intrnd, unsigned flags)
 {
     const fpfmt *fi = fmt_of(from), *fo = fmt_of(to);
-    unsigned oflags = (flags & FP_SAT) | (ftz_for(to, flags) ? FP_FTZ : 0);
-    num v = unpack(fi, a & all_bits(fi), ftz_for(from, flags));
+    int ftz = ftz_for(to, flags);
+    /* measured on sm_90: cvt.ftz.f16.f32 keeps a subnormal f32 input (while
+     * cvt.ftz.bf16.f32 and the others flush it) */
+    num v = unpack(fi, a & all_bits(fi), ftz_for(from, flags) && to != FP_F16);
     uint64_t res;
     if (v.k == K_NAN)
-        res = fo->nan;
+        res = cvt_nan(fo, fi, a & all_bits(fi), r, (flags & FP_FTZ) != 0);
     else if (v.k == K_INF)
         res = inf(fo, v.sign);
     else if (v.k == K_ZERO)
@@ -1056,7 +1128,7 @@ uint64_t fp_cvt_f2f(uint64_t a, fp_fmt from, fp_fmt to, fp_rnd r, int intrnd, un
         res = m ? round_pack(fo, v.sign, 0, m, r, ftz) : zero(fo, v.sign);
     } else
         res = round_pack(fo, v.sign, v.exp, v.sig, r, ftz); /* exp >= 0: already integral */
-    return finish(fo, res, oflags);
+    return finish(fo, res, (flags & FP_SAT) | (ftz ? FP_FTZ : 0));
 }
 
 uint64_t fp_cvt_f2i(uint64_t a, fp_fmt from, int bits, int is_signed, fp_rnd r, unsigned flags)
@@ -1088,7 +1160,7 @@ uint64_t fp_cvt_i2f(uint64_t a, int bits, int is_signed, fp_fmt to, fp_rnd r, un
 {
     const fpfmt *fo = fmt_of(to);
     uint64_t v, res;
-    int sign = 0;
+    int sign = 0, ftz = 0; /* integers are never tiny */
     if (bits <= 0 || bits > 64)
         bits = 64;
     v = a & int_mask(bits);

@@ -11,12 +11,15 @@
  *   - rounding modes .rn .rz .rm .rp (and .rna for conversions), correctly
  *     rounded for add/sub/mul/fma/div.rnd/sqrt.rnd/rcp.rnd and conversions;
  *   - .ftz: subnormal inputs and results of f32 operations become zero of
- *     the same sign;
+ *     the same sign (a result counts as subnormal when it is below 2^-126
+ *     after rounding with an unbounded exponent, IEEE's "tininess after
+ *     rounding", as measured on an sm_90 GPU);
  *   - .sat: results clamped to [0.0, 1.0], NaN becoming +0.0;
  *   - NaN results are the canonical NaN FP32_CANONICAL_NAN / FP64_... ,
- *     except that f64 arithmetic returns its first NaN operand, quietened
- *     (the ISA: "NaN payloads are supported for double-precision
- *     instructions"; FP64_NAN_PAYLOADS in fpmath.c switches it off);
+ *     except that f64 operations return a NaN operand, quietened (the ISA:
+ *     "NaN payloads are supported for double-precision instructions"; which
+ *     operand wins and how conversions carry NaNs follow measurements on an
+ *     sm_90 GPU, see fpmath.c);
  *   - min/max return the non-NaN operand when one is NaN (or NaN with
  *     FP_MINMAX_NAN), and order -0.0 below +0.0;
  *   - .approx functions within the PTX ISA's documented error bounds;
@@ -35,7 +38,7 @@
 #include <stdint.h>
 
 #define FP32_CANONICAL_NAN 0x7fffffffu
-#define FP64_CANONICAL_NAN 0x7fffffffffffffffull
+#define FP64_CANONICAL_NAN 0xfff8000000000000ull /* what an sm_90 GPU generates */
 #define FP16_CANONICAL_NAN 0x7fffu
 #define BF16_CANONICAL_NAN 0x7fffu
 
@@ -144,7 +147,8 @@ int fp16_cmp(uint32_t a, uint32_t b, fp_fmt f, fp_cmp c, unsigned flags);
  * fp_cvt_f2f: float -> float. `r` rounds when narrowing; when `intrnd` is
  *   non-zero the value is also rounded to an integral value in mode `r`
  *   (cvt.rni/rzi/rmi/rpi with float source and destination).  FP_FTZ,
- *   FP_SAT as PTX defines for cvt.  NaN gives the destination's canonical NaN.
+ *   FP_SAT as PTX defines for cvt.  NaN gives the destination's canonical
+ *   NaN, except through f64, bf16 -> f32 and tf32 (see cvt_nan() in fpmath.c).
  * fp_cvt_f2i: float -> integer, rounding with `r` (the .rni/.rzi/.rmi/.rpi
  *   modes), saturating to the integer range, NaN as described above.
  * fp_cvt_i2f: integer -> float rounding with `r`; FP_SAT clamps to [0,1].

@@ -73,9 +73,9 @@ static inline uint64_t bitsf64(double d)
     return u;
 }
 
-/* f32/f64 results: NaN becomes the canonical NaN, as on the GPU. */
+/* f32 results: NaN becomes the canonical NaN, as on the GPU.  (f64 keeps
+ * NaN payloads: the fast paths hand any NaN result to fpmath.) */
 static inline uint64_t c32(float r) { return r != r ? FP32_CANONICAL_NAN : bitsf32(r); }
-static inline uint64_t c64(double r) { return r != r ? FP64_CANONICAL_NAN : bitsf64(r); }
 
 static inline uint64_t wmask(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
@@ -546,23 +546,23 @@ static void float_op(const ir_insn *in, uint32_t active, uint64_t *D, const uint
     if (t == PT_F64) {
         switch (op) {
         case OP_ADD:
-            if (r == FP_RN) LANES(active, D[l] = c64(f64of(A[l]) + f64of(B[l])));
+            if (r == FP_RN) LANES(active, { double v = f64of(A[l]) + f64of(B[l]); D[l] = v == v ? bitsf64(v) : fp64_add(A[l], B[l], r); });
             else LANES(active, D[l] = fp64_add(A[l], B[l], r));
             return;
         case OP_SUB:
-            if (r == FP_RN) LANES(active, D[l] = c64(f64of(A[l]) - f64of(B[l])));
+            if (r == FP_RN) LANES(active, { double v = f64of(A[l]) - f64of(B[l]); D[l] = v == v ? bitsf64(v) : fp64_sub(A[l], B[l], r); });
             else LANES(active, D[l] = fp64_sub(A[l], B[l], r));
             return;
         case OP_MUL:
-            if (r == FP_RN) LANES(active, D[l] = c64(f64of(A[l]) * f64of(B[l])));
+            if (r == FP_RN) LANES(active, { double v = f64of(A[l]) * f64of(B[l]); D[l] = v == v ? bitsf64(v) : fp64_mul(A[l], B[l], r); });
             else LANES(active, D[l] = fp64_mul(A[l], B[l], r));
             return;
         case OP_FMA:
-            if (r == FP_RN) LANES(active, D[l] = c64(fma(f64of(A[l]), f64of(B[l]), f64of(C[l]))));
+            if (r == FP_RN) LANES(active, { double v = fma(f64of(A[l]), f64of(B[l]), f64of(C[l])); D[l] = v == v ? bitsf64(v) : fp64_fma(A[l], B[l], C[l], r); });
             else LANES(active, D[l] = fp64_fma(A[l], B[l], C[l], r));
             return;
         case OP_DIV:
-            if (r == FP_RN) LANES(active, D[l] = c64(f64of(A[l]) / f64of(B[l])));
+            if (r == FP_RN) LANES(active, { double v = f64of(A[l]) / f64of(B[l]); D[l] = v == v ? bitsf64(v) : fp64_div(A[l], B[l], r); });
             else LANES(active, D[l] = fp64_div(A[l], B[l], r));
             return;
         case OP_MIN: LANES(active, D[l] = fp64_min(A[l], B[l], fl)); return;
@@ -575,7 +575,7 @@ static void float_op(const ir_insn *in, uint32_t active, uint64_t *D, const uint
             else LANES(active, D[l] = fp64_rcp(A[l], r));
             return;
         case OP_SQRT:
-            if (r == FP_RN) LANES(active, D[l] = c64(sqrt(f64of(A[l]))));
+            if (r == FP_RN) LANES(active, { double v = sqrt(f64of(A[l])); D[l] = v == v ? bitsf64(v) : fp64_sqrt(A[l], r); });
             else LANES(active, D[l] = fp64_sqrt(A[l], r));
             return;
         case OP_RSQRT: LANES(active, D[l] = fp64_rsqrt_approx(A[l], fl)); return;
@@ -1113,7 +1113,7 @@ static uint64_t cvt1(const ir_insn *in, uint64_t a)
                 int64_t lo = dbits >= 64 ? INT64_MIN : -(int64_t)(1ull << (dbits - 1));
                 int64_t hi = dbits >= 64 ? INT64_MAX : (int64_t)((1ull << (dbits - 1)) - 1);
                 v = v < lo ? lo : v > hi ? hi : v;
-                return (uint64_t)v & wmask(dbits);
+                return (uint64_t)v; /* sign-extended, like every signed result */
             }
             if (v < 0)
                 return 0;
@@ -1141,6 +1141,44 @@ static uint64_t cvta1(const ir_insn *in, uint64_t a)
     if ((in->flags & IRF_TO) && base && !addr_in_window(a, base))
         r = a; /* not an address of that space; the GPU's result is undefined */
     return in->type == PT_U32 ? (uint32_t)r : r;
+}
+
+/* vop4: four byte lanes selected from {b, a}, operated on, saturated or
+ * accumulated into c or merged with c's bytes under the mask. */
+static uint32_t vop4(const ir_insn *in, uint32_t a, uint32_t b, uint32_t c)
+{
+    uint64_t pool = ((uint64_t)b << 32) | a;
+    uint32_t asel = (uint32_t)in->imm & 0xffff, bsel = (uint32_t)(in->imm >> 16) & 0xffff;
+    uint32_t mask = (uint32_t)(in->imm >> 32) & 0xf;
+    int sa = in->type2 == PT_S32, sb = in->mode != 0, sd = in->type == PT_S32;
+    int32_t t[4];
+    for (int i = 0; i < 4; i++) {
+        uint32_t ba = (uint32_t)(pool >> (8 * ((asel >> (4 * i)) & 7))) & 0xff;
+        uint32_t bb = (uint32_t)(pool >> (8 * ((bsel >> (4 * i)) & 7))) & 0xff;
+        int32_t x = sa ? (int8_t)ba : (int32_t)ba, y = sb ? (int8_t)bb : (int32_t)bb, r;
+        switch (in->op) {
+        case OP_VABSDIFF4: r = x > y ? x - y : y - x; break;
+        case OP_VADD4: r = x + y; break;
+        case OP_VSUB4: r = x - y; break;
+        case OP_VAVRG4: r = (x + y + ((x + y) >= 0 ? 1 : 1)) >> 1; break;
+        case OP_VMIN4: r = x < y ? x : y; break;
+        default: r = x > y ? x : y; break;
+        }
+        if (in->flags & IRF_SAT)
+            r = sd ? (r > 127 ? 127 : r < -128 ? -128 : r) : (r > 255 ? 255 : r < 0 ? 0 : r);
+        t[i] = r;
+    }
+    if (in->flags & IRF_ACCUM) {
+        uint32_t d = c;
+        for (int i = 0; i < 4; i++)
+            if (mask & (1u << i))
+                d += (uint32_t)t[i];
+        return d;
+    }
+    uint32_t d = 0;
+    for (int i = 0; i < 4; i++)
+        d |= ((mask & (1u << i)) ? ((uint32_t)t[i] & 0xff) : ((c >> (8 * i)) & 0xff)) << (8 * i);
+    return d;
 }
 
 /* ---- warp-level operations -------------------------------------------------------- */
@@ -1394,6 +1432,14 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             const uint64_t *C = in->nsrc > 2 ? SRC(2) : NULL;
             const uint64_t *E = in->nsrc > 3 ? SRC(3) : NULL;
             bits_op(w, in, active, DST(0), A, B, C, E);
+            pc++;
+            break;
+        }
+        case OP_VABSDIFF4: case OP_VADD4: case OP_VAVRG4: case OP_VMAX4: case OP_VMIN4:
+        case OP_VSUB4: {
+            const uint64_t *A = SRC(0), *B = SRC(1), *C = SRC(2);
+            uint64_t *D = DST(0);
+            LANES(active, D[l] = vop4(in, (uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l]));
             pc++;
             break;
         }

@@ -209,8 +209,19 @@ static uint64_t atom_apply(const ir_insn *in, int space, uint64_t old, uint64_t 
          * subnormal inputs and results; shared ones keep them */
         if (t == PT_F32)
             return fp32_add((uint32_t)old, (uint32_t)b, FP_RN, space == SP_SHARED ? 0 : FP_FTZ);
-        if (t == PT_F64)
+        if (t == PT_F64) {
+            /* NaN operands, as measured on the GPU: a global (L2) atomic passes
+             * NaNs through unchanged, signalling or not, the added value's
+             * first; a shared one returns the memory operand's NaN first,
+             * quietened */
+            int bnan = (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+            int anan = (old & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+            if (space != SP_SHARED && (bnan || anan))
+                return bnan ? b : old;
+            if (space == SP_SHARED && anan)
+                return old | 0x0008000000000000ull;
             return fp64_add(old, b, FP_RN);
+        }
         return (old + b) & m;
     case ATOM_MIN: case ATOM_MAX: {
         int mx = in->mode == ATOM_MAX, lt;

@@ -123,6 +123,12 @@ typedef enum ir_unit {
     X(TANH,       "tanh",       UNIT_SFU)  \
     X(TESTP,      "testp",      UNIT_FP)   \
     X(TRAP,       "trap",       UNIT_CTRL) \
+    X(VABSDIFF4,  "vabsdiff4",  UNIT_INT)  \
+    X(VADD4,      "vadd4",      UNIT_INT)  \
+    X(VAVRG4,     "vavrg4",     UNIT_INT)  \
+    X(VMAX4,      "vmax4",      UNIT_INT)  \
+    X(VMIN4,      "vmin4",      UNIT_INT)  \
+    X(VSUB4,      "vsub4",      UNIT_INT)  \
     X(VOTE,       "vote",       UNIT_SYNC) \
     X(XOR,        "xor",        UNIT_INT)
 
@@ -240,7 +246,8 @@ enum {
     IRF_ALIGNED = 1u << 23,
     IRF_BUILTIN = 1u << 24,/* call of a built-in (vprintf, malloc, ...) */
     IRF_INDIRECT = 1u << 25,/* call through a register */
-    IRF_IMPLICIT = 1u << 26 /* added by lockstep (the ret/exit closing a body) */
+    IRF_IMPLICIT = 1u << 26,/* added by lockstep (the ret/exit closing a body) */
+    IRF_ACCUM = 1u << 27    /* video SIMD .add: accumulate the lanes into c */
 };
 
 #define IR_NO_PC 0xffffffffu
@@ -267,7 +274,7 @@ typedef struct ir_insn {
     ir_opnd d[4];
     ir_opnd s[4];
     ir_opnd addr;    /* base register of the address, or IRO_NONE */
-    int64_t imm;     /* address offset; lop3 immLut; symbol-operand offset */
+    int64_t imm;     /* address offset; lop3 immLut; vop4 asel | bsel << 16 | mask << 32 */
     uint32_t target; /* bra: target pc; call: callee function; builtin id */
     uint32_t reconv; /* bra: reconvergence pc (immediate post-dominator) */
     uint32_t aux;    /* call: call-site index; AM_SHSYM: ir_shref index */

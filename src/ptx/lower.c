@@ -218,6 +218,12 @@ static const opspec opspecs[] = {
     {"testp", OP_TESTP, ALLT | MC_TESTP, 0},
     {"trap", OP_TRAP, 0, 0},
     {"vote", OP_VOTE, ALLT | MC_VOTE, F(SYNC)},
+    {"vabsdiff4", OP_VABSDIFF4, ALLT | MC_ATOM, F(SAT)},
+    {"vadd4", OP_VADD4, ALLT | MC_ATOM, F(SAT)},
+    {"vavrg4", OP_VAVRG4, ALLT | MC_ATOM, F(SAT)},
+    {"vmax4", OP_VMAX4, ALLT | MC_ATOM, F(SAT)},
+    {"vmin4", OP_VMIN4, ALLT | MC_ATOM, F(SAT)},
+    {"vsub4", OP_VSUB4, ALLT | MC_ATOM, F(SAT)},
     {"xor", OP_XOR, ALLT, 0},
 };
 
@@ -240,18 +246,18 @@ static const struct {
     {"stackrestore", "stack save/restore"}, {"multimem", "multimem operations"},
     {"tensormap", "tensor maps"}, {"discard", "cache discard"},
     {"applypriority", "cache priority"}, {"createpolicy", "cache policies"},
-    {"vabsdiff", "video instructions"}, {"vabsdiff2", "video instructions"},
-    {"vabsdiff4", "video instructions"}, {"vadd", "video instructions"},
-    {"vadd2", "video instructions"}, {"vadd4", "video instructions"},
-    {"vsub", "video instructions"}, {"vsub2", "video instructions"},
-    {"vsub4", "video instructions"}, {"vmad", "video instructions"},
-    {"vavrg2", "video instructions"}, {"vavrg4", "video instructions"},
-    {"vmax", "video instructions"}, {"vmax2", "video instructions"},
-    {"vmax4", "video instructions"}, {"vmin", "video instructions"},
-    {"vmin2", "video instructions"}, {"vmin4", "video instructions"},
-    {"vset", "video instructions"}, {"vset2", "video instructions"},
-    {"vset4", "video instructions"}, {"vshl", "video instructions"},
-    {"vshr", "video instructions"}, {"fns", "find n-th set bit"},
+    {"vabsdiff", "scalar and 2-way video instructions"},
+    {"vabsdiff2", "scalar and 2-way video instructions"},
+    {"vadd", "scalar and 2-way video instructions"},
+    {"vadd2", "scalar and 2-way video instructions"},
+    {"vsub", "scalar and 2-way video instructions"}, {"vsub2", "scalar and 2-way video instructions"},
+    {"vmad", "scalar and 2-way video instructions"},
+    {"vavrg2", "scalar and 2-way video instructions"},
+    {"vmax", "scalar and 2-way video instructions"}, {"vmax2", "scalar and 2-way video instructions"},
+    {"vmin", "scalar and 2-way video instructions"}, {"vmin2", "scalar and 2-way video instructions"},
+    {"vset", "video comparisons"}, {"vset2", "video comparisons"},
+    {"vset4", "video comparisons"}, {"vshl", "scalar video shifts"},
+    {"vshr", "scalar video shifts"}, {"fns", "find n-th set bit"},
     {"clusterlaunchcontrol", "cluster launch control"}, {"cvt", NULL},
 };
 
@@ -951,10 +957,9 @@ static int want_ntypes(lower *L, const ast_insn *in, const mods *md, int n)
     if (md->ntypes == n)
         return 1;
     if (md->ntypes < n)
-        diag_error(L->d, in->loc, "'%s' needs %s type suffix%s", in->op,
-                   n == 1 ? "a" : "two", n == 1 ? "" : "es");
+        diag_error(L->d, in->loc, "'%s' needs %d type suffix%s", in->op, n, n == 1 ? "" : "es");
     else
-        diag_error(L->d, md->typelocs[n], "too many type suffixes on '%s'", in->op);
+        diag_error(L->d, md->typelocs[n < 3 ? n : 2], "too many type suffixes on '%s'", in->op);
     return 0;
 }
 
@@ -1439,11 +1444,6 @@ static int lower_cmp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         ptx_type st = md->types[nt - 1];
         if (!check_type(L, in, md, nt - 1, T_SETP))
             return 0;
-        if (is_half(st)) {
-            diag_unsupported(L->d, md->typelocs[nt - 1], "'%s%s' is not supported yet", in->op,
-                             ptx_type_names[st]);
-            return 0;
-        }
         if (md->cmp < 0) {
             diag_error(L->d, in->loc, "'%s' needs a comparison (.eq, .lt, ...)", in->op);
             return 0;
@@ -1457,8 +1457,13 @@ static int lower_cmp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
             diag_error(L->d, in->loc, "'%s' on floats cannot use .lo/.ls/.hi/.hs", in->op);
             return 0;
         }
-        if ((md->flags & F(FTZ)) && st != PT_F32) {
-            diag_error(L->d, in->loc, "'.ftz' is only valid on .f32 comparisons");
+        if ((md->flags & F(FTZ)) && st != PT_F32 && !is_half(st)) {
+            diag_error(L->d, in->loc, "'.ftz' is only valid on .f32 and 16-bit float comparisons");
+            return 0;
+        }
+        if (op == OP_SET && is_half(st)) {
+            diag_unsupported(L->d, md->typelocs[nt - 1], "'set%s' is not supported yet",
+                             ptx_type_names[st]);
             return 0;
         }
         if (md->boolop == BOP_POPC) {
@@ -2108,6 +2113,110 @@ static int lower_warp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     return 0;
 }
 
+/*
+ * Video SIMD over four bytes: vop4.dtype.atype.btype{.sat|.add}
+ *     d{.mask}, a{.asel}, b{.bsel}, c
+ * The selectors travel in imm: asel | bsel << 16 | mask << 32, a selector
+ * as four byte indices (0..7 into the pool {b, a}), a mask as four bits.
+ */
+static int vsel(lower *L, const ast_opnd *o, const char **reg, char *buf, size_t bufsz,
+                int is_mask, uint32_t *sel)
+{
+    *reg = o->name;
+    if (o->kind != AO_NAME || !o->name)
+        return 1;
+    const char *dot = strchr(o->name, '.');
+    if (!dot)
+        return 1;
+    size_t n = (size_t)(dot - o->name);
+    if (n >= bufsz)
+        n = bufsz - 1;
+    memcpy(buf, o->name, n);
+    buf[n] = 0;
+    *reg = buf;
+    const char *s = dot + 1;
+    if (s[0] != 'b' || !s[1]) {
+        diag_error(L->d, o->loc, "bad byte selector '.%s'", s);
+        return 0;
+    }
+    size_t k = strlen(s + 1);
+    if (is_mask) {
+        uint32_t m = 0;
+        for (size_t i = 0; i < k; i++) {
+            int d = s[1 + i] - '0';
+            if (d < 0 || d > 3 || (m & (1u << d)) || (i && d >= s[i] - '0')) {
+                diag_error(L->d, o->loc, "bad mask '.%s' (bytes 3..0 in descending order)", s);
+                return 0;
+            }
+            m |= 1u << d;
+        }
+        *sel = m;
+        return 1;
+    }
+    if (k != 4) {
+        diag_error(L->d, o->loc, "a byte selector names four bytes ('.b3210'), found '.%s'", s);
+        return 0;
+    }
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) { /* written most significant first */
+        int d = s[1 + i] - '0';
+        if (d < 0 || d > 7) {
+            diag_error(L->d, o->loc, "byte selector digits are 0..7, found '.%s'", s);
+            return 0;
+        }
+        v |= (uint32_t)d << (4 * (3 - i));
+    }
+    *sel = v;
+    return 1;
+}
+
+static int lower_vop4(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
+{
+    if (!want_ntypes(L, in, md, 3))
+        return 0;
+    for (int i = 0; i < 3; i++)
+        if (!check_type(L, in, md, i, T_U32_S32))
+            return 0;
+    ir->type = (uint8_t)md->types[0];          /* dtype */
+    ir->type2 = (uint8_t)md->types[1];         /* atype */
+    ir->mode = (uint8_t)(md->types[2] == PT_S32); /* btype signed */
+    if (md->atomop >= 0 && md->atomop != ATOM_ADD) {
+        diag_error(L->d, in->loc, "'%s' takes .add as its secondary operation", in->op);
+        return 0;
+    }
+    if (md->atomop == ATOM_ADD)
+        ir->flags |= IRF_ACCUM;
+    if (md->flags & F(SAT)) {
+        if (ir->flags & IRF_ACCUM) {
+            diag_error(L->d, in->loc, "'.sat' cannot be used with the .add accumulate");
+            return 0;
+        }
+        ir->flags |= IRF_SAT;
+    }
+    if (!want_nops(L, in, 4, 4))
+        return 0;
+    uint32_t mask = 0xf, asel = 0x3210, bsel = 0x7654;
+    char b0[128], b1[128], b2[128];
+    ast_opnd d = in->ops[0], a = in->ops[1], b = in->ops[2];
+    const char *rn;
+    if (!vsel(L, &in->ops[0], &rn, b0, sizeof b0, 1, &mask))
+        return 0;
+    d.name = rn;
+    if (!vsel(L, &in->ops[1], &rn, b1, sizeof b1, 0, &asel))
+        return 0;
+    a.name = rn;
+    if (!vsel(L, &in->ops[2], &rn, b2, sizeof b2, 0, &bsel))
+        return 0;
+    b.name = rn;
+    ir->imm = (int64_t)((uint64_t)asel | (uint64_t)bsel << 16 | (uint64_t)mask << 32);
+    if (!dst_reg(L, in, &d, &ir->d[0]) || !src_opnd(L, in, &a, PT_B32, &ir->s[0]) ||
+        !src_opnd(L, in, &b, PT_B32, &ir->s[1]) || !src_opnd(L, in, &in->ops[3], PT_B32, &ir->s[2]))
+        return 0;
+    ir->ndst = 1;
+    ir->nsrc = 3;
+    return 1;
+}
+
 /* A label operand: its index in the body, or -1 with an error. */
 static int64_t label_index(lower *L, const ast_insn *in, const ast_opnd *o)
 {
@@ -2415,6 +2524,8 @@ static int lower_insn(lower *L, const ast_insn *in, ir_insn *ir)
         return lower_warp(L, in, &md, ir);
     case OP_CALL:
         return lower_call(L, in, &md, ir);
+    case OP_VABSDIFF4: case OP_VADD4: case OP_VAVRG4: case OP_VMAX4: case OP_VMIN4: case OP_VSUB4:
+        return lower_vop4(L, in, &md, ir);
     default:
         return lower_misc(L, in, &md, ir);
     }
