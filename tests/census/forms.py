@@ -877,7 +877,6 @@ EXCLUDED = {
 # activemask) that `lockstep ptx check` rejected as "unsupported instruction".
 # Everything not listed here or in EXCLUDED is expected to load.
 LOCKSTEP_UNSUPPORTED = {
-    "vabsdiff4": "SIMD video instructions: outside the PTX core's required set (1 benchmark)",
 }
 
 # What `lockstep ptx check` said about each unsupported instruction when
@@ -887,8 +886,6 @@ LOCKSTEP_SAYS = {
     "sust": "unsupported instruction 'sust' (surface stores are not implemented in lockstep yet)",
     "wmma": "unsupported instruction 'wmma' (warp matrix (tensor core) operations are not "
             "implemented in lockstep yet)",
-    "vabsdiff4": "unsupported instruction 'vabsdiff4' (video instructions are not implemented "
-                 "in lockstep yet)",
 }
 
 # Entries that need a newer target than sm_75 (none so far): form -> target.
