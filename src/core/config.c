@@ -296,24 +296,18 @@ lockstep_status lockstep_config_load_file(lockstep_config *cfg, const char *path
 {
     if (!cfg || !path)
         return LOCKSTEP_ERROR_INVALID_VALUE;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        sb_clear(&cfg->err);
-        sb_printf(&cfg->err, "%s: cannot open: %s", path, strerror(errno));
-        return LOCKSTEP_ERROR_IO;
-    }
     strbuf text = STRBUF_INIT;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_append(&text, buf, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || text.oom) {
+    int rc = sb_read_file(&text, path);
+    if (rc) {
+        int err = errno;
         sb_free(&text);
         sb_clear(&cfg->err);
-        sb_printf(&cfg->err, "%s: read error", path);
-        return bad ? LOCKSTEP_ERROR_IO : LOCKSTEP_ERROR_OUT_OF_MEMORY;
+        if (rc == -2) {
+            sb_printf(&cfg->err, "%s: out of host memory", path);
+            return LOCKSTEP_ERROR_OUT_OF_MEMORY;
+        }
+        sb_printf(&cfg->err, "%s: cannot open: %s", path, strerror(err));
+        return LOCKSTEP_ERROR_IO;
     }
     lockstep_status st = lockstep_config_parse(cfg, sb_cstr(&text), text.len, path);
     sb_free(&text);

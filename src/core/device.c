@@ -396,20 +396,14 @@ lockstep_status lockstep_module_load_file(lockstep_device *dev, const char *path
 {
     if (!dev || !path || !out)
         return LOCKSTEP_ERROR_INVALID_VALUE;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(dev, LOCKSTEP_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
     strbuf text = STRBUF_INIT;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_append(&text, buf, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || text.oom) {
+    int rc = sb_read_file(&text, path);
+    if (rc) {
+        int err = errno;
         sb_free(&text);
-        return fail(dev, bad ? LOCKSTEP_ERROR_IO : LOCKSTEP_ERROR_OUT_OF_MEMORY, "%s: read error",
-                    path);
+        if (rc == -2)
+            return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", path);
+        return fail(dev, LOCKSTEP_ERROR_IO, "%s: cannot open: %s", path, strerror(err));
     }
     lockstep_status st = lockstep_module_load_ptx(dev, sb_cstr(&text), text.len, path, out);
     sb_free(&text);

@@ -47,6 +47,7 @@ static int succs(const ir_module *m, const ir_func *f, uint32_t i, uint32_t out[
 uint32_t *cfg_ipdom(const ir_module *m, const ir_func *f)
 {
     uint32_t n = f->end - f->start, exit = n, nn = n + 1;
+    uint32_t *result = NULL;
     uint32_t *ipdom = malloc(nn * sizeof *ipdom);
     uint32_t *po = malloc(nn * sizeof *po);        /* postorder number of each node */
     uint32_t *order = malloc(nn * sizeof *order);  /* nodes by postorder */
@@ -55,7 +56,7 @@ uint32_t *cfg_ipdom(const ir_module *m, const ir_func *f)
     uint32_t *stack = malloc(nn * sizeof *stack);
     uint32_t *iter = malloc(nn * sizeof *iter);
     if (!ipdom || !po || !order || !npred || !preds || !stack || !iter)
-        goto oom;
+        goto done;
     /* forward predecessors (the reverse graph's successors), as CSR */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t s[2];
@@ -68,7 +69,7 @@ uint32_t *cfg_ipdom(const ir_module *m, const ir_func *f)
     {
         uint32_t *fill = calloc(nn, sizeof *fill);
         if (!fill)
-            goto oom;
+            goto done;
         for (uint32_t i = 0; i < n; i++) {
             uint32_t s[2];
             int k = succs(m, f, i, s);
@@ -137,14 +138,9 @@ uint32_t *cfg_ipdom(const ir_module *m, const ir_func *f)
             }
         }
     }
-    free(po);
-    free(order);
-    free(npred);
-    free(preds);
-    free(stack);
-    free(iter);
-    return ipdom;
-oom:
+    result = ipdom;
+    ipdom = NULL;
+done:
     free(ipdom);
     free(po);
     free(order);
@@ -152,7 +148,7 @@ oom:
     free(preds);
     free(stack);
     free(iter);
-    return NULL;
+    return result;
 }
 
 int cfg_compute_reconvergence(ir_module *m, diag *d)

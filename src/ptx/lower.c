@@ -650,6 +650,41 @@ static int dst_pred(lower *L, const ast_insn *in, const char *name, ast_loc loc,
     return 1;
 }
 
+/* A value destination, or with allow_pair a value|predicate pair (shfl,
+ * match.all: "d|p", either side may be '_'). Sets ir->d[0..1] and ndst. */
+static int dst_value_or_pair(lower *L, const ast_insn *in, const ast_opnd *d, ir_insn *ir,
+                             int allow_pair)
+{
+    if (d->kind == AO_PAIR) {
+        if (!allow_pair) {
+            diag_error(L->d, d->loc, "'%s' has no predicate destination", in->op);
+            return 0;
+        }
+        ast_opnd v = *d;
+        v.kind = strcmp(d->name, "_") ? AO_NAME : AO_SINK;
+        if (!dst_reg(L, in, &v, &ir->d[0]) || !dst_pred(L, in, d->name2, d->loc, &ir->d[1]))
+            return 0;
+        ir->ndst = 2;
+        return 1;
+    }
+    if (!dst_reg(L, in, d, &ir->d[0]))
+        return 0;
+    ir->ndst = 1;
+    return 1;
+}
+
+/* A destination of type t: a predicate for .pred, a value register otherwise. */
+static int dst_typed(lower *L, const ast_insn *in, const ast_opnd *d, ptx_type t, ir_opnd *out)
+{
+    if (t != PT_PRED)
+        return dst_reg(L, in, d, out);
+    if (d->kind != AO_NAME || d->off) {
+        diag_error(L->d, d->loc, "expected a predicate destination for '%s'", in->op);
+        return 0;
+    }
+    return dst_pred(L, in, d->name, d->loc, out);
+}
+
 static int src_pred(lower *L, const ast_insn *in, const ast_opnd *o, ir_opnd *out)
 {
     memset(out, 0, sizeof *out);
@@ -1935,13 +1970,8 @@ static int lower_bar(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         ir->type = (uint8_t)want;
         if (!want_nops(L, in, 3, 4))
             return 0;
-        const ast_opnd *d = &in->ops[0];
-        if (want == PT_PRED) {
-            if (d->kind != AO_NAME || !dst_pred(L, in, d->name, d->loc, &ir->d[0]))
-                return 0;
-        } else if (!dst_reg(L, in, d, &ir->d[0])) {
+        if (!dst_typed(L, in, &in->ops[0], want, &ir->d[0]))
             return 0;
-        }
         ir->ndst = 1;
         if (!src_opnd(L, in, &in->ops[1], PT_U32, &ir->s[0]))
             return 0;
@@ -2006,13 +2036,8 @@ static int lower_warp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         ir->type = (uint8_t)want;
         if (!want_nops(L, in, sync ? 3 : 2, sync ? 3 : 2))
             return 0;
-        const ast_opnd *d = &in->ops[0];
-        if (want == PT_PRED) {
-            if (d->kind != AO_NAME || !dst_pred(L, in, d->name, d->loc, &ir->d[0]))
-                return 0;
-        } else if (!dst_reg(L, in, d, &ir->d[0])) {
+        if (!dst_typed(L, in, &in->ops[0], want, &ir->d[0]))
             return 0;
-        }
         ir->ndst = 1;
         if (!src_pred(L, in, &in->ops[1], &ir->s[0]))
             return 0;
@@ -2035,18 +2060,8 @@ static int lower_warp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         ir->type = PT_B32;
         if (!want_nops(L, in, sync ? 5 : 4, sync ? 5 : 4))
             return 0;
-        const ast_opnd *d = &in->ops[0];
-        if (d->kind == AO_PAIR) {
-            ast_opnd tmp = *d;
-            tmp.kind = strcmp(d->name, "_") ? AO_NAME : AO_SINK;
-            if (!dst_reg(L, in, &tmp, &ir->d[0]) || !dst_pred(L, in, d->name2, d->loc, &ir->d[1]))
-                return 0;
-            ir->ndst = 2;
-        } else {
-            if (!dst_reg(L, in, d, &ir->d[0]))
-                return 0;
-            ir->ndst = 1;
-        }
+        if (!dst_value_or_pair(L, in, &in->ops[0], ir, 1))
+            return 0;
         for (int i = 0; i < (sync ? 4 : 3); i++)
             if (!src_opnd(L, in, &in->ops[i + 1], PT_B32, &ir->s[i]))
                 return 0;
@@ -2068,22 +2083,8 @@ static int lower_warp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         ir->type = (uint8_t)md->types[0];
         if (!want_nops(L, in, 3, 3))
             return 0;
-        const ast_opnd *d = &in->ops[0];
-        if (d->kind == AO_PAIR) {
-            if (md->match != MATCH_ALL) {
-                diag_error(L->d, d->loc, "only match.all has a predicate destination");
-                return 0;
-            }
-            ast_opnd tmp = *d;
-            tmp.kind = strcmp(d->name, "_") ? AO_NAME : AO_SINK;
-            if (!dst_reg(L, in, &tmp, &ir->d[0]) || !dst_pred(L, in, d->name2, d->loc, &ir->d[1]))
-                return 0;
-            ir->ndst = 2;
-        } else {
-            if (!dst_reg(L, in, d, &ir->d[0]))
-                return 0;
-            ir->ndst = 1;
-        }
+        if (!dst_value_or_pair(L, in, &in->ops[0], ir, md->match == MATCH_ALL))
+            return 0;
         if (!src_opnd(L, in, &in->ops[1], md->types[0], &ir->s[0]) ||
             !src_opnd(L, in, &in->ops[2], PT_B32, &ir->s[1]))
             return 0;

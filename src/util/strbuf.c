@@ -95,3 +95,17 @@ char *sb_detach(strbuf *sb)
     sb->len = sb->cap = 0;
     return s;
 }
+
+int sb_read_file(strbuf *sb, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sb_append(sb, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    return bad ? -1 : sb->oom ? -2 : 0;
+}

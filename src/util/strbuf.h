@@ -27,5 +27,8 @@ void sb_clear(strbuf *sb);            /* len = 0, keeps the memory */
 void sb_free(strbuf *sb);             /* releases the memory */
 const char *sb_cstr(const strbuf *sb); /* never NULL */
 char *sb_detach(strbuf *sb);          /* malloc'd copy owner transfer; NULL on OOM */
+/* Append the whole file at path: 0, -1 if it cannot be opened or read
+ * (errno says why), -2 if the host is out of memory. */
+int sb_read_file(strbuf *sb, const char *path);
 
 #endif
