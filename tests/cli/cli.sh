@@ -36,6 +36,8 @@ check "ptx check mixed" 1 "$L" ptx check examples/saxpy.ptx tests/ptx/bad/10-unk
 contains "mixed good" "examples/saxpy.ptx: ok"
 check "ptx check missing file" 1 "$L" ptx check /nonexistent.ptx
 contains "missing file" "cannot open"
-check "ptx check all e2e kernels" 0 "$L" ptx check --quiet tests/e2e/kernels/*.ptx tests/ptx/good/*.ptx
+check "ptx check every committed PTX file" 0 "$L" ptx check --quiet examples/*.ptx \
+    tests/e2e/kernels/*.ptx tests/ptx/good/*.ptx bench/functional/*.ptx tests/conformance/conf.ptx
+contains "conformance module" "conf.ptx: ok, 924 kernels"
 if [ "$fails" -ne 0 ]; then echo "$fails CLI checks failed"; exit 1; fi
 echo "ok: all CLI checks"

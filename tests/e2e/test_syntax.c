@@ -105,8 +105,32 @@ static void test_print_kernel(void)
     lockstep_device_destroy(dev);
 }
 
+static void test_imm64(void)
+{
+    lockstep_device *dev;
+    CHECK(lockstep_device_create(NULL, &dev) == LOCKSTEP_SUCCESS);
+    lockstep_module *mod;
+    CHECK(lockstep_module_load_file(dev, LOCKSTEP_SRC_DIR "/tests/ptx/good/syntax.ptx", &mod) ==
+          LOCKSTEP_SUCCESS);
+    lockstep_kernel *k;
+    CHECK(lockstep_module_get_kernel(mod, "imm64", &k) == LOCKSTEP_SUCCESS);
+    lockstep_dptr out;
+    lockstep_malloc(dev, 32, &out);
+    void *args[] = {&out};
+    CHECK(lockstep_launch_args(dev, k, (lockstep_dim3){1, 1, 1}, (lockstep_dim3){1, 1, 1}, 0, args,
+                               NULL) == LOCKSTEP_SUCCESS);
+    uint64_t r[4];
+    lockstep_memcpy_dtoh(dev, r, out, sizeof r);
+    CHECK_EQ_U64(r[0], UINT64_MAX);
+    CHECK_EQ_U64(r[1], 81985529216486895ull);
+    CHECK_EQ_U64(r[2], 81985529216486895ull + 4294967296ull);
+    CHECK_EQ_U64(r[3], 81985529216486895ull * (uint64_t)-2);
+    lockstep_device_destroy(dev);
+}
+
 int main(void)
 {
+    RUN(test_imm64);
     RUN(test_syntax_kernel);
     RUN(test_print_kernel);
     return test_summary();
