@@ -46,9 +46,11 @@ LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c tests/e2e/test_*.c)
 TESTS    = $(patsubst %.c,$(BUILD)/%,$(TEST_SRC))
+CUDART_TEST_SRC = $(wildcard tests/cudart/test_*.c)
+CUDART_TESTS    = $(patsubst %.c,$(BUILD)/%,$(CUDART_TEST_SRC))
 
 .PHONY: all test demo fuzz bench clean
-all: $(BUILD)/liblockstep.a $(BUILD)/liblockstep.so $(BUILD)/lockstep
+all: $(BUILD)/liblockstep.a $(BUILD)/liblockstep.so $(BUILD)/lockstep $(BUILD)/lib/libcudart.so.13
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -65,19 +67,64 @@ $(BUILD)/liblockstep.so: $(LIB_OBJ)
 $(BUILD)/lockstep: $(CLI_OBJ) $(BUILD)/liblockstep.a
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
+# The CUDA runtime replacement: libcudart.so.13 with nvcc 13's symbol
+# version, holding liblockstep inside it.  zstd decompresses the PTX nvcc
+# compresses by default (Debian: libzstd-dev); without it the library still
+# builds and explains which programs it cannot load.
+ZSTD := $(shell printf '\043include <zstd.h>\nint main(void){return 0;}\n' | $(CC) -x c - -lzstd -o /dev/null 2>/dev/null && echo 1)
+CUDART_SRC = $(wildcard src/cudart/*.c)
+CUDART_OBJ = $(CUDART_SRC:%.c=$(BUILD)/obj/%.o)
+ifeq ($(ZSTD),1)
+$(CUDART_OBJ): CPPFLAGS += -DLOCKSTEP_HAVE_ZSTD
+CUDART_LIBS = -lzstd
+endif
+$(BUILD)/lib/libcudart.so.13: $(CUDART_OBJ) $(LIB_OBJ) src/cudart/exports.map
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcudart.so.13 \
+	    -Wl,--version-script=src/cudart/exports.map -o $@ $(CUDART_OBJ) $(LIB_OBJ) $(CUDART_LIBS) $(LDLIBS)
+	@ln -sf libcudart.so.13 $(BUILD)/lib/libcudart.so
+
 $(BUILD)/tests/%: tests/%.c $(BUILD)/liblockstep.a tests/test.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/liblockstep.a $(LDLIBS)
 
-test: all $(TESTS)
+# tests of the CUDA runtime replacement link its objects too
+$(BUILD)/tests/cudart/%: tests/cudart/%.c $(CUDART_OBJ) $(BUILD)/liblockstep.a tests/test.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) $(if $(filter 1,$(ZSTD)),-DLOCKSTEP_HAVE_ZSTD) -MMD -MP \
+	    -o $@ $< $(CUDART_OBJ) $(BUILD)/liblockstep.a $(CUDART_LIBS) $(LDLIBS)
+
+# In the sanitizer build, CUDA programs (not instrumented themselves) load an
+# ASan-instrumented libcudart.so.13: the ASan runtime must be preloaded.
+ifeq ($(SAN),1)
+export LOCKSTEP_RUN_ENV = LD_PRELOAD=$(shell $(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0
+endif
+
+test: all $(TESTS) $(CUDART_TESTS) $(BUILD)/demo
 	@sh tests/run.sh $(BUILD)
 
 $(BUILD)/demo: examples/demo.c $(BUILD)/liblockstep.a
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(BUILD)/liblockstep.a $(LDLIBS)
 
+NVCC ?= nvcc
+HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo 1)
+
+$(BUILD)/demo_cuda: examples/demo.cu
+	$(Q)$(NVCC) -cudart shared -lineinfo -o $@ $<
+
+# The demo: an ordinary CUDA program built with nvcc, run on the simulator.
+# Without nvcc, the C API demo runs instead.
+ifeq ($(HAVE_NVCC),1)
+demo: all $(BUILD)/demo_cuda
+	@echo "== examples/demo.cu, built with nvcc -cudart shared, running on lockstep:"
+	@$(BUILD)/lockstep run -- $(BUILD)/demo_cuda
+else
 demo: all $(BUILD)/demo
+	@echo "== nvcc not found: running the C API demo (examples/demo.c) instead"
 	@$(BUILD)/demo examples/saxpy.ptx
+endif
 
 # The fuzz target compiles the library sources itself, instrumented.
 FUZZ_CC ?= clang
@@ -95,4 +142,4 @@ bench: all $(BUILD)/bench_functional
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TESTS:=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(CUDART_OBJ:.o=.d) $(TESTS:=.d) $(CUDART_TESTS:=.d)

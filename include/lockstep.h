@@ -145,6 +145,21 @@ LOCKSTEP_API lockstep_status lockstep_memcpy_dtod(lockstep_device *dev, lockstep
                                                   lockstep_dptr src, size_t bytes);
 LOCKSTEP_API lockstep_status lockstep_memset(lockstep_device *dev, lockstep_dptr dst, int value,
                                              size_t bytes);
+/* Map `bytes` of host memory into the device's address space at the host
+ * pointer's own address, as unified virtual addressing does for pinned and
+ * managed memory: kernels (and lockstep_memcpy_*) then reach those host
+ * bytes through that address.  The mapping must not overlap device memory
+ * or another mapping.  The host memory must stay valid until unmapped. */
+LOCKSTEP_API lockstep_status lockstep_map_host(lockstep_device *dev, void *host, size_t bytes);
+LOCKSTEP_API lockstep_status lockstep_unmap_host(lockstep_device *dev, void *host);
+/* Does ptr lie in the address ranges lockstep simulates (device memory and
+ * the generic windows), allocated or not?  The host must never dereference
+ * such an address. */
+LOCKSTEP_API int lockstep_is_simulated_address(const lockstep_device *dev, lockstep_dptr ptr);
+/* Is [ptr, ptr+bytes) inside one live device allocation or mapping? */
+LOCKSTEP_API int lockstep_is_device_range(const lockstep_device *dev, lockstep_dptr ptr,
+                                          size_t bytes);
+
 /* Bytes still allocatable and the configured total (-lockstep_device_memory). */
 LOCKSTEP_API lockstep_status lockstep_mem_info(lockstep_device *dev, size_t *free_bytes,
                                                size_t *total_bytes);

@@ -12,6 +12,7 @@
 
 static const cli_command commands[] = {
     {"ptx", cmd_ptx, "check PTX files: parse, decode and list kernels (lockstep ptx check FILE...)"},
+    {"run", cmd_run, "run a CUDA program (built with nvcc -cudart shared) on the simulator"},
     {"version", cmd_version, "print lockstep's version"},
 };
 

@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/device_int.h"
 #include "exec/exec.h"
+#include "mem/addrmap.h"
 #include "mem/devmem.h"
 #include "ptx/lower.h"
 #include "ptx/parse.h"
@@ -283,6 +285,40 @@ lockstep_status lockstep_memset(lockstep_device *dev, lockstep_dptr dst, int val
     if (bytes && devmem_fill(dev->dm, dst, (uint8_t)value, bytes))
         return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "lockstep_memset: out of host memory");
     return ok(dev);
+}
+
+lockstep_status lockstep_map_host(lockstep_device *dev, void *host, size_t bytes)
+{
+    if (!dev || !host || !bytes)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (devmem_map_host(dev->dm, host, bytes, TAG_USER))
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
+                    "lockstep_map_host: [%p, +%zu) overlaps device memory or another mapping", host,
+                    bytes);
+    return ok(dev);
+}
+
+lockstep_status lockstep_unmap_host(lockstep_device *dev, void *host)
+{
+    if (!dev)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (devmem_unmap_host(dev->dm, host))
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE, "lockstep_unmap_host: %p is not mapped", host);
+    return ok(dev);
+}
+
+int lockstep_is_simulated_address(const lockstep_device *dev, lockstep_dptr ptr)
+{
+    if (!dev)
+        return 0;
+    return (ptr >= ADDR_GLOBAL_BASE && ptr - ADDR_GLOBAL_BASE < devmem_capacity(dev->dm) + (1ull << 32)) ||
+           (ptr >= ADDR_PARAM_WINDOW && ptr < ADDR_WINDOWS_END);
+}
+
+int lockstep_is_device_range(const lockstep_device *dev, lockstep_dptr ptr, size_t bytes)
+{
+    uint32_t hint = 0;
+    return dev && devmem_find(dev->dm, ptr, bytes ? bytes : 1, &hint) != NULL;
 }
 
 lockstep_status lockstep_mem_info(lockstep_device *dev, size_t *free_bytes, size_t *total_bytes)
@@ -716,4 +752,17 @@ void lockstep_device_last_fault(const lockstep_device *dev, lockstep_fault_info 
         return;
     }
     *out = dev->fault;
+}
+
+/* ---- internal hooks (device_int.h) ------------------------------------------------- */
+
+lockstep_config *device_config_mut(lockstep_device *dev) { return dev->cfg; }
+
+devmem *device_devmem(lockstep_device *dev) { return dev->dm; }
+
+void device_free_user_allocations(lockstep_device *dev)
+{
+    devmem_free_tagged(dev->dm, TAG_USER);
+    devmem_free_tagged(dev->dm, TAG_HEAP);
+    dev->heap_used = 0;
 }

@@ -113,7 +113,7 @@ static int resolve(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
 {
     uint32_t pc = (uint32_t)(in - L->mod->code);
     uint64_t lo = 1, hi = 0, page = ~0ull;
-    uint8_t *page_ptr = NULL;
+    uint8_t *page_ptr = NULL, *host = NULL;
     uint32_t hint = 0;
     for (uint32_t m = active; m; m &= m - 1) {
         int l = ctz32(m);
@@ -163,6 +163,11 @@ static int resolve(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
                 }
                 lo = al->base;
                 hi = al->base + al->size;
+                host = al->host;
+            }
+            if (host) { /* a mapped host buffer (pinned or managed memory) */
+                ptr[l] = host + (a - lo);
+                break;
             }
             if ((a >> DEVMEM_PAGE_SHIFT) != page) {
                 page = a >> DEVMEM_PAGE_SHIFT;
@@ -382,8 +387,8 @@ int exec_read_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint6
                 return -1;
             uint64_t left = al->base + al->size - a;
             uint64_t page_left = DEVMEM_PAGE_SIZE - (a & (DEVMEM_PAGE_SIZE - 1));
-            avail = (uint32_t)MIN((uint64_t)avail, MIN(left, page_left));
-            p = devmem_rptr(L->dm, a);
+            avail = (uint32_t)MIN((uint64_t)avail, al->host ? left : MIN(left, page_left));
+            p = al->host ? al->host + (a - al->base) : devmem_rptr(L->dm, a);
             if (!p)
                 return -1;
         }

@@ -161,8 +161,24 @@ const uint8_t *devmem_rptr(const devmem *dm, uint64_t addr)
 /* Bulk access                                                              */
 /* ------------------------------------------------------------------------ */
 
+/* The host bytes of [addr, addr+n) if that range lies in one mapped host
+ * buffer, else NULL. */
+static uint8_t *mapped(const devmem *dm, uint64_t addr, uint64_t n)
+{
+    if (addr >= ADDR_GLOBAL_BASE && addr - ADDR_GLOBAL_BASE < dm->span)
+        return NULL;
+    uint32_t hint = 0;
+    const devmem_alloc *a = devmem_find(dm, addr, n, &hint);
+    return a && a->host ? a->host + (addr - a->base) : NULL;
+}
+
 int devmem_read(const devmem *dm, uint64_t addr, void *dst, uint64_t n)
 {
+    uint8_t *h = mapped(dm, addr, n);
+    if (h) {
+        memcpy(dst, h, n);
+        return 0;
+    }
     uint64_t off;
     if (!range_ok(dm, addr, n, &off))
         return -1;
@@ -193,6 +209,11 @@ static int all_zero(const uint8_t *p, uint64_t n)
  * one: cudaMemcpy of zero-initialised host arrays keeps memory sparse. */
 int devmem_write(devmem *dm, uint64_t addr, const void *src, uint64_t n)
 {
+    uint8_t *h = mapped(dm, addr, n);
+    if (h) {
+        memcpy(h, src, n);
+        return 0;
+    }
     uint64_t off;
     if (!range_ok(dm, addr, n, &off))
         return -1;
@@ -214,6 +235,11 @@ int devmem_write(devmem *dm, uint64_t addr, const void *src, uint64_t n)
 /* A fill with zero skips absent pages for the same reason. */
 int devmem_fill(devmem *dm, uint64_t addr, uint8_t value, uint64_t n)
 {
+    uint8_t *h = mapped(dm, addr, n);
+    if (h) {
+        memset(h, value, n);
+        return 0;
+    }
     uint64_t off;
     if (!range_ok(dm, addr, n, &off))
         return -1;
@@ -262,6 +288,15 @@ static int copy_piece(devmem *dm, uint64_t doff, uint64_t soff, uint64_t k)
  * overwritten. */
 int devmem_copy(devmem *dm, uint64_t dst, uint64_t src, uint64_t n)
 {
+    uint8_t *hd = mapped(dm, dst, n), *hs = mapped(dm, src, n);
+    if (hd && hs) {
+        memmove(hd, hs, n);
+        return 0;
+    }
+    if (hd) /* device range to a host buffer: the ranges cannot overlap */
+        return devmem_read(dm, src, hd, n);
+    if (hs)
+        return devmem_write(dm, dst, hs, n);
     uint64_t doff, soff;
     if (!range_ok(dm, dst, n, &doff) || !range_ok(dm, src, n, &soff))
         return -1;
@@ -412,7 +447,7 @@ int devmem_alloc_block(devmem *dm, uint64_t size, uint64_t align, uint32_t tag, 
         size_t at = live_upper(dm, start);
         devmem_alloc *l = dm->live.v;
         memmove(l + at + 1, l + at, (dm->live.n - at) * sizeof *l);
-        l[at] = (devmem_alloc){start, size, tag};
+        l[at] = (devmem_alloc){start, size, tag, NULL};
         dm->live.n++;
         dm->used += rsize;
         *addr = start;
@@ -445,10 +480,46 @@ static void zero_range(devmem *dm, uint64_t off, uint64_t n)
     }
 }
 
+int devmem_map_host(devmem *dm, void *host, uint64_t size, uint32_t tag)
+{
+    uint64_t base = (uint64_t)(uintptr_t)host;
+    if (!host || size == 0 || base + size < base)
+        return -1;
+    /* not inside the simulated device range or the generic windows */
+    if (base < ADDR_GLOBAL_BASE + dm->span && base + size > ADDR_GLOBAL_BASE)
+        return -1;
+    if (base < ADDR_WINDOWS_END && base + size > ADDR_PARAM_WINDOW)
+        return -1;
+    size_t at = live_upper(dm, base);
+    if (at > 0 && dm->live.v[at - 1].base + dm->live.v[at - 1].size > base)
+        return -1;
+    if (at < dm->live.n && dm->live.v[at].base < base + size)
+        return -1;
+    if (vec_reserve(&dm->live, dm->live.n + 1))
+        return -1;
+    devmem_alloc *l = dm->live.v;
+    memmove(l + at + 1, l + at, (dm->live.n - at) * sizeof *l);
+    l[at] = (devmem_alloc){base, size, tag, (uint8_t *)host};
+    dm->live.n++;
+    return 0;
+}
+
+int devmem_unmap_host(devmem *dm, void *host)
+{
+    uint64_t base = (uint64_t)(uintptr_t)host;
+    size_t at = live_upper(dm, base);
+    if (at == 0 || dm->live.v[at - 1].base != base || !dm->live.v[at - 1].host)
+        return -1;
+    at--;
+    memmove(dm->live.v + at, dm->live.v + at + 1, (dm->live.n - at - 1) * sizeof *dm->live.v);
+    dm->live.n--;
+    return 0;
+}
+
 int devmem_free_block(devmem *dm, uint64_t addr)
 {
     size_t at = live_upper(dm, addr);
-    if (at == 0 || dm->live.v[at - 1].base != addr)
+    if (at == 0 || dm->live.v[at - 1].base != addr || dm->live.v[at - 1].host)
         return -1;
     at--;
     /* Growing the free list happens first: if it fails, nothing changed. */
@@ -481,6 +552,13 @@ int devmem_free_block(devmem *dm, uint64_t addr)
         dm->free.n++;
     }
     return 0;
+}
+
+void devmem_free_tagged(devmem *dm, uint32_t tag)
+{
+    for (size_t i = dm->live.n; i-- > 0;)
+        if (dm->live.v[i].tag == tag && !dm->live.v[i].host)
+            devmem_free_block(dm, dm->live.v[i].base);
 }
 
 /* ------------------------------------------------------------------------ */

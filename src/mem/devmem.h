@@ -24,6 +24,7 @@ typedef struct devmem_alloc {
     uint64_t base;
     uint64_t size;  /* bytes asked for (accesses beyond are illegal) */
     uint32_t tag;   /* caller's label (e.g. 0 = cudaMalloc, 1 = module variable) */
+    uint8_t *host;  /* a mapped host buffer (devmem_map_host), else NULL */
 } devmem_alloc;
 
 /* capacity: bytes of device memory (the sum of live allocation sizes, each
@@ -37,6 +38,18 @@ int devmem_alloc_block(devmem *dm, uint64_t size, uint64_t align, uint32_t tag, 
 /* Free the allocation whose base is addr: 0, or -1 if addr is not one.
  * Its bytes read as zero afterwards; pages wholly inside it are released. */
 int devmem_free_block(devmem *dm, uint64_t addr);
+
+/* Map a host buffer into the device address space at its own address, as
+ * unified virtual addressing does for pinned and managed memory: device
+ * accesses to [host, host+size) reach the host bytes directly.  It must not
+ * overlap the device range or another allocation, and does not count
+ * against the capacity.  0, or -1 (overlap, or host out of memory). */
+int devmem_map_host(devmem *dm, void *host, uint64_t size, uint32_t tag);
+/* Undo devmem_map_host: 0, or -1 if host is not a mapped buffer's start. */
+int devmem_unmap_host(devmem *dm, void *host);
+
+/* Free every allocation (not mapping) carrying `tag`. */
+void devmem_free_tagged(devmem *dm, uint32_t tag);
 
 /* The live allocation that wholly contains [addr, addr+size), or NULL.
  * *hint caches the last index found (start it at 0); it makes repeated
@@ -55,7 +68,8 @@ uint8_t *devmem_wptr(devmem *dm, uint64_t addr);
 const uint8_t *devmem_rptr(const devmem *dm, uint64_t addr);
 
 /* Unchecked bulk access (memcpy/memset from the host API, module data).
- * They span pages; 0 on success, -1 if the host is out of memory. */
+ * They span pages; 0 on success, -1 if the host is out of memory.  A range
+ * inside one mapped host buffer is accessed directly. */
 int devmem_read(const devmem *dm, uint64_t addr, void *dst, uint64_t n);
 int devmem_write(devmem *dm, uint64_t addr, const void *src, uint64_t n);
 int devmem_fill(devmem *dm, uint64_t addr, uint8_t value, uint64_t n);

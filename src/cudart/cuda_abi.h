@@ -1,0 +1,242 @@
+/*
+ * cuda_abi.h -- the part of the CUDA 13 runtime's binary interface that
+ * lockstep's replacement libcudart implements: the numeric values of the
+ * enums programs compile into themselves, and the layouts of the structs
+ * they read.  Written from the CUDA 13 headers' published values so the
+ * library builds without a CUDA toolkit; tests/cudart/abi_check.cpp
+ * compares every value and offset with the real headers when nvcc is
+ * present.
+ */
+#ifndef LOCKSTEP_CUDA_ABI_H
+#define LOCKSTEP_CUDA_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int cudaError_t; /* enum cudaError: values below */
+
+#define CUDA_ERRORS(X)                                                                     \
+    X(cudaSuccess, 0, "no error")                                                          \
+    X(cudaErrorInvalidValue, 1, "invalid argument")                                        \
+    X(cudaErrorMemoryAllocation, 2, "out of memory")                                       \
+    X(cudaErrorInitializationError, 3, "initialization error")                             \
+    X(cudaErrorCudartUnloading, 4, "driver shutting down")                                 \
+    X(cudaErrorInvalidConfiguration, 9, "invalid configuration argument")                  \
+    X(cudaErrorInvalidPitchValue, 12, "invalid pitch argument")                            \
+    X(cudaErrorInvalidSymbol, 13, "invalid device symbol")                                 \
+    X(cudaErrorInvalidHostPointer, 16, "invalid host pointer")                             \
+    X(cudaErrorInvalidDevicePointer, 17, "invalid device pointer")                         \
+    X(cudaErrorInvalidMemcpyDirection, 21, "invalid copy direction for memcpy")            \
+    X(cudaErrorMissingConfiguration, 52, "__global__ function call is not configured")     \
+    X(cudaErrorInvalidDeviceFunction, 98, "invalid device function")                       \
+    X(cudaErrorNoDevice, 100, "no CUDA-capable device is detected")                        \
+    X(cudaErrorInvalidDevice, 101, "invalid device ordinal")                               \
+    X(cudaErrorInvalidKernelImage, 200, "device kernel image is invalid")                  \
+    X(cudaErrorNoKernelImageForDevice, 209, "no kernel image is available for execution on the device") \
+    X(cudaErrorUnsupportedLimit, 215, "limit is not supported on this architecture")       \
+    X(cudaErrorInvalidPtx, 218, "a PTX JIT compilation failed")                            \
+    X(cudaErrorInvalidResourceHandle, 400, "invalid resource handle")                      \
+    X(cudaErrorSymbolNotFound, 500, "named symbol not found")                              \
+    X(cudaErrorNotReady, 600, "device not ready")                                          \
+    X(cudaErrorIllegalAddress, 700, "an illegal memory access was encountered")            \
+    X(cudaErrorLaunchOutOfResources, 701, "too many resources requested for launch")       \
+    X(cudaErrorLaunchTimeout, 702, "the launch timed out and was terminated")              \
+    X(cudaErrorAssert, 710, "device-side assert triggered")                                \
+    X(cudaErrorHardwareStackError, 714, "hardware stack error")        \
+    X(cudaErrorIllegalInstruction, 715, "an illegal instruction was encountered")          \
+    X(cudaErrorMisalignedAddress, 716, "misaligned address")                               \
+    X(cudaErrorLaunchFailure, 719, "unspecified launch failure")                           \
+    X(cudaErrorNotPermitted, 800, "operation not permitted")                               \
+    X(cudaErrorNotSupported, 801, "operation not supported")                               \
+    X(cudaErrorUnknown, 999, "unknown error")
+
+enum {
+#define X(name, value, text) name = value,
+    CUDA_ERRORS(X)
+#undef X
+};
+
+typedef struct dim3 {
+    unsigned int x, y, z;
+} dim3;
+
+typedef struct rt_stream *cudaStream_t;
+typedef struct rt_event *cudaEvent_t;
+typedef struct rt_function *cudaKernel_t;
+#define CUDA_STREAM_LEGACY ((cudaStream_t)0x1)
+#define CUDA_STREAM_PER_THREAD ((cudaStream_t)0x2)
+
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+};
+
+enum { cudaStreamNonBlocking = 0x01 };
+enum { cudaEventBlockingSync = 0x01, cudaEventDisableTiming = 0x02 };
+enum { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2 };
+
+typedef struct cudaUUID_t {
+    char bytes[16];
+} cudaUUID_t;
+
+/* CUDA 13 layout */
+struct cudaDeviceProp {
+    char name[256];
+    cudaUUID_t uuid;
+    char luid[8];
+    unsigned int luidDeviceNodeMask;
+    size_t totalGlobalMem;
+    size_t sharedMemPerBlock;
+    int regsPerBlock;
+    int warpSize;
+    size_t memPitch;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    size_t totalConstMem;
+    int major;
+    int minor;
+    size_t textureAlignment;
+    size_t texturePitchAlignment;
+    int multiProcessorCount;
+    int integrated;
+    int canMapHostMemory;
+    int maxTexture1D;
+    int maxTexture1DMipmap;
+    int maxTexture2D[2];
+    int maxTexture2DMipmap[2];
+    int maxTexture2DLinear[3];
+    int maxTexture2DGather[2];
+    int maxTexture3D[3];
+    int maxTexture3DAlt[3];
+    int maxTextureCubemap;
+    int maxTexture1DLayered[2];
+    int maxTexture2DLayered[3];
+    int maxTextureCubemapLayered[2];
+    int maxSurface1D;
+    int maxSurface2D[2];
+    int maxSurface3D[3];
+    int maxSurface1DLayered[2];
+    int maxSurface2DLayered[3];
+    int maxSurfaceCubemap;
+    int maxSurfaceCubemapLayered[2];
+    size_t surfaceAlignment;
+    int concurrentKernels;
+    int ECCEnabled;
+    int pciBusID;
+    int pciDeviceID;
+    int pciDomainID;
+    int tccDriver;
+    int asyncEngineCount;
+    int unifiedAddressing;
+    int memoryBusWidth;
+    int l2CacheSize;
+    int persistingL2CacheMaxSize;
+    int maxThreadsPerMultiProcessor;
+    int streamPrioritiesSupported;
+    int globalL1CacheSupported;
+    int localL1CacheSupported;
+    size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor;
+    int managedMemory;
+    int isMultiGpuBoard;
+    int multiGpuBoardGroupID;
+    int hostNativeAtomicSupported;
+    int pageableMemoryAccess;
+    int concurrentManagedAccess;
+    int computePreemptionSupported;
+    int canUseHostPointerForRegisteredMem;
+    int cooperativeLaunch;
+    size_t sharedMemPerBlockOptin;
+    int pageableMemoryAccessUsesHostPageTables;
+    int directManagedMemAccessFromHost;
+    int maxBlocksPerMultiProcessor;
+    int accessPolicyMaxWindowSize;
+    size_t reservedSharedMemPerBlock;
+    int hostRegisterSupported;
+    int sparseCudaArraySupported;
+    int hostRegisterReadOnlySupported;
+    int timelineSemaphoreInteropSupported;
+    int memoryPoolsSupported;
+    int gpuDirectRDMASupported;
+    unsigned int gpuDirectRDMAFlushWritesOptions;
+    int gpuDirectRDMAWritesOrdering;
+    unsigned int memoryPoolSupportedHandleTypes;
+    int deferredMappingCudaArraySupported;
+    int ipcEventSupported;
+    int clusterLaunch;
+    int unifiedFunctionPointers;
+    int deviceNumaConfig;
+    int deviceNumaId;
+    int mpsEnabled;
+    int hostNumaId;
+    unsigned int gpuPciDeviceID;
+    unsigned int gpuPciSubsystemID;
+    int hostNumaMultinodeIpcSupported;
+    int reserved[56];
+};
+
+struct cudaFuncAttributes {
+    size_t sharedSizeBytes;
+    size_t constSizeBytes;
+    size_t localSizeBytes;
+    int maxThreadsPerBlock;
+    int numRegs;
+    int ptxVersion;
+    int binaryVersion;
+    int cacheModeCA;
+    int maxDynamicSharedSizeBytes;
+    int preferredShmemCarveout;
+    int clusterDimMustBeSet;
+    int requiredClusterWidth;
+    int requiredClusterHeight;
+    int requiredClusterDepth;
+    int clusterSchedulingPolicyPreference;
+    int nonPortableClusterSizeAllowed;
+    int reserved[16];
+};
+
+struct cudaChannelFormatDesc {
+    int x, y, z, w;
+    int f; /* enum cudaChannelFormatKind */
+};
+
+/* cudaDeviceAttr values lockstep answers (the others give cudaErrorInvalidValue) */
+enum {
+    cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxBlockDimY = 3,
+    cudaDevAttrMaxBlockDimZ = 4, cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6,
+    cudaDevAttrMaxGridDimZ = 7, cudaDevAttrMaxSharedMemoryPerBlock = 8,
+    cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10, cudaDevAttrMaxPitch = 11,
+    cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrClockRate = 13,
+    cudaDevAttrTextureAlignment = 14, cudaDevAttrGpuOverlap = 15,
+    cudaDevAttrMultiProcessorCount = 16, cudaDevAttrKernelExecTimeout = 17,
+    cudaDevAttrIntegrated = 18, cudaDevAttrCanMapHostMemory = 19, cudaDevAttrComputeMode = 20,
+    cudaDevAttrConcurrentKernels = 31, cudaDevAttrEccEnabled = 32, cudaDevAttrPciBusId = 33,
+    cudaDevAttrPciDeviceId = 34, cudaDevAttrTccDriver = 35, cudaDevAttrMemoryClockRate = 36,
+    cudaDevAttrGlobalMemoryBusWidth = 37, cudaDevAttrL2CacheSize = 38,
+    cudaDevAttrMaxThreadsPerMultiProcessor = 39, cudaDevAttrAsyncEngineCount = 40,
+    cudaDevAttrUnifiedAddressing = 41, cudaDevAttrPciDomainId = 50,
+    cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,
+    cudaDevAttrStreamPrioritiesSupported = 78, cudaDevAttrGlobalL1CacheSupported = 79,
+    cudaDevAttrLocalL1CacheSupported = 80, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+    cudaDevAttrMaxRegistersPerMultiprocessor = 82, cudaDevAttrManagedMemory = 83,
+    cudaDevAttrIsMultiGpuBoard = 84, cudaDevAttrMultiGpuBoardGroupID = 85,
+    cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrCooperativeLaunch = 95,
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMaxBlocksPerMultiprocessor = 106
+};
+
+#define CUDART_VERSION 13000
+
+/* __fatBinC_Wrapper_t: what __cudaRegisterFatBinary receives */
+typedef struct fatbin_wrapper {
+    int magic; /* 0x466243b1 */
+    int version;
+    const unsigned long long *data;
+    void *filename_or_fatbins;
+} fatbin_wrapper;
+#define FATBINC_MAGIC 0x466243B1
+
+#endif

@@ -1,0 +1,1426 @@
+/*
+ * runtime.c -- lockstep's replacement for the CUDA runtime library.
+ *
+ * Built as libcudart.so.13 with the version node nvcc 13 programs import
+ * from (exports.map), so a program linked with `nvcc -cudart shared` runs
+ * on the simulator when this library is found first (`lockstep run` sets
+ * LD_LIBRARY_PATH).  The program's own start-up code registers its fat
+ * binaries, kernels and variables here; we load the embedded PTX into one
+ * lockstep device and run launches on it.
+ *
+ * DESIGN
+ * - The CUDA runtime API is a process-wide interface, so this library keeps
+ *   one process-wide state (`rt`), created on first use and guarded by one
+ *   mutex; everything below it (liblockstep) has no global state.  CUDA's
+ *   per-thread parts (the last error, the <<<>>> call configuration) are
+ *   thread-local.
+ * - Functional mode executes every operation when it is issued, so each
+ *   stream is trivially in order and every stream and event is complete
+ *   when queried.  A simulated clock (rt.now_ns) advances by each kernel's
+ *   and copy's modelled duration; events record it, so elapsed times are
+ *   simulated time, never host time.
+ * - A kernel fault is reported on stderr with its location, and becomes
+ *   the sticky error every later call returns, as on a GPU; the launch
+ *   itself returns success and the next synchronizing call the error.
+ * - Device printf output is delivered at synchronization points, like
+ *   CUDA's printf FIFO.
+ * - At exit the statistics go to stderr or to the files `lockstep run`
+ *   named in LOCKSTEP_STATS / LOCKSTEP_STATS_JSON.
+ * - Every other exported CUDA function is a stub (stubs.c) that names
+ *   itself and returns cudaErrorNotSupported.
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "cudart/cuda_abi.h"
+#include "cudart/cuda_api.h"
+#include "cudart/fatbin.h"
+#include "cudart/runtime.h"
+#include "lockstep.h"
+
+/* ---- state ---------------------------------------------------------------------------- */
+
+typedef struct rt_module {
+    const void *wrapper;
+    lockstep_module *mod;
+    int failed;           /* its PTX could not be extracted or loaded */
+    char *error;
+} rt_module;
+
+struct rt_function {
+    const void *host_fun;
+    char *name;
+    rt_module *m;
+    lockstep_kernel *k;   /* resolved once the module is loaded */
+};
+
+typedef struct rt_var {
+    const void *host_var;
+    char *name;
+    rt_module *m;
+    size_t size;
+    int constant;
+    void **managed_ptr;   /* __managed__: the host's pointer to the storage */
+} rt_var;
+
+struct rt_stream {
+    unsigned flags;
+};
+
+struct rt_event {
+    unsigned flags;
+    int recorded;
+    double ns;            /* simulated time of the record */
+};
+
+typedef struct rt_host_alloc {
+    void *ptr;
+    size_t size;
+    int managed;
+} rt_host_alloc;
+
+typedef struct rt_launch_rec {
+    char *name;
+    dim3 grid, block;
+    uint32_t shared;
+    lockstep_launch_stats st;
+    double ns;
+    int status;
+} rt_launch_rec;
+
+static struct {
+    pthread_mutex_t lock;
+    int ready;
+    lockstep_config *cfg;
+    lockstep_device *dev;
+    rt_module **mods;
+    size_t nmods, capmods;
+    struct rt_function **funcs;
+    size_t nfuncs, capfuncs;
+    rt_var *vars;
+    size_t nvars, capvars;
+    rt_host_alloc *hosts;
+    size_t nhosts, caphosts;
+    rt_launch_rec *launches;
+    size_t nlaunches, caplaunches;
+    cudaError_t sticky;   /* a kernel fault: every later call returns it */
+    double now_ns;        /* the simulated clock */
+    uint64_t memcpy_bytes;
+    int current_device;
+    double host_seconds;  /* host time spent inside launches */
+} rt = {PTHREAD_MUTEX_INITIALIZER, 0, NULL, NULL, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL,
+        0, 0, NULL, 0, 0, 0, 0.0, 0, 0, 0.0};
+
+typedef struct call_config {
+    dim3 grid, block;
+    size_t shared;
+    cudaStream_t stream;
+} call_config;
+
+static _Thread_local cudaError_t last_error;
+static _Thread_local call_config config_stack[16];
+static _Thread_local int config_depth;
+
+/* The functional clock: one warp instruction per SM per cycle at 1 GHz, and
+ * host<->device copies at 16 GB/s.  Timing mode (a later issue) replaces
+ * these with simulated cycles. */
+#define FUNCTIONAL_GHZ 1.0
+#define COPY_BYTES_PER_NS 16.0
+
+static void lock(void) { pthread_mutex_lock(&rt.lock); }
+static void unlock(void) { pthread_mutex_unlock(&rt.lock); }
+
+static int grow(void **v, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : 16;
+    while (c < need)
+        c *= 2;
+    void *n = realloc(*v, c * elem);
+    if (!n)
+        return -1;
+    *v = n;
+    *cap = c;
+    return 0;
+}
+
+#define GROW(arr, n, cap) grow((void **)&(arr), &(cap), (n) + 1, sizeof *(arr))
+
+/* Record an error as the thread's last error and return it. */
+static cudaError_t set_error(cudaError_t e)
+{
+    if (e != cudaSuccess)
+        last_error = e;
+    return e;
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("lockstep: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+cudaError_t cudart_not_supported(const char *name)
+{
+    say("%s is not supported by lockstep's CUDA runtime (cudaErrorNotSupported)", name);
+    return set_error(cudaErrorNotSupported);
+}
+
+/* Create the device on first use, from LOCKSTEP_CONFIG / LOCKSTEP_OPTIONS.
+ * Call with the lock held.  0, or -1 (reported). */
+static int ensure_device(void)
+{
+    if (rt.ready)
+        return rt.dev ? 0 : -1;
+    rt.ready = 1;
+    if (lockstep_config_create(&rt.cfg) != LOCKSTEP_SUCCESS) {
+        say("cannot create a configuration (out of memory)");
+        return -1;
+    }
+    const char *file = getenv("LOCKSTEP_CONFIG");
+    if (file && *file && lockstep_config_load_file(rt.cfg, file) != LOCKSTEP_SUCCESS) {
+        say("%s", lockstep_config_last_error(rt.cfg));
+        return -1;
+    }
+    const char *opts = getenv("LOCKSTEP_OPTIONS");
+    if (opts && *opts &&
+        lockstep_config_parse(rt.cfg, opts, strlen(opts), "LOCKSTEP_OPTIONS") != LOCKSTEP_SUCCESS) {
+        say("%s", lockstep_config_last_error(rt.cfg));
+        return -1;
+    }
+    if (lockstep_device_create(rt.cfg, &rt.dev) != LOCKSTEP_SUCCESS) {
+        say("cannot create the simulated device");
+        rt.dev = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Entry guard for API calls: the device exists and no fault is sticky. */
+#define ENTER()                                                                            \
+    do {                                                                                   \
+        lock();                                                                            \
+        if (ensure_device()) {                                                             \
+            unlock();                                                                      \
+            return set_error(cudaErrorInitializationError);                                \
+        }                                                                                  \
+        if (rt.sticky) {                                                                   \
+            cudaError_t e_ = rt.sticky;                                                    \
+            unlock();                                                                      \
+            return set_error(e_);                                                          \
+        }                                                                                  \
+    } while (0)
+
+#define LEAVE(e)                                                                           \
+    do {                                                                                   \
+        cudaError_t e2_ = (e);                                                             \
+        unlock();                                                                          \
+        return set_error(e2_);                                                             \
+    } while (0)
+
+static cudaError_t from_status(lockstep_status st)
+{
+    switch (st) {
+    case LOCKSTEP_SUCCESS: return cudaSuccess;
+    case LOCKSTEP_ERROR_INVALID_VALUE: return cudaErrorInvalidValue;
+    case LOCKSTEP_ERROR_OUT_OF_MEMORY: return cudaErrorMemoryAllocation;
+    case LOCKSTEP_ERROR_INVALID_PTX: return cudaErrorInvalidPtx;
+    case LOCKSTEP_ERROR_UNSUPPORTED_PTX: return cudaErrorInvalidPtx;
+    case LOCKSTEP_ERROR_NOT_FOUND: return cudaErrorSymbolNotFound;
+    case LOCKSTEP_ERROR_INVALID_LAUNCH: return cudaErrorInvalidConfiguration;
+    case LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES: return cudaErrorLaunchOutOfResources;
+    case LOCKSTEP_ERROR_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
+    case LOCKSTEP_ERROR_MISALIGNED_ADDRESS: return cudaErrorMisalignedAddress;
+    case LOCKSTEP_ERROR_BARRIER_DEADLOCK: return cudaErrorLaunchTimeout;
+    case LOCKSTEP_ERROR_INSN_LIMIT: return cudaErrorLaunchTimeout;
+    case LOCKSTEP_ERROR_STACK_OVERFLOW: return cudaErrorHardwareStackError;
+    case LOCKSTEP_ERROR_TRAP: return cudaErrorLaunchFailure;
+    case LOCKSTEP_ERROR_ASSERT: return cudaErrorAssert;
+    case LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
+    default: return cudaErrorUnknown;
+    }
+}
+
+/* Deliver device printf output (a synchronization point). */
+static void sync_point(void)
+{
+    if (rt.dev)
+        lockstep_synchronize(rt.dev);
+}
+
+/* ---- registration ---------------------------------------------------------------- */
+
+static void load_module(rt_module *m)
+{
+    if (m->mod || m->failed)
+        return;
+    if (ensure_device()) {
+        m->failed = 1;
+        return;
+    }
+    char err[512];
+    fatbin_ptx ptx;
+    if (fatbin_extract_ptx(m->wrapper, &ptx, err, sizeof err)) {
+        m->failed = 1;
+        m->error = strdup(err);
+        say("cannot load the program's GPU code: %s", err);
+        return;
+    }
+    /* name the PTX after the program, so messages say where it came from */
+    char name[300], exe[256] = "program";
+    FILE *cmd = fopen("/proc/self/comm", "r");
+    if (cmd) {
+        if (fgets(exe, sizeof exe, cmd))
+            exe[strcspn(exe, "\n")] = 0;
+        fclose(cmd);
+    }
+    size_t idx = 0;
+    for (size_t i = 0; i < rt.nmods; i++)
+        if (rt.mods[i] == m)
+            idx = i;
+    snprintf(name, sizeof name, "%s.fatbin%zu.ptx", exe, idx);
+    lockstep_status st = lockstep_module_load_ptx(rt.dev, ptx.text, ptx.len, name, &m->mod);
+    free(ptx.text);
+    if (st != LOCKSTEP_SUCCESS) {
+        m->failed = 1;
+        m->error = strdup(lockstep_device_last_error(rt.dev));
+        say("cannot load the program's PTX (sm_%u, PTX ISA %u.%u): %s\n%s", ptx.arch,
+            ptx.ptx_major, ptx.ptx_minor, lockstep_status_string(st), lockstep_device_last_error(rt.dev));
+        m->mod = NULL;
+    }
+}
+
+CUDART_API void **__cudaRegisterFatBinary(void *fatCubin)
+{
+    lock();
+    rt_module *m = calloc(1, sizeof *m);
+    if (!m || GROW(rt.mods, rt.nmods, rt.capmods)) {
+        free(m);
+        unlock();
+        say("out of host memory registering a fat binary");
+        return NULL;
+    }
+    m->wrapper = fatCubin;
+    rt.mods[rt.nmods++] = m;
+    unlock();
+    return (void **)m;
+}
+
+CUDART_API void __cudaRegisterFatBinaryEnd(void **handle)
+{
+    lock();
+    if (handle)
+        load_module((rt_module *)handle);
+    /* __managed__ variables of this module: alias the host pointer to the
+     * variable's device storage */
+    for (size_t i = 0; i < rt.nvars; i++) {
+        rt_var *v = &rt.vars[i];
+        if (v->m != (rt_module *)handle || !v->managed_ptr || !v->m->mod)
+            continue;
+        lockstep_dptr addr;
+        size_t size;
+        if (lockstep_module_get_symbol(v->m->mod, v->name, &addr, &size) == LOCKSTEP_SUCCESS) {
+            void *host = cudart_device_host_view(rt.dev, addr, size);
+            if (host)
+                *v->managed_ptr = host;
+            else
+                say("__managed__ variable '%s' (%zu bytes) cannot be shared with the host", v->name, size);
+        }
+    }
+    unlock();
+}
+
+CUDART_API void __cudaUnregisterFatBinary(void **handle)
+{
+    (void)handle; /* modules live until the device is destroyed at exit */
+}
+
+CUDART_API char __cudaInitModule(void **handle)
+{
+    (void)handle;
+    return 1;
+}
+
+CUDART_API void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
+                                       const char *deviceName, int thread_limit, void *tid,
+                                       void *bid, void *bDim, void *gDim, int *wSize)
+{
+    (void)deviceFun;
+    (void)thread_limit;
+    (void)tid;
+    (void)bid;
+    (void)bDim;
+    (void)gDim;
+    (void)wSize;
+    lock();
+    struct rt_function *f = calloc(1, sizeof *f);
+    if (!f || GROW(rt.funcs, rt.nfuncs, rt.capfuncs) || !(f->name = strdup(deviceName))) {
+        free(f);
+        unlock();
+        say("out of host memory registering kernel %s", deviceName);
+        return;
+    }
+    f->host_fun = hostFun;
+    f->m = (rt_module *)handle;
+    rt.funcs[rt.nfuncs++] = f;
+    unlock();
+}
+
+static void register_var(void **handle, const void *host, const char *name, size_t size,
+                         int constant, void **managed)
+{
+    lock();
+    if (GROW(rt.vars, rt.nvars, rt.capvars)) {
+        unlock();
+        return;
+    }
+    rt_var *v = &rt.vars[rt.nvars];
+    memset(v, 0, sizeof *v);
+    v->host_var = host;
+    v->name = strdup(name);
+    v->m = (rt_module *)handle;
+    v->size = size;
+    v->constant = constant;
+    v->managed_ptr = managed;
+    if (v->name)
+        rt.nvars++;
+    unlock();
+}
+
+CUDART_API void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress,
+                                  const char *deviceName, int ext, size_t size, int constant,
+                                  int global)
+{
+    (void)deviceAddress;
+    (void)ext;
+    (void)global;
+    register_var(handle, hostVar, deviceName, size, constant, NULL);
+}
+
+CUDART_API void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress,
+                                         char *deviceAddress, const char *deviceName, int ext,
+                                         size_t size, int constant, int global)
+{
+    (void)deviceAddress;
+    (void)ext;
+    (void)global;
+    register_var(handle, hostVarPtrAddress, deviceName, size, constant, hostVarPtrAddress);
+}
+
+static struct rt_function *find_function(const void *host_fun)
+{
+    for (size_t i = 0; i < rt.nfuncs; i++)
+        if (rt.funcs[i]->host_fun == host_fun || (const void *)rt.funcs[i] == host_fun)
+            return rt.funcs[i];
+    return NULL;
+}
+
+static rt_var *find_var(const void *symbol)
+{
+    for (size_t i = 0; i < rt.nvars; i++)
+        if (rt.vars[i].host_var == symbol)
+            return &rt.vars[i];
+    return NULL;
+}
+
+/* The device address of a registered variable. */
+static cudaError_t var_address(const void *symbol, lockstep_dptr *addr, size_t *size)
+{
+    rt_var *v = find_var(symbol);
+    if (!v)
+        return cudaErrorInvalidSymbol;
+    load_module(v->m);
+    if (!v->m->mod)
+        return cudaErrorInvalidSymbol;
+    if (lockstep_module_get_symbol(v->m->mod, v->name, addr, size) != LOCKSTEP_SUCCESS)
+        return cudaErrorInvalidSymbol;
+    return cudaSuccess;
+}
+
+/* ---- launches -------------------------------------------------------------------------- */
+
+CUDART_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                                void *stream)
+{
+    if (config_depth >= (int)(sizeof config_stack / sizeof config_stack[0]))
+        return 1;
+    config_stack[config_depth++] = (call_config){gridDim, blockDim, sharedMem, (cudaStream_t)stream};
+    return 0;
+}
+
+CUDART_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
+                                                  size_t *sharedMem, void *stream)
+{
+    if (config_depth <= 0)
+        return set_error(cudaErrorMissingConfiguration);
+    call_config c = config_stack[--config_depth];
+    *gridDim = c.grid;
+    *blockDim = c.block;
+    *sharedMem = c.shared;
+    *(cudaStream_t *)stream = c.stream;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
+{
+    lock();
+    struct rt_function *f = find_function(hostFun);
+    unlock();
+    if (!f)
+        return set_error(cudaErrorInvalidDeviceFunction);
+    *kernel = f;
+    return cudaSuccess;
+}
+
+static int valid_stream(cudaStream_t s)
+{
+    (void)s;
+    return 1; /* every handle the program got from us is valid until destroyed */
+}
+
+/* Run a launch (lock held). */
+static cudaError_t launch(struct rt_function *f, dim3 grid, dim3 block, void **args,
+                          size_t shared, cudaStream_t stream)
+{
+    if (!f)
+        return cudaErrorInvalidDeviceFunction;
+    if (!valid_stream(stream))
+        return cudaErrorInvalidResourceHandle;
+    load_module(f->m);
+    if (f->m->failed || !f->m->mod)
+        return cudaErrorNoKernelImageForDevice;
+    if (!f->k && lockstep_module_get_kernel(f->m->mod, f->name, &f->k) != LOCKSTEP_SUCCESS) {
+        say("kernel '%s' is not in the program's PTX", f->name);
+        return cudaErrorInvalidDeviceFunction;
+    }
+    lockstep_launch_stats st;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    lockstep_status s = lockstep_launch_args(rt.dev, f->k, (lockstep_dim3){grid.x, grid.y, grid.z},
+                                             (lockstep_dim3){block.x, block.y, block.z},
+                                             (uint32_t)shared, args, &st);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    rt.host_seconds += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    double ns = (double)st.warp_insts /
+                (double)(cudart_num_sms(rt.dev) ? cudart_num_sms(rt.dev) : 1) / FUNCTIONAL_GHZ;
+    rt.now_ns += ns;
+    if (!GROW(rt.launches, rt.nlaunches, rt.caplaunches)) {
+        rt_launch_rec *r = &rt.launches[rt.nlaunches++];
+        r->name = strdup(f->name);
+        r->grid = grid;
+        r->block = block;
+        r->shared = (uint32_t)shared;
+        r->st = st;
+        r->ns = ns;
+        r->status = (int)s;
+    }
+    if (s == LOCKSTEP_SUCCESS)
+        return cudaSuccess;
+    cudaError_t e = from_status(s);
+    if (s == LOCKSTEP_ERROR_INVALID_LAUNCH || s == LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES ||
+        s == LOCKSTEP_ERROR_INVALID_VALUE) {
+        say("launch of %s failed: %s", f->name, lockstep_device_last_error(rt.dev));
+        return e;
+    }
+    /* a fault inside the kernel: reported now, returned from the next
+     * synchronizing call, and sticky afterwards, as on a GPU */
+    sync_point();
+    lockstep_fault_info fi;
+    lockstep_device_last_fault(rt.dev, &fi);
+    say("kernel fault: %s%s", fi.message ? fi.message : lockstep_status_string(s),
+        fi.src_file ? "" : "\n  (build the program with nvcc -lineinfo to see the CUDA source line)");
+    rt.sticky = e;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
+                                          void **args, size_t sharedMem, cudaStream_t stream)
+{
+    ENTER();
+    LEAVE(launch(kernel, gridDim, blockDim, args, sharedMem, stream));
+}
+
+CUDART_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
+                                               void **args, size_t sharedMem, cudaStream_t stream)
+{
+    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+CUDART_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                        size_t sharedMem, cudaStream_t stream)
+{
+    ENTER();
+    LEAVE(launch(find_function(func), gridDim, blockDim, args, sharedMem, stream));
+}
+
+CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
+                                             void **args, size_t sharedMem, cudaStream_t stream)
+{
+    return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* ---- errors ---------------------------------------------------------------------------- */
+
+CUDART_API cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = last_error;
+    last_error = cudaSuccess;
+    lock();
+    if (rt.sticky)
+        e = rt.sticky; /* a sticky error cannot be cleared */
+    unlock();
+    return e;
+}
+
+CUDART_API cudaError_t cudaPeekAtLastError(void)
+{
+    lock();
+    cudaError_t e = rt.sticky ? rt.sticky : last_error;
+    unlock();
+    return e;
+}
+
+CUDART_API const char *cudaGetErrorString(cudaError_t error)
+{
+    switch (error) {
+#define X(name, value, text)                                                               \
+    case value:                                                                            \
+        return text;
+        CUDA_ERRORS(X)
+#undef X
+    default:
+        return "unrecognized error code";
+    }
+}
+
+CUDART_API const char *cudaGetErrorName(cudaError_t error)
+{
+    switch (error) {
+#define X(name, value, text)                                                               \
+    case value:                                                                            \
+        return #name;
+        CUDA_ERRORS(X)
+#undef X
+    default:
+        return "cudaErrorUnknown";
+    }
+}
+
+/* ---- memory ---------------------------------------------------------------------------- */
+
+static rt_host_alloc *find_host(const void *p)
+{
+    for (size_t i = 0; i < rt.nhosts; i++)
+        if (rt.hosts[i].ptr == p)
+            return &rt.hosts[i];
+    return NULL;
+}
+
+CUDART_API cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+    if (!devPtr)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    if (size == 0) {
+        *devPtr = NULL;
+        LEAVE(cudaSuccess);
+    }
+    lockstep_dptr p;
+    if (lockstep_malloc(rt.dev, size, &p) != LOCKSTEP_SUCCESS)
+        LEAVE(cudaErrorMemoryAllocation);
+    *devPtr = (void *)(uintptr_t)p;
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaFree(void *devPtr)
+{
+    ENTER();
+    if (!devPtr)
+        LEAVE(cudaSuccess);
+    rt_host_alloc *h = find_host(devPtr);
+    if (h && h->managed) {
+        lockstep_unmap_host(rt.dev, h->ptr);
+        munmap(h->ptr, h->size);
+        *h = rt.hosts[--rt.nhosts];
+        LEAVE(cudaSuccess);
+    }
+    if (lockstep_free(rt.dev, (lockstep_dptr)(uintptr_t)devPtr) != LOCKSTEP_SUCCESS)
+        LEAVE(cudaErrorInvalidDevicePointer);
+    LEAVE(cudaSuccess);
+}
+
+/* Host memory the device can reach at the same address (pinned, managed).
+ * mmap keeps it page-aligned and away from the malloc heap. */
+static cudaError_t host_alloc(void **p, size_t size, int managed)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    if (size == 0) {
+        *p = NULL;
+        return cudaSuccess;
+    }
+    void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return cudaErrorMemoryAllocation;
+    if (GROW(rt.hosts, rt.nhosts, rt.caphosts) || lockstep_map_host(rt.dev, m, size) != LOCKSTEP_SUCCESS) {
+        munmap(m, size);
+        return cudaErrorMemoryAllocation;
+    }
+    rt.hosts[rt.nhosts++] = (rt_host_alloc){m, size, managed};
+    *p = m;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    ENTER();
+    LEAVE(host_alloc(ptr, size, 0));
+}
+
+CUDART_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+    (void)flags; /* every pinned buffer is mapped (unified addressing) */
+    ENTER();
+    LEAVE(host_alloc(pHost, size, 0));
+}
+
+CUDART_API cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+{
+    (void)flags;
+    ENTER();
+    LEAVE(host_alloc(devPtr, size, 1));
+}
+
+CUDART_API cudaError_t cudaFreeHost(void *ptr)
+{
+    ENTER();
+    if (!ptr)
+        LEAVE(cudaSuccess);
+    rt_host_alloc *h = find_host(ptr);
+    if (!h || h->managed)
+        LEAVE(cudaErrorInvalidValue);
+    lockstep_unmap_host(rt.dev, h->ptr);
+    munmap(h->ptr, h->size);
+    *h = rt.hosts[--rt.nhosts];
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
+{
+    (void)flags;
+    ENTER();
+    if (!pDevice || !lockstep_is_device_range(rt.dev, (lockstep_dptr)(uintptr_t)pHost, 1))
+        LEAVE(cudaErrorInvalidValue);
+    *pDevice = pHost;
+    LEAVE(cudaSuccess);
+}
+
+static int is_dev(const void *p, size_t n)
+{
+    return lockstep_is_device_range(rt.dev, (lockstep_dptr)(uintptr_t)p, n ? n : 1);
+}
+
+/* One copy of any kind (lock held). */
+static cudaError_t copy(void *dst, const void *src, size_t n, int kind)
+{
+    if (n == 0)
+        return cudaSuccess;
+    if (!dst || !src)
+        return cudaErrorInvalidValue;
+    int dd = is_dev(dst, n), sd = is_dev(src, n);
+    /* a simulated address that is not a live allocation (freed, out of
+     * bounds) is an error, never host memory */
+    if ((!dd && lockstep_is_simulated_address(rt.dev, (lockstep_dptr)(uintptr_t)dst)) ||
+        (!sd && lockstep_is_simulated_address(rt.dev, (lockstep_dptr)(uintptr_t)src)))
+        return cudaErrorInvalidValue;
+    switch (kind) {
+    case cudaMemcpyHostToHost: dd = sd = 0; break;
+    case cudaMemcpyHostToDevice:
+        if (!dd)
+            return cudaErrorInvalidDevicePointer;
+        sd = 0;
+        break;
+    case cudaMemcpyDeviceToHost:
+        if (!sd)
+            return cudaErrorInvalidDevicePointer;
+        dd = 0;
+        break;
+    case cudaMemcpyDeviceToDevice:
+        if (!dd || !sd)
+            return cudaErrorInvalidDevicePointer;
+        break;
+    case cudaMemcpyDefault: break;
+    default: return cudaErrorInvalidMemcpyDirection;
+    }
+    lockstep_status st;
+    if (dd && sd)
+        st = lockstep_memcpy_dtod(rt.dev, (lockstep_dptr)(uintptr_t)dst, (lockstep_dptr)(uintptr_t)src, n);
+    else if (dd)
+        st = lockstep_memcpy_htod(rt.dev, (lockstep_dptr)(uintptr_t)dst, src, n);
+    else if (sd)
+        st = lockstep_memcpy_dtoh(rt.dev, dst, (lockstep_dptr)(uintptr_t)src, n);
+    else {
+        memmove(dst, src, n);
+        st = LOCKSTEP_SUCCESS;
+    }
+    rt.memcpy_bytes += n;
+    rt.now_ns += (double)n / COPY_BYTES_PER_NS;
+    return st == LOCKSTEP_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+CUDART_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int kind)
+{
+    ENTER();
+    cudaError_t e = copy(dst, src, count, kind);
+    sync_point(); /* a blocking copy synchronizes the device */
+    LEAVE(e);
+}
+
+CUDART_API cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, int kind)
+{
+    return cudaMemcpy(dst, src, count, kind);
+}
+
+CUDART_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind,
+                                       cudaStream_t stream)
+{
+    ENTER();
+    if (!valid_stream(stream))
+        LEAVE(cudaErrorInvalidResourceHandle);
+    LEAVE(copy(dst, src, count, kind));
+}
+
+CUDART_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, int kind,
+                                            cudaStream_t stream)
+{
+    return cudaMemcpyAsync(dst, src, count, kind, stream);
+}
+
+CUDART_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                    size_t width, size_t height, int kind)
+{
+    if (width > dpitch || width > spitch)
+        return set_error(cudaErrorInvalidPitchValue);
+    ENTER();
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind);
+        if (e)
+            LEAVE(e);
+    }
+    sync_point();
+    LEAVE(cudaSuccess);
+}
+
+static cudaError_t set_bytes(void *devPtr, int value, size_t count)
+{
+    if (count == 0)
+        return cudaSuccess;
+    if (!is_dev(devPtr, count))
+        return cudaErrorInvalidValue;
+    if (lockstep_memset(rt.dev, (lockstep_dptr)(uintptr_t)devPtr, value, count) != LOCKSTEP_SUCCESS)
+        return cudaErrorInvalidValue;
+    rt.now_ns += (double)count / COPY_BYTES_PER_NS;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+    ENTER();
+    LEAVE(set_bytes(devPtr, value, count));
+}
+
+CUDART_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    (void)stream;
+    ENTER();
+    LEAVE(set_bytes(devPtr, value, count));
+}
+
+CUDART_API cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
+                                            cudaStream_t stream)
+{
+    return cudaMemsetAsync(devPtr, value, count, stream);
+}
+
+CUDART_API cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
+{
+    return cudaMemset(devPtr, value, count);
+}
+
+static cudaError_t symbol_copy(const void *symbol, size_t count, size_t offset, void *host,
+                               int to_symbol, int kind)
+{
+    lockstep_dptr addr;
+    size_t size;
+    cudaError_t e = var_address(symbol, &addr, &size);
+    if (e)
+        return e;
+    if (offset > size || count > size - offset)
+        return cudaErrorInvalidValue;
+    void *dev = (void *)(uintptr_t)(addr + offset);
+    if (to_symbol) {
+        if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+            return cudaErrorInvalidMemcpyDirection;
+        return copy(dev, host, count, kind == cudaMemcpyHostToDevice ? cudaMemcpyHostToDevice : cudaMemcpyDefault);
+    }
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return cudaErrorInvalidMemcpyDirection;
+    return copy(host, dev, count, kind == cudaMemcpyDeviceToHost ? cudaMemcpyDeviceToHost : cudaMemcpyDefault);
+}
+
+CUDART_API cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
+                                          size_t offset, int kind)
+{
+    ENTER();
+    cudaError_t e = symbol_copy(symbol, count, offset, (void *)(uintptr_t)src, 1, kind);
+    sync_point();
+    LEAVE(e);
+}
+
+CUDART_API cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+                                            size_t offset, int kind)
+{
+    ENTER();
+    cudaError_t e = symbol_copy(symbol, count, offset, dst, 0, kind);
+    sync_point();
+    LEAVE(e);
+}
+
+CUDART_API cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                               size_t offset, int kind, cudaStream_t stream)
+{
+    (void)stream;
+    ENTER();
+    LEAVE(symbol_copy(symbol, count, offset, (void *)(uintptr_t)src, 1, kind));
+}
+
+CUDART_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
+                                                 size_t offset, int kind, cudaStream_t stream)
+{
+    (void)stream;
+    ENTER();
+    LEAVE(symbol_copy(symbol, count, offset, dst, 0, kind));
+}
+
+CUDART_API cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
+                                               size_t offset, int kind)
+{
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+CUDART_API cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
+                                                 size_t offset, int kind)
+{
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+CUDART_API cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src,
+                                                    size_t count, size_t offset, int kind,
+                                                    cudaStream_t stream)
+{
+    return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream);
+}
+
+CUDART_API cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
+                                                      size_t offset, int kind, cudaStream_t stream)
+{
+    return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream);
+}
+
+CUDART_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
+{
+    if (!devPtr)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    lockstep_dptr addr;
+    size_t size;
+    cudaError_t e = var_address(symbol, &addr, &size);
+    if (!e)
+        *devPtr = (void *)(uintptr_t)addr;
+    LEAVE(e);
+}
+
+CUDART_API cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    if (!size)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    lockstep_dptr addr;
+    LEAVE(var_address(symbol, &addr, size));
+}
+
+CUDART_API cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
+{
+    ENTER();
+    LEAVE(lockstep_mem_info(rt.dev, free, total) == LOCKSTEP_SUCCESS ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+/* ---- synchronization, streams, events -------------------------------------------------- */
+
+CUDART_API cudaError_t cudaDeviceSynchronize(void)
+{
+    ENTER();
+    sync_point();
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaThreadSynchronize(void)
+{
+    return cudaDeviceSynchronize();
+}
+
+CUDART_API cudaError_t cudaStreamCreate(cudaStream_t *pStream)
+{
+    if (!pStream)
+        return set_error(cudaErrorInvalidValue);
+    struct rt_stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return set_error(cudaErrorMemoryAllocation);
+    *pStream = s;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
+{
+    cudaError_t e = cudaStreamCreate(pStream);
+    if (!e)
+        (*pStream)->flags = flags;
+    return e;
+}
+
+CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags,
+                                                    int priority)
+{
+    (void)priority;
+    return cudaStreamCreateWithFlags(pStream, flags);
+}
+
+CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    if (stream && stream != CUDA_STREAM_LEGACY && stream != CUDA_STREAM_PER_THREAD)
+        free(stream);
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    (void)stream;
+    ENTER();
+    sync_point();
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
+{
+    return cudaStreamSynchronize(stream);
+}
+
+CUDART_API cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    (void)stream;
+    ENTER();
+    LEAVE(cudaSuccess); /* work completes when issued in functional mode */
+}
+
+CUDART_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
+{
+    return cudaStreamQuery(stream);
+}
+
+CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                                           unsigned int flags)
+{
+    (void)stream;
+    (void)event;
+    (void)flags;
+    ENTER();
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaEventCreate(cudaEvent_t *event)
+{
+    if (!event)
+        return set_error(cudaErrorInvalidValue);
+    struct rt_event *e = calloc(1, sizeof *e);
+    if (!e)
+        return set_error(cudaErrorMemoryAllocation);
+    *event = e;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+{
+    cudaError_t e = cudaEventCreate(event);
+    if (!e)
+        (*event)->flags = flags;
+    return e;
+}
+
+CUDART_API cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+    if (!event)
+        return set_error(cudaErrorInvalidResourceHandle);
+    free(event);
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
+{
+    (void)stream;
+    if (!event)
+        return set_error(cudaErrorInvalidResourceHandle);
+    ENTER();
+    event->recorded = 1;
+    event->ns = rt.now_ns;
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
+{
+    return cudaEventRecord(event, stream);
+}
+
+CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
+                                                unsigned int flags)
+{
+    (void)flags;
+    return cudaEventRecord(event, stream);
+}
+
+CUDART_API cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+    if (!event)
+        return set_error(cudaErrorInvalidResourceHandle);
+    ENTER();
+    sync_point();
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    if (!event)
+        return set_error(cudaErrorInvalidResourceHandle);
+    ENTER();
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    if (!ms || !start || !end)
+        return set_error(!ms ? cudaErrorInvalidValue : cudaErrorInvalidResourceHandle);
+    if ((start->flags | end->flags) & cudaEventDisableTiming)
+        return set_error(cudaErrorInvalidResourceHandle);
+    if (!start->recorded || !end->recorded)
+        return set_error(cudaErrorInvalidResourceHandle);
+    *ms = (float)((end->ns - start->ns) / 1e6);
+    return cudaSuccess;
+}
+
+/* ---- device management --------------------------------------------------------------- */
+
+CUDART_API cudaError_t cudaGetDeviceCount(int *count)
+{
+    if (!count)
+        return set_error(cudaErrorInvalidValue);
+    *count = 1;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaGetDevice(int *device)
+{
+    if (!device)
+        return set_error(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaSetDevice(int device)
+{
+    return device == 0 ? cudaSuccess : set_error(cudaErrorInvalidDevice);
+}
+
+CUDART_API cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+    (void)flags;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    if (!prop)
+        return set_error(cudaErrorInvalidValue);
+    if (device != 0)
+        return set_error(cudaErrorInvalidDevice);
+    ENTER();
+    cudart_fill_properties(rt.dev, prop);
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
+{
+    if (!value)
+        return set_error(cudaErrorInvalidValue);
+    if (device != 0)
+        return set_error(cudaErrorInvalidDevice);
+    ENTER();
+    LEAVE(cudart_attribute(rt.dev, attr, value) ? cudaErrorInvalidValue : cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    if (!attr)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    struct rt_function *f = find_function(func);
+    if (!f)
+        LEAVE(cudaErrorInvalidDeviceFunction);
+    load_module(f->m);
+    if (!f->m->mod)
+        LEAVE(cudaErrorNoKernelImageForDevice);
+    if (!f->k && lockstep_module_get_kernel(f->m->mod, f->name, &f->k) != LOCKSTEP_SUCCESS)
+        LEAVE(cudaErrorInvalidDeviceFunction);
+    lockstep_kernel_info ki;
+    lockstep_kernel_get_info(f->k, &ki);
+    memset(attr, 0, sizeof *attr);
+    attr->sharedSizeBytes = ki.static_shared_bytes;
+    attr->localSizeBytes = ki.local_bytes;
+    attr->maxThreadsPerBlock = ki.maxntid[0] ? (int)(ki.maxntid[0] * ki.maxntid[1] * ki.maxntid[2]) : 1024;
+    attr->numRegs = (int)ki.num_regs;
+    attr->ptxVersion = 75;
+    attr->binaryVersion = 75;
+    attr->maxDynamicSharedSizeBytes = 49152 - (int)ki.static_shared_bytes;
+    attr->preferredShmemCarveout = -1;
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaFuncSetCacheConfig(const void *func, int cacheConfig)
+{
+    (void)func;
+    (void)cacheConfig; /* accepted: the functional model has no caches */
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
+{
+    (void)func;
+    (void)attr;
+    (void)value;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaDeviceSetCacheConfig(int cacheConfig)
+{
+    (void)cacheConfig;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaDeviceGetCacheConfig(int *cacheConfig)
+{
+    if (!cacheConfig)
+        return set_error(cudaErrorInvalidValue);
+    *cacheConfig = 0;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaDeviceSetLimit(int limit, size_t value)
+{
+    ENTER();
+    char buf[32];
+    snprintf(buf, sizeof buf, "%zu", value);
+    const char *opt = limit == cudaLimitStackSize ? "-lockstep_stack_size"
+                      : limit == cudaLimitMallocHeapSize ? "-lockstep_heap_size" : NULL;
+    if (limit == cudaLimitPrintfFifoSize)
+        LEAVE(cudaSuccess); /* printf output is never dropped */
+    if (!opt)
+        LEAVE(cudaErrorUnsupportedLimit);
+    LEAVE(cudart_set_option(rt.dev, opt, buf) ? cudaErrorInvalidValue : cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
+{
+    if (!value)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    char buf[32];
+    const char *opt = limit == cudaLimitStackSize ? "-lockstep_stack_size"
+                      : limit == cudaLimitMallocHeapSize ? "-lockstep_heap_size" : NULL;
+    if (limit == cudaLimitPrintfFifoSize) {
+        *value = 1 << 20;
+        LEAVE(cudaSuccess);
+    }
+    if (!opt || lockstep_config_get(lockstep_device_config(rt.dev), opt, buf, sizeof buf))
+        LEAVE(cudaErrorUnsupportedLimit);
+    *value = (size_t)strtoull(buf, NULL, 10);
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaDeviceReset(void)
+{
+    /* Frees every allocation, like a context reset; modules are kept (the
+     * program's registrations stay valid), and the sticky error clears. */
+    lock();
+    if (rt.dev) {
+        sync_point();
+        for (size_t i = 0; i < rt.nhosts; i++) {
+            lockstep_unmap_host(rt.dev, rt.hosts[i].ptr);
+            munmap(rt.hosts[i].ptr, rt.hosts[i].size);
+        }
+        rt.nhosts = 0;
+        cudart_free_user_allocations(rt.dev);
+    }
+    rt.sticky = cudaSuccess;
+    last_error = cudaSuccess;
+    unlock();
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaDriverGetVersion(int *driverVersion)
+{
+    if (!driverVersion)
+        return set_error(cudaErrorInvalidValue);
+    *driverVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
+{
+    if (!runtimeVersion)
+        return set_error(cudaErrorInvalidValue);
+    *runtimeVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+CUDART_API struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f)
+{
+    struct cudaChannelFormatDesc d = {x, y, z, w, f};
+    return d;
+}
+
+CUDART_API cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
+CUDART_API cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
+
+/* ---- statistics at exit --------------------------------------------------------------- */
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void write_stats_text(FILE *f)
+{
+    uint64_t wi = 0, ti = 0;
+    for (size_t i = 0; i < rt.nlaunches; i++) {
+        wi += rt.launches[i].st.warp_insts;
+        ti += rt.launches[i].st.thread_insts;
+    }
+    fprintf(f, "lockstep %s statistics (functional mode)\n", lockstep_version());
+    fprintf(f, "kernel launches          %zu\n", rt.nlaunches);
+    fprintf(f, "gpu_tot_sim_insn         %llu\n", (unsigned long long)ti);
+    fprintf(f, "warp instructions        %llu\n", (unsigned long long)wi);
+    fprintf(f, "memcpy bytes             %llu\n", (unsigned long long)rt.memcpy_bytes);
+    fprintf(f, "simulated time (ns)      %.0f\n", rt.now_ns);
+    fprintf(f, "host seconds in kernels  %.3f\n", rt.host_seconds);
+    for (size_t i = 0; i < rt.nlaunches; i++) {
+        const rt_launch_rec *r = &rt.launches[i];
+        fprintf(f, "kernel %zu  %s  grid (%u,%u,%u) block (%u,%u,%u) shared %u  warp_insts %llu thread_insts %llu%s%s\n",
+                i, r->name ? r->name : "?", r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y,
+                r->block.z, r->shared, (unsigned long long)r->st.warp_insts,
+                (unsigned long long)r->st.thread_insts, r->status ? "  FAILED: " : "",
+                r->status ? lockstep_status_name((lockstep_status)r->status) : "");
+    }
+}
+
+static void write_stats_json(FILE *f)
+{
+    uint64_t wi = 0, ti = 0;
+    for (size_t i = 0; i < rt.nlaunches; i++) {
+        wi += rt.launches[i].st.warp_insts;
+        ti += rt.launches[i].st.thread_insts;
+    }
+    fprintf(f, "{\n  \"lockstep_version\": \"%s\",\n  \"mode\": \"functional\",\n", lockstep_version());
+    fprintf(f, "  \"config\": {");
+    const lockstep_config *cfg = rt.dev ? lockstep_device_config(rt.dev) : rt.cfg;
+    for (size_t i = 0; cfg && i < lockstep_config_option_count(); i++) {
+        const lockstep_option_info *o = lockstep_config_option(i);
+        char buf[256];
+        if (lockstep_config_get(cfg, o->name, buf, sizeof buf))
+            continue;
+        fprintf(f, "%s\n    ", i ? "," : "");
+        json_string(f, o->name);
+        fputs(": ", f);
+        json_string(f, buf);
+    }
+    fprintf(f, "\n  },\n  \"gpu_tot_sim_insn\": %llu,\n  \"warp_insts\": %llu,\n",
+            (unsigned long long)ti, (unsigned long long)wi);
+    fprintf(f, "  \"memcpy_bytes\": %llu,\n  \"simulated_ns\": %.0f,\n  \"host_seconds\": %.6f,\n",
+            (unsigned long long)rt.memcpy_bytes, rt.now_ns, rt.host_seconds);
+    fprintf(f, "  \"kernels\": [");
+    for (size_t i = 0; i < rt.nlaunches; i++) {
+        const rt_launch_rec *r = &rt.launches[i];
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_string(f, r->name ? r->name : "");
+        fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"shared_bytes\": %u, "
+                   "\"warp_insts\": %llu, \"thread_insts\": %llu, \"ctas\": %llu, \"threads\": %llu, "
+                   "\"simulated_ns\": %.0f, \"status\": \"%s\"}",
+                r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y, r->block.z, r->shared,
+                (unsigned long long)r->st.warp_insts, (unsigned long long)r->st.thread_insts,
+                (unsigned long long)r->st.ctas, (unsigned long long)r->st.threads, r->ns,
+                lockstep_status_name((lockstep_status)r->status));
+    }
+    fprintf(f, "%s]\n}\n", rt.nlaunches ? "\n  " : "");
+}
+
+static void write_stats(const char *dest, void (*fn)(FILE *))
+{
+    if (!dest || !*dest)
+        return;
+    if (!strcmp(dest, "-")) {
+        fn(stderr);
+        return;
+    }
+    FILE *f = fopen(dest, "w");
+    if (!f) {
+        say("cannot write statistics to %s", dest);
+        return;
+    }
+    fn(f);
+    if (fclose(f))
+        say("error writing statistics to %s", dest);
+}
+
+__attribute__((destructor)) static void cudart_at_exit(void)
+{
+    lock();
+    if (rt.dev)
+        lockstep_synchronize(rt.dev);
+    fflush(stdout); /* the program's output comes before the statistics */
+    write_stats(getenv("LOCKSTEP_STATS"), write_stats_text);
+    write_stats(getenv("LOCKSTEP_STATS_JSON"), write_stats_json);
+    fflush(stdout);
+    /* The device (and with it the host mappings' bookkeeping) is left to the
+     * process's exit: the program may still hold pointers into it. */
+    unlock();
+}

@@ -1,0 +1,162 @@
+#!/bin/sh
+# tests/cuda/run.sh BUILD_DIR LOCKSTEP_BIN [NAME...] -- build the CUDA programs
+# in tests/cuda with nvcc and run each on the simulator.
+#
+# Each tests/cuda/NAME.cu is built, when BUILD_DIR/cuda/NAME is missing or
+# older than its source (or common.cuh), with exactly
+#     nvcc -cudart shared -O2 -o BUILD_DIR/cuda/NAME tests/cuda/NAME.cu
+# and run as
+#     timeout 120 LOCKSTEP_BIN run -- BUILD_DIR/cuda/NAME
+# with stdout and stderr kept in BUILD_DIR/cuda/NAME.stdout and NAME.stderr.
+# A program passes when its exit status is 0 (3 for fault), its stdout equals
+# tests/cuda/expected/NAME.stdout where that file exists, for fault its
+# stderr reports the illegal address, names the faulting kernel and the CUDA
+# source line (fault.cu is built with -lineinfo), and its --stats-json file
+# lists every launch with name, grid, block, warp_insts and thread_insts.  Prints
+# PASS NAME / FAIL NAME (with the reason) per program and exits non-zero if
+# any failed.  Without nvcc on the PATH it prints SKIP and exits 0.  Names
+# given after the two arguments restrict the run to those programs.
+if [ $# -lt 2 ]; then
+    echo "usage: $0 BUILD_DIR LOCKSTEP_BIN [NAME...]" >&2
+    exit 2
+fi
+if ! command -v nvcc >/dev/null 2>&1; then
+    echo "SKIP: nvcc not found; the CUDA program tests need the CUDA toolkit"
+    exit 0
+fi
+build=$1
+lockstep=$2
+shift 2
+
+# Work from the repository root; paths given relative to the caller's
+# directory are made absolute first.
+here=$(pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
+if [ "$here" != "$root" ]; then
+    case $build in /*) ;; *) build=$here/$build ;; esac
+    case $lockstep in /*) ;; */*) lockstep=$here/$lockstep ;; esac
+fi
+cd "$root" || exit 2
+mkdir -p "$build/cuda" || exit 2
+
+if command -v timeout >/dev/null 2>&1; then
+    limit="timeout 120"
+else
+    limit=
+fi
+
+# Lines of a file, indented, at most 30 of them.
+show() {
+    head -n 30 "$1" | sed 's/^/    /'
+}
+
+n=0
+fail=0
+if [ $# -gt 0 ]; then
+    names=$*
+else
+    names=
+    for src in tests/cuda/*.cu; do
+        [ -f "$src" ] || continue
+        name=${src#tests/cuda/}
+        names="$names ${name%.cu}"
+    done
+fi
+
+for name in $names; do
+    src=tests/cuda/$name.cu
+    bin=$build/cuda/$name
+    out=$build/cuda/$name.stdout
+    err=$build/cuda/$name.stderr
+    n=$((n + 1))
+    if [ ! -f "$src" ]; then
+        echo "FAIL $name: no $src"
+        fail=$((fail + 1))
+        continue
+    fi
+
+    # fault.cu is built with -lineinfo: its report must name the CUDA line
+    flags=
+    [ "$name" = fault ] && flags=-lineinfo
+
+    # Build when the binary is missing or older than a source.
+    if [ ! -x "$bin" ] || [ -n "$(find "$src" tests/cuda/common.cuh -newer "$bin" 2>/dev/null)" ]; then
+        if ! nvcc -cudart shared -O2 $flags -o "$bin" "$src" >"$build/cuda/$name.build" 2>&1; then
+            echo "FAIL $name: nvcc failed"
+            show "$build/cuda/$name.build"
+            rm -f "$bin"
+            fail=$((fail + 1))
+            continue
+        fi
+    fi
+
+    want_rc=0
+    kernel=
+    case $name in
+    fault)
+        want_rc=3
+        kernel=write_past_end
+        ;;
+    esac
+
+    # LOCKSTEP_RUN_ENV: extra environment for the program (the sanitizer build
+    # preloads the ASan runtime its libcudart.so.13 needs)
+    json=$build/cuda/$name.stats.json
+    rm -f "$json"
+    env $LOCKSTEP_RUN_ENV $limit "$lockstep" run --stats-json "$json" -- "$bin" >"$out" 2>"$err"
+    rc=$?
+    why=
+    if [ "$rc" -eq 124 ] && [ -n "$limit" ]; then
+        why="timed out after 120 s"
+    elif [ "$rc" -ne "$want_rc" ]; then
+        why="exit status $rc, expected $want_rc"
+    elif [ -f "tests/cuda/expected/$name.stdout" ] &&
+        ! cmp -s "tests/cuda/expected/$name.stdout" "$out"; then
+        why="stdout differs from tests/cuda/expected/$name.stdout"
+    elif [ -n "$kernel" ]; then
+        if ! grep -qi -e 'illegal memory access' -e 'illegal_address' "$err"; then
+            why="stderr does not report an illegal memory access"
+        elif ! grep -q "$kernel" "$err"; then
+            why="stderr does not name the kernel $kernel"
+        elif ! grep -q "fault.cu:[0-9]" "$err"; then
+            why="stderr does not name the CUDA source line (fault.cu:LINE)"
+        fi
+    fi
+    # every launch is in the JSON statistics with its name, shape and counts
+    if [ -z "$why" ] && command -v python3 >/dev/null 2>&1; then
+        if ! python3 - "$json" <<'PY' >"$build/cuda/$name.json.check" 2>&1; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert isinstance(d.get("kernels"), list) and d["kernels"], "no kernels array"
+for k in d["kernels"]:
+    for key in ("name", "grid", "block", "warp_insts", "thread_insts"):
+        assert key in k, "launch without %s: %r" % (key, k)
+    assert len(k["grid"]) == 3 and len(k["block"]) == 3
+assert "config" in d
+PY
+            why="--stats-json output: $(tail -n 1 "$build/cuda/$name.json.check")"
+        fi
+    fi
+
+    if [ -z "$why" ]; then
+        echo "PASS $name"
+    else
+        echo "FAIL $name: $why"
+        if [ -f "tests/cuda/expected/$name.stdout" ]; then
+            diff -u "tests/cuda/expected/$name.stdout" "$out" >"$build/cuda/$name.diff" 2>&1
+            show "$build/cuda/$name.diff"
+        else
+            grep -v '^PASS' "$out" >"$build/cuda/$name.notpass" 2>/dev/null
+            show "$build/cuda/$name.notpass"
+        fi
+        echo "    stderr:"
+        show "$err"
+        fail=$((fail + 1))
+    fi
+done
+
+if [ "$fail" -ne 0 ]; then
+    echo "$fail of $n CUDA programs failed"
+    exit 1
+fi
+echo "all $n CUDA programs passed"

@@ -1,0 +1,20 @@
+// abi_cuda.cpp -- print the real CUDA runtime's ABI (sizes, offsets, enum
+// values) for the same names as abi_ours.c; see abi.sh.
+#include <cstddef>
+#include <cstdio>
+
+#include <cuda_runtime.h>
+
+#include "abi_fields.h"
+
+#define F(s, f) printf("%s.%s %zu\n", #s, #f, offsetof(struct s, f));
+#define E(e) printf("%s %d\n", #e, (int)(e));
+
+int main()
+{
+    printf("sizeof cudaDeviceProp %zu\nsizeof cudaFuncAttributes %zu\nsizeof dim3 %zu\n",
+           sizeof(struct cudaDeviceProp), sizeof(struct cudaFuncAttributes), sizeof(dim3));
+    FIELDS_cudaDeviceProp(F) FIELDS_cudaFuncAttributes(F) FIELDS_cudaChannelFormatDesc(F)
+    ENUMS(E)
+    return 0;
+}

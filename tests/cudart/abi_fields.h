@@ -1,0 +1,219 @@
+/*
+ * abi_fields.h -- every struct field and enum value of src/cudart/cuda_abi.h,
+ * as X-macros.  abi_ours.c expands them against cuda_abi.h and abi_cuda.cpp
+ * against the real CUDA headers; tests/cudart/abi.sh compares the two.
+ */
+#define FIELDS_cudaDeviceProp(F) \
+    F(cudaDeviceProp, name) \
+    F(cudaDeviceProp, uuid) \
+    F(cudaDeviceProp, luid) \
+    F(cudaDeviceProp, luidDeviceNodeMask) \
+    F(cudaDeviceProp, totalGlobalMem) \
+    F(cudaDeviceProp, sharedMemPerBlock) \
+    F(cudaDeviceProp, regsPerBlock) \
+    F(cudaDeviceProp, warpSize) \
+    F(cudaDeviceProp, memPitch) \
+    F(cudaDeviceProp, maxThreadsPerBlock) \
+    F(cudaDeviceProp, maxThreadsDim) \
+    F(cudaDeviceProp, maxGridSize) \
+    F(cudaDeviceProp, totalConstMem) \
+    F(cudaDeviceProp, major) \
+    F(cudaDeviceProp, minor) \
+    F(cudaDeviceProp, textureAlignment) \
+    F(cudaDeviceProp, texturePitchAlignment) \
+    F(cudaDeviceProp, multiProcessorCount) \
+    F(cudaDeviceProp, integrated) \
+    F(cudaDeviceProp, canMapHostMemory) \
+    F(cudaDeviceProp, maxTexture1D) \
+    F(cudaDeviceProp, maxTexture1DMipmap) \
+    F(cudaDeviceProp, maxTexture2D) \
+    F(cudaDeviceProp, maxTexture2DMipmap) \
+    F(cudaDeviceProp, maxTexture2DLinear) \
+    F(cudaDeviceProp, maxTexture2DGather) \
+    F(cudaDeviceProp, maxTexture3D) \
+    F(cudaDeviceProp, maxTexture3DAlt) \
+    F(cudaDeviceProp, maxTextureCubemap) \
+    F(cudaDeviceProp, maxTexture1DLayered) \
+    F(cudaDeviceProp, maxTexture2DLayered) \
+    F(cudaDeviceProp, maxTextureCubemapLayered) \
+    F(cudaDeviceProp, maxSurface1D) \
+    F(cudaDeviceProp, maxSurface2D) \
+    F(cudaDeviceProp, maxSurface3D) \
+    F(cudaDeviceProp, maxSurface1DLayered) \
+    F(cudaDeviceProp, maxSurface2DLayered) \
+    F(cudaDeviceProp, maxSurfaceCubemap) \
+    F(cudaDeviceProp, maxSurfaceCubemapLayered) \
+    F(cudaDeviceProp, surfaceAlignment) \
+    F(cudaDeviceProp, concurrentKernels) \
+    F(cudaDeviceProp, ECCEnabled) \
+    F(cudaDeviceProp, pciBusID) \
+    F(cudaDeviceProp, pciDeviceID) \
+    F(cudaDeviceProp, pciDomainID) \
+    F(cudaDeviceProp, tccDriver) \
+    F(cudaDeviceProp, asyncEngineCount) \
+    F(cudaDeviceProp, unifiedAddressing) \
+    F(cudaDeviceProp, memoryBusWidth) \
+    F(cudaDeviceProp, l2CacheSize) \
+    F(cudaDeviceProp, persistingL2CacheMaxSize) \
+    F(cudaDeviceProp, maxThreadsPerMultiProcessor) \
+    F(cudaDeviceProp, streamPrioritiesSupported) \
+    F(cudaDeviceProp, globalL1CacheSupported) \
+    F(cudaDeviceProp, localL1CacheSupported) \
+    F(cudaDeviceProp, sharedMemPerMultiprocessor) \
+    F(cudaDeviceProp, regsPerMultiprocessor) \
+    F(cudaDeviceProp, managedMemory) \
+    F(cudaDeviceProp, isMultiGpuBoard) \
+    F(cudaDeviceProp, multiGpuBoardGroupID) \
+    F(cudaDeviceProp, hostNativeAtomicSupported) \
+    F(cudaDeviceProp, pageableMemoryAccess) \
+    F(cudaDeviceProp, concurrentManagedAccess) \
+    F(cudaDeviceProp, computePreemptionSupported) \
+    F(cudaDeviceProp, canUseHostPointerForRegisteredMem) \
+    F(cudaDeviceProp, cooperativeLaunch) \
+    F(cudaDeviceProp, sharedMemPerBlockOptin) \
+    F(cudaDeviceProp, pageableMemoryAccessUsesHostPageTables) \
+    F(cudaDeviceProp, directManagedMemAccessFromHost) \
+    F(cudaDeviceProp, maxBlocksPerMultiProcessor) \
+    F(cudaDeviceProp, accessPolicyMaxWindowSize) \
+    F(cudaDeviceProp, reservedSharedMemPerBlock) \
+    F(cudaDeviceProp, hostRegisterSupported) \
+    F(cudaDeviceProp, sparseCudaArraySupported) \
+    F(cudaDeviceProp, hostRegisterReadOnlySupported) \
+    F(cudaDeviceProp, timelineSemaphoreInteropSupported) \
+    F(cudaDeviceProp, memoryPoolsSupported) \
+    F(cudaDeviceProp, gpuDirectRDMASupported) \
+    F(cudaDeviceProp, gpuDirectRDMAFlushWritesOptions) \
+    F(cudaDeviceProp, gpuDirectRDMAWritesOrdering) \
+    F(cudaDeviceProp, memoryPoolSupportedHandleTypes) \
+    F(cudaDeviceProp, deferredMappingCudaArraySupported) \
+    F(cudaDeviceProp, ipcEventSupported) \
+    F(cudaDeviceProp, clusterLaunch) \
+    F(cudaDeviceProp, unifiedFunctionPointers) \
+    F(cudaDeviceProp, deviceNumaConfig) \
+    F(cudaDeviceProp, deviceNumaId) \
+    F(cudaDeviceProp, mpsEnabled) \
+    F(cudaDeviceProp, hostNumaId) \
+    F(cudaDeviceProp, gpuPciDeviceID) \
+    F(cudaDeviceProp, gpuPciSubsystemID) \
+    F(cudaDeviceProp, hostNumaMultinodeIpcSupported) \
+    F(cudaDeviceProp, reserved) \
+
+#define FIELDS_cudaFuncAttributes(F) \
+    F(cudaFuncAttributes, sharedSizeBytes) \
+    F(cudaFuncAttributes, constSizeBytes) \
+    F(cudaFuncAttributes, localSizeBytes) \
+    F(cudaFuncAttributes, maxThreadsPerBlock) \
+    F(cudaFuncAttributes, numRegs) \
+    F(cudaFuncAttributes, ptxVersion) \
+    F(cudaFuncAttributes, binaryVersion) \
+    F(cudaFuncAttributes, cacheModeCA) \
+    F(cudaFuncAttributes, maxDynamicSharedSizeBytes) \
+    F(cudaFuncAttributes, preferredShmemCarveout) \
+    F(cudaFuncAttributes, clusterDimMustBeSet) \
+    F(cudaFuncAttributes, requiredClusterWidth) \
+    F(cudaFuncAttributes, requiredClusterHeight) \
+    F(cudaFuncAttributes, requiredClusterDepth) \
+    F(cudaFuncAttributes, clusterSchedulingPolicyPreference) \
+    F(cudaFuncAttributes, nonPortableClusterSizeAllowed) \
+    F(cudaFuncAttributes, reserved) \
+
+#define FIELDS_cudaChannelFormatDesc(F) \
+    F(cudaChannelFormatDesc, x) \
+    F(cudaChannelFormatDesc, y) \
+    F(cudaChannelFormatDesc, z) \
+    F(cudaChannelFormatDesc, w) \
+    F(cudaChannelFormatDesc, f) \
+
+#define ENUMS(E) \
+    E(cudaSuccess) \
+    E(cudaErrorInvalidValue) \
+    E(cudaErrorMemoryAllocation) \
+    E(cudaErrorInitializationError) \
+    E(cudaErrorCudartUnloading) \
+    E(cudaErrorInvalidConfiguration) \
+    E(cudaErrorInvalidPitchValue) \
+    E(cudaErrorInvalidSymbol) \
+    E(cudaErrorInvalidHostPointer) \
+    E(cudaErrorInvalidDevicePointer) \
+    E(cudaErrorInvalidMemcpyDirection) \
+    E(cudaErrorMissingConfiguration) \
+    E(cudaErrorInvalidDeviceFunction) \
+    E(cudaErrorNoDevice) \
+    E(cudaErrorInvalidDevice) \
+    E(cudaErrorInvalidKernelImage) \
+    E(cudaErrorNoKernelImageForDevice) \
+    E(cudaErrorUnsupportedLimit) \
+    E(cudaErrorInvalidPtx) \
+    E(cudaErrorInvalidResourceHandle) \
+    E(cudaErrorSymbolNotFound) \
+    E(cudaErrorNotReady) \
+    E(cudaErrorIllegalAddress) \
+    E(cudaErrorLaunchOutOfResources) \
+    E(cudaErrorLaunchTimeout) \
+    E(cudaErrorAssert) \
+    E(cudaErrorHardwareStackError) \
+    E(cudaErrorIllegalInstruction) \
+    E(cudaErrorMisalignedAddress) \
+    E(cudaErrorLaunchFailure) \
+    E(cudaErrorNotPermitted) \
+    E(cudaErrorNotSupported) \
+    E(cudaErrorUnknown) \
+    E(cudaDevAttrMaxThreadsPerBlock) \
+    E(cudaDevAttrMaxBlockDimX) \
+    E(cudaDevAttrMaxBlockDimY) \
+    E(cudaDevAttrMaxBlockDimZ) \
+    E(cudaDevAttrMaxGridDimX) \
+    E(cudaDevAttrMaxGridDimY) \
+    E(cudaDevAttrMaxGridDimZ) \
+    E(cudaDevAttrMaxSharedMemoryPerBlock) \
+    E(cudaDevAttrTotalConstantMemory) \
+    E(cudaDevAttrWarpSize) \
+    E(cudaDevAttrMaxPitch) \
+    E(cudaDevAttrMaxRegistersPerBlock) \
+    E(cudaDevAttrClockRate) \
+    E(cudaDevAttrTextureAlignment) \
+    E(cudaDevAttrGpuOverlap) \
+    E(cudaDevAttrMultiProcessorCount) \
+    E(cudaDevAttrKernelExecTimeout) \
+    E(cudaDevAttrIntegrated) \
+    E(cudaDevAttrCanMapHostMemory) \
+    E(cudaDevAttrComputeMode) \
+    E(cudaDevAttrConcurrentKernels) \
+    E(cudaDevAttrEccEnabled) \
+    E(cudaDevAttrPciBusId) \
+    E(cudaDevAttrPciDeviceId) \
+    E(cudaDevAttrTccDriver) \
+    E(cudaDevAttrMemoryClockRate) \
+    E(cudaDevAttrGlobalMemoryBusWidth) \
+    E(cudaDevAttrL2CacheSize) \
+    E(cudaDevAttrMaxThreadsPerMultiProcessor) \
+    E(cudaDevAttrAsyncEngineCount) \
+    E(cudaDevAttrUnifiedAddressing) \
+    E(cudaDevAttrPciDomainId) \
+    E(cudaDevAttrComputeCapabilityMajor) \
+    E(cudaDevAttrComputeCapabilityMinor) \
+    E(cudaDevAttrStreamPrioritiesSupported) \
+    E(cudaDevAttrGlobalL1CacheSupported) \
+    E(cudaDevAttrLocalL1CacheSupported) \
+    E(cudaDevAttrMaxSharedMemoryPerMultiprocessor) \
+    E(cudaDevAttrMaxRegistersPerMultiprocessor) \
+    E(cudaDevAttrManagedMemory) \
+    E(cudaDevAttrIsMultiGpuBoard) \
+    E(cudaDevAttrMultiGpuBoardGroupID) \
+    E(cudaDevAttrConcurrentManagedAccess) \
+    E(cudaDevAttrCooperativeLaunch) \
+    E(cudaDevAttrMaxSharedMemoryPerBlockOptin) \
+    E(cudaDevAttrMaxBlocksPerMultiprocessor) \
+    E(cudaMemcpyHostToHost) \
+    E(cudaMemcpyHostToDevice) \
+    E(cudaMemcpyDeviceToHost) \
+    E(cudaMemcpyDeviceToDevice) \
+    E(cudaMemcpyDefault) \
+    E(cudaStreamNonBlocking) \
+    E(cudaEventBlockingSync) \
+    E(cudaEventDisableTiming) \
+    E(cudaLimitStackSize) \
+    E(cudaLimitPrintfFifoSize) \
+    E(cudaLimitMallocHeapSize) \
+    E(CUDART_VERSION) \
+

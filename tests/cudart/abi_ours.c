@@ -1,0 +1,18 @@
+/* abi_ours.c -- print lockstep's CUDA ABI (sizes, offsets, enum values); see abi.sh. */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cudart/cuda_abi.h"
+#include "abi_fields.h"
+
+#define F(s, f) printf("%s.%s %zu\n", #s, #f, offsetof(struct s, f));
+#define E(e) printf("%s %d\n", #e, (int)(e));
+
+int main(void)
+{
+    printf("sizeof cudaDeviceProp %zu\nsizeof cudaFuncAttributes %zu\nsizeof dim3 %zu\n",
+           sizeof(struct cudaDeviceProp), sizeof(struct cudaFuncAttributes), sizeof(dim3));
+    FIELDS_cudaDeviceProp(F) FIELDS_cudaFuncAttributes(F) FIELDS_cudaChannelFormatDesc(F)
+    ENUMS(E)
+    return 0;
+}
