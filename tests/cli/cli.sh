@@ -39,5 +39,25 @@ contains "missing file" "cannot open"
 check "ptx check every committed PTX file" 0 "$L" ptx check --quiet examples/*.ptx \
     tests/e2e/kernels/*.ptx tests/ptx/good/*.ptx bench/functional/*.ptx tests/conformance/conf.ptx
 contains "conformance module" "conf.ptx: ok, 924 kernels"
+# lockstep run: usage errors, exit status passthrough, option checking
+check "run without a program" 2 "$L" run
+contains "run without a program" "no program given"
+check "run --help" 0 "$L" run --help
+contains "run --help" "--stats-json FILE"
+check "run unknown option" 2 "$L" run --frobnicate -- /bin/true
+contains "run unknown option" "unknown option '--frobnicate'"
+check "run missing program" 127 "$L" run -- /nonexistent/program
+contains "run missing program" "not found or not executable"
+check "run a non-CUDA program" 0 "$L" run --no-stats -- /bin/true
+contains "run a non-CUDA program" "does not use the CUDA runtime"
+check "run passes the exit status" 1 "$L" run --no-stats -- /bin/false
+check "run passes arguments" 7 "$L" run --no-stats -- /bin/sh -c 'exit 7'
+check "run bad config file" 2 "$L" run --config /nonexistent.config -- /bin/true
+contains "run bad config file" "/nonexistent.config: cannot open"
+check "run bad option" 2 "$L" run -O "-gpgpu_n_clusters zero" -- /bin/true
+contains "run bad option" "bad value 'zero'"
+check "run unknown config option" 2 "$L" run -O "-no_such_option 1" -- /bin/true
+contains "run unknown config option" "unknown option '-no_such_option'"
+
 if [ "$fails" -ne 0 ]; then echo "$fails CLI checks failed"; exit 1; fi
 echo "ok: all CLI checks"

@@ -155,6 +155,26 @@ PY
     fi
 done
 
+# A program linked with nvcc's default static runtime cannot be redirected:
+# lockstep run must say so and how to rebuild (no nvcc -cudart shared).
+if [ $# -eq 0 ] || [ "$names" = "$*" ]; then
+    n=$((n + 1))
+    static=$build/cuda/static_runtime
+    if [ ! -x "$static" ] || [ tests/cuda/memory.cu -nt "$static" ]; then
+        nvcc -O2 -o "$static" tests/cuda/memory.cu >"$build/cuda/static_runtime.build" 2>&1
+    fi
+    "$lockstep" run -- "$static" >"$build/cuda/static_runtime.stdout" 2>"$build/cuda/static_runtime.stderr"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "static CUDA runtime" "$build/cuda/static_runtime.stderr" &&
+        grep -q -e "-cudart shared" "$build/cuda/static_runtime.stderr"; then
+        echo "PASS static_runtime (diagnosed)"
+    else
+        echo "FAIL static_runtime: exit $rc, expected 2 and a message naming -cudart shared"
+        show "$build/cuda/static_runtime.stderr"
+        fail=$((fail + 1))
+    fi
+fi
+
 if [ "$fail" -ne 0 ]; then
     echo "$fail of $n CUDA programs failed"
     exit 1
