@@ -741,11 +741,6 @@ static cudaError_t copy(void *dst, const void *src, size_t n, int kind)
     if (!dst || !src)
         return cudaErrorInvalidValue;
     int dd = is_dev(dst, n), sd = is_dev(src, n);
-    /* a simulated address that is not a live allocation (freed, out of
-     * bounds) is an error, never host memory */
-    if ((!dd && lockstep_is_simulated_address(rt.dev, (lockstep_dptr)(uintptr_t)dst)) ||
-        (!sd && lockstep_is_simulated_address(rt.dev, (lockstep_dptr)(uintptr_t)src)))
-        return cudaErrorInvalidValue;
     switch (kind) {
     case cudaMemcpyHostToHost: dd = sd = 0; break;
     case cudaMemcpyHostToDevice:
@@ -765,6 +760,12 @@ static cudaError_t copy(void *dst, const void *src, size_t n, int kind)
     case cudaMemcpyDefault: break;
     default: return cudaErrorInvalidMemcpyDirection;
     }
+    /* a side taken as host memory must not be a simulated address (a freed
+     * or out-of-range device pointer, or a device pointer given with the
+     * wrong kind): the host would read or write memory that is not there */
+    if ((!dd && lockstep_is_simulated_address(rt.dev, (lockstep_dptr)(uintptr_t)dst)) ||
+        (!sd && lockstep_is_simulated_address(rt.dev, (lockstep_dptr)(uintptr_t)src)))
+        return cudaErrorInvalidValue;
     lockstep_status st;
     if (dd && sd)
         st = lockstep_memcpy_dtod(rt.dev, (lockstep_dptr)(uintptr_t)dst, (lockstep_dptr)(uintptr_t)src, n);
