@@ -226,12 +226,47 @@ typedef struct lockstep_dim3 {
     uint32_t x, y, z;
 } lockstep_dim3;
 
+/* Instruction-mix classes of warp instructions.  Arithmetic is classed by
+ * its type (f64 -> FP64; f16, bf16 -> FP16; other floats -> FP32; integers,
+ * bit operations, mov and integer cvt -> INT); memory operations by state
+ * space (a generic access by the space its first active lane's address
+ * falls in). */
+typedef enum lockstep_mix {
+    LOCKSTEP_MIX_INT,
+    LOCKSTEP_MIX_FP32,
+    LOCKSTEP_MIX_FP64,
+    LOCKSTEP_MIX_FP16,
+    LOCKSTEP_MIX_SFU,         /* f32 rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh */
+    LOCKSTEP_MIX_LD_GLOBAL,
+    LOCKSTEP_MIX_ST_GLOBAL,
+    LOCKSTEP_MIX_LD_SHARED,
+    LOCKSTEP_MIX_ST_SHARED,
+    LOCKSTEP_MIX_LD_LOCAL,
+    LOCKSTEP_MIX_ST_LOCAL,
+    LOCKSTEP_MIX_LD_CONST,
+    LOCKSTEP_MIX_LD_PARAM,    /* kernel and function parameters */
+    LOCKSTEP_MIX_ST_PARAM,    /* call arguments */
+    LOCKSTEP_MIX_ATOM_GLOBAL, /* atom and red */
+    LOCKSTEP_MIX_ATOM_SHARED,
+    LOCKSTEP_MIX_BRANCH,
+    LOCKSTEP_MIX_CALL,        /* call, and ret from a function */
+    LOCKSTEP_MIX_BARRIER,     /* bar, barrier */
+    LOCKSTEP_MIX_WARP,        /* shfl, vote, match, redux, activemask */
+    LOCKSTEP_MIX_FENCE,       /* membar, fence */
+    LOCKSTEP_MIX_OTHER,       /* exit and a kernel's ret, trap, nanosleep, prefetch, pmevent */
+    LOCKSTEP_MIX_COUNT
+} lockstep_mix;
+
+/* The short name of a class ("int", "ld_global", ...); NULL if out of range. */
+LOCKSTEP_API const char *lockstep_mix_name(lockstep_mix m);
+
 /* Per-launch counters. */
 typedef struct lockstep_launch_stats {
     uint64_t warp_insts;   /* warp instructions issued (predicated-off ones included) */
     uint64_t thread_insts; /* sum over warp instructions of active, guard-true lanes */
     uint64_t ctas;
     uint64_t threads;
+    uint64_t mix[LOCKSTEP_MIX_COUNT]; /* warp instructions per class; they sum to warp_insts */
 } lockstep_launch_stats;
 
 /* Launch `k` and run it to completion (functional mode).

@@ -594,6 +594,17 @@ static void record_fault(lockstep_device *dev, const exec_launch *L)
     sb_puts(&dev->last_error, sb_cstr(&L->fault_msg));
 }
 
+/* lockstep_mix is the public face of ir_mix: same classes, same order. */
+#define X(e, s) _Static_assert((int)LOCKSTEP_MIX_##e == (int)MIX_##e, "lockstep_mix order: " #e);
+IR_MIXES(X)
+#undef X
+_Static_assert((int)LOCKSTEP_MIX_COUNT == (int)MIX_COUNT, "lockstep_mix and ir_mix differ");
+
+const char *lockstep_mix_name(lockstep_mix m)
+{
+    return (unsigned)m < MIX_COUNT ? ir_mix_names[m] : NULL;
+}
+
 lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
                                 lockstep_dim3 grid, lockstep_dim3 block,
                                 uint32_t dynamic_shared_bytes, const void *params,
@@ -686,6 +697,7 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
     if (stats) {
         stats->warp_insts = L.warp_insts;
         stats->thread_insts = L.thread_insts;
+        memcpy(stats->mix, L.mix, sizeof stats->mix);
         stats->ctas = (uint64_t)grid.x * grid.y * grid.z;
         stats->threads = stats->ctas * threads;
     }

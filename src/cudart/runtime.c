@@ -1330,6 +1330,25 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* The instruction mix summed over every launch. */
+static void total_mix(uint64_t mix[LOCKSTEP_MIX_COUNT])
+{
+    memset(mix, 0, sizeof(uint64_t) * LOCKSTEP_MIX_COUNT);
+    for (size_t i = 0; i < rt.nlaunches; i++)
+        for (int m = 0; m < LOCKSTEP_MIX_COUNT; m++)
+            mix[m] += rt.launches[i].st.mix[m];
+}
+
+/* An object with every class, zeros included, so readers see one shape. */
+static void json_mix(FILE *f, const uint64_t mix[LOCKSTEP_MIX_COUNT])
+{
+    fputc('{', f);
+    for (int m = 0; m < LOCKSTEP_MIX_COUNT; m++)
+        fprintf(f, "%s\"%s\": %llu", m ? ", " : "", lockstep_mix_name((lockstep_mix)m),
+                (unsigned long long)mix[m]);
+    fputc('}', f);
+}
+
 static void write_stats_text(FILE *f)
 {
     uint64_t wi = 0, ti = 0;
@@ -1344,6 +1363,13 @@ static void write_stats_text(FILE *f)
     fprintf(f, "memcpy bytes             %llu\n", (unsigned long long)rt.memcpy_bytes);
     fprintf(f, "simulated time (ns)      %.0f\n", rt.now_ns);
     fprintf(f, "host seconds in kernels  %.3f\n", rt.host_seconds);
+    uint64_t mix[LOCKSTEP_MIX_COUNT];
+    total_mix(mix);
+    fprintf(f, "instruction mix (warp instructions)\n");
+    for (int m = 0; m < LOCKSTEP_MIX_COUNT; m++)
+        if (mix[m])
+            fprintf(f, "  %-22s %llu  (%.1f%%)\n", lockstep_mix_name((lockstep_mix)m),
+                    (unsigned long long)mix[m], wi ? 100.0 * (double)mix[m] / (double)wi : 0.0);
     for (size_t i = 0; i < rt.nlaunches; i++) {
         const rt_launch_rec *r = &rt.launches[i];
         fprintf(f, "kernel %zu  %s  grid (%u,%u,%u) block (%u,%u,%u) shared %u  warp_insts %llu thread_insts %llu%s%s\n",
@@ -1378,6 +1404,11 @@ static void write_stats_json(FILE *f)
             (unsigned long long)ti, (unsigned long long)wi);
     fprintf(f, "  \"memcpy_bytes\": %llu,\n  \"simulated_ns\": %.0f,\n  \"host_seconds\": %.6f,\n",
             (unsigned long long)rt.memcpy_bytes, rt.now_ns, rt.host_seconds);
+    uint64_t mix[LOCKSTEP_MIX_COUNT];
+    total_mix(mix);
+    fputs("  \"mix\": ", f);
+    json_mix(f, mix);
+    fputs(",\n", f);
     fprintf(f, "  \"kernels\": [");
     for (size_t i = 0; i < rt.nlaunches; i++) {
         const rt_launch_rec *r = &rt.launches[i];
@@ -1385,11 +1416,13 @@ static void write_stats_json(FILE *f)
         json_string(f, r->name ? r->name : "");
         fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"shared_bytes\": %u, "
                    "\"warp_insts\": %llu, \"thread_insts\": %llu, \"ctas\": %llu, \"threads\": %llu, "
-                   "\"simulated_ns\": %.0f, \"status\": \"%s\"}",
+                   "\"simulated_ns\": %.0f, \"status\": \"%s\", \"mix\": ",
                 r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y, r->block.z, r->shared,
                 (unsigned long long)r->st.warp_insts, (unsigned long long)r->st.thread_insts,
                 (unsigned long long)r->st.ctas, (unsigned long long)r->st.threads, r->ns,
                 lockstep_status_name((lockstep_status)r->status));
+        json_mix(f, r->st.mix);
+        fputc('}', f);
     }
     fprintf(f, "%s]\n}\n", rt.nlaunches ? "\n  " : "");
 }

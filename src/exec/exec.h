@@ -133,6 +133,7 @@ typedef struct exec_launch {
     uint32_t frame0;          /* kernel frame base (after module .local data) */
     uint64_t *shref_val;      /* per module shared reference */
     uint64_t warp_insts, thread_insts;
+    uint64_t mix[MIX_COUNT];  /* warp instructions per ir_mix class */
     strbuf *printf_out;       /* device printf text, delivered at synchronize */
     /* the fault that stopped the launch */
     lockstep_status fault;

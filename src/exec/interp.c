@@ -1221,6 +1221,7 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
     uint64_t t0[WARP_SIZE], t1[WARP_SIZE], t2[WARP_SIZE], t3[WARP_SIZE];
     uint32_t executed = 0;
     uint64_t thread_insts = 0;
+    uint64_t *mix = L->mix;
 
     if (w->state != WARP_RUNNING)
         return 0;
@@ -1255,6 +1256,7 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
         executed++;
         w->insts++;
         thread_insts += (uint64_t)popc32(active);
+        mix[in->mix]++;
 
         switch (in->xop) {
         /* ---- specialised forms (exec_prepare picks them) ---- */
@@ -1551,6 +1553,12 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
                     exec_mem_access(L, c, w, in, active, &ad)) {
                     top->pc = pc;
                     goto out_noreload;
+                }
+                if (in->space == SP_GENERIC) {
+                    /* class a generic access by where its first lane went */
+                    ir_mix m = ir_mem_mix(in, ad.space[ctz32(active)]);
+                    mix[in->mix]--;
+                    mix[m]++;
                 }
             }
             pc++;

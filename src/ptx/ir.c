@@ -19,6 +19,12 @@ const uint8_t ptx_op_units[OP_COUNT] = {
 #undef X
 };
 
+const char *const ir_mix_names[MIX_COUNT] = {
+#define X(e, s) s,
+    IR_MIXES(X)
+#undef X
+};
+
 const char *const ir_sreg_names[SREG_COUNT] = {
 #define X(e, s) s,
     IR_SREGS(X)
@@ -57,4 +63,75 @@ uint32_t ir_func_of_pc(const ir_module *m, uint32_t pc)
         if (m->funcs[i].has_body && pc >= m->funcs[i].start && pc < m->funcs[i].end)
             return i;
     return 0;
+}
+
+ir_mix ir_mem_mix(const ir_insn *in, int space)
+{
+    int st = in->op == OP_ST;
+    if (in->op == OP_ATOM || in->op == OP_RED)
+        return space == SP_SHARED ? MIX_ATOM_SHARED : MIX_ATOM_GLOBAL;
+    switch (space) {
+    case SP_SHARED: return st ? MIX_ST_SHARED : MIX_LD_SHARED;
+    case SP_LOCAL: return st ? MIX_ST_LOCAL : MIX_LD_LOCAL;
+    case SP_CONST: return MIX_LD_CONST;
+    case SP_PARAM: case SP_KPARAM: case SP_FPARAM: return st ? MIX_ST_PARAM : MIX_LD_PARAM;
+    default: return st ? MIX_ST_GLOBAL : MIX_LD_GLOBAL;
+    }
+}
+
+/* The arithmetic class of a type. */
+static ir_mix type_mix(int t)
+{
+    if (!ptx_type_is_float((ptx_type)t))
+        return MIX_INT;
+    if (t == PT_F64)
+        return MIX_FP64;
+    if (t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_BF16X2)
+        return MIX_FP16;
+    return MIX_FP32;
+}
+
+static ir_mix insn_mix(const ir_insn *in)
+{
+    switch (in->op) {
+    case OP_MOV: return MIX_INT;
+    case OP_LD: case OP_LDU: case OP_ST: case OP_ATOM: case OP_RED:
+        /* function parameters are registers on hardware, frame memory here */
+        return ir_mem_mix(in, in->flags & IRF_FPARAM ? SP_PARAM : in->space);
+    case OP_BRA: return MIX_BRANCH;
+    case OP_CALL: case OP_RET: return MIX_CALL;
+    case OP_BAR: case OP_BARRIER: return MIX_BARRIER;
+    case OP_MEMBAR: case OP_FENCE: return MIX_FENCE;
+    case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_REDUX: case OP_ACTIVEMASK: return MIX_WARP;
+    case OP_CVT: {
+        /* a conversion runs where its wider float side does */
+        ir_mix a = type_mix(in->type), b = type_mix(in->type2);
+        if (a == MIX_FP64 || b == MIX_FP64)
+            return MIX_FP64;
+        if (a == MIX_FP32 || b == MIX_FP32)
+            return MIX_FP32;
+        return a != MIX_INT ? a : b;
+    }
+    case OP_SET: case OP_SLCT:
+        /* the comparison's type decides */
+        return type_mix(in->type2);
+    default: break;
+    }
+    switch (ptx_op_units[in->op]) {
+    case UNIT_INT: case UNIT_FP: return type_mix(in->type);
+    case UNIT_SFU: return in->type == PT_F64 ? MIX_FP64 : MIX_SFU;
+    default: return MIX_OTHER;
+    }
+}
+
+void ir_classify(ir_module *m)
+{
+    for (uint32_t i = 0; i < m->ncode; i++)
+        m->code[i].mix = (uint8_t)insn_mix(&m->code[i]);
+    /* ret from a kernel is its exit, not the end of a call */
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        if (m->funcs[f].is_entry && m->funcs[f].has_body)
+            for (uint32_t pc = m->funcs[f].start; pc < m->funcs[f].end; pc++)
+                if (m->code[pc].op == OP_RET)
+                    m->code[pc].mix = MIX_OTHER;
 }

@@ -8,7 +8,7 @@
  *   +--------+--------+------+------+-----+------+-------+-----+-----+-----+
  *   | op 16  | xop 16 | type | type2| rnd | mode | bop   |space| vec |ndst |
  *   +--------+--------+------+------+-----+------+-------+-----+-----+-----+
- *   | nsrc | sem | scope | cache | amode | flags 32 | guard (ir_opnd)       |
+ *   | nsrc | sem | scope | cache | amode | mix | flags 32 | guard (ir_opnd) |
  *   +------------------------------------------------------------------------+
  *   | d[4]: destinations   | s[4]: sources  | addr: address base register    |
  *   +------------------------------------------------------------------------+
@@ -142,6 +142,45 @@ typedef enum ptx_op {
 extern const char *const ptx_op_names[OP_COUNT];
 extern const uint8_t ptx_op_units[OP_COUNT];
 
+/* Instruction-mix classes: what a warp instruction does, for statistics
+ * (and the order of lockstep_mix in lockstep.h, which must match).
+ * Arithmetic is classed by its type (f64 -> FP64, f16/bf16 -> FP16, other
+ * floats -> FP32, the rest INT; mov is INT whatever its type); memory
+ * operations by state space.  A generic access is classed when it runs, by
+ * the space of its first active lane's address. */
+#define IR_MIXES(X)                                                          \
+    X(INT,       "int")       /* integer and logic, mov, cvt between ints */ \
+    X(FP32,      "fp32")                                                     \
+    X(FP64,      "fp64")                                                     \
+    X(FP16,      "fp16")      /* f16, bf16 and their x2 forms */             \
+    X(SFU,       "sfu")       /* f32 rcp sqrt rsqrt sin cos lg2 ex2 tanh */  \
+    X(LD_GLOBAL, "ld_global")                                                \
+    X(ST_GLOBAL, "st_global")                                                \
+    X(LD_SHARED, "ld_shared")                                                \
+    X(ST_SHARED, "st_shared")                                                \
+    X(LD_LOCAL,  "ld_local")                                                 \
+    X(ST_LOCAL,  "st_local")                                                 \
+    X(LD_CONST,  "ld_const")                                                 \
+    X(LD_PARAM,  "ld_param")  /* kernel and function parameters */           \
+    X(ST_PARAM,  "st_param")  /* call arguments */                           \
+    X(ATOM_GLOBAL, "atom_global") /* atom and red */                         \
+    X(ATOM_SHARED, "atom_shared")                                            \
+    X(BRANCH,    "branch")                                                   \
+    X(CALL,      "call")      /* call, ret from a function */                \
+    X(BARRIER,   "barrier")   /* bar, barrier */                             \
+    X(WARP,      "warp")      /* shfl, vote, match, redux, activemask */     \
+    X(FENCE,     "fence")     /* membar, fence */                            \
+    X(OTHER,     "other")     /* exit, a kernel's ret, trap, nanosleep, ... */
+
+typedef enum ir_mix {
+#define X(e, s) MIX_##e,
+    IR_MIXES(X)
+#undef X
+    MIX_COUNT
+} ir_mix;
+
+extern const char *const ir_mix_names[MIX_COUNT];
+
 /* Operand kinds. */
 typedef enum ir_opnd_kind {
     IRO_NONE = 0,
@@ -162,19 +201,19 @@ typedef struct ir_opnd {
 
 /* Special registers; the component (x/y/z) is folded into the id. */
 #define IR_SREGS(X)                                                                         \
-    X(TID_X, "%tid.x") X(TID_Y, "%tid.y") X(TID_Z, "%tid.z")                                \
-    X(NTID_X, "%ntid.x") X(NTID_Y, "%ntid.y") X(NTID_Z, "%ntid.z")                          \
-    X(CTAID_X, "%ctaid.x") X(CTAID_Y, "%ctaid.y") X(CTAID_Z, "%ctaid.z")                    \
-    X(NCTAID_X, "%nctaid.x") X(NCTAID_Y, "%nctaid.y") X(NCTAID_Z, "%nctaid.z")              \
-    X(LANEID, "%laneid") X(WARPID, "%warpid") X(NWARPID, "%nwarpid")                        \
-    X(SMID, "%smid") X(NSMID, "%nsmid") X(GRIDID, "%gridid")                                \
-    X(LANEMASK_EQ, "%lanemask_eq") X(LANEMASK_LE, "%lanemask_le")                           \
-    X(LANEMASK_LT, "%lanemask_lt") X(LANEMASK_GE, "%lanemask_ge")                           \
-    X(LANEMASK_GT, "%lanemask_gt")                                                          \
-    X(CLOCK, "%clock") X(CLOCK_HI, "%clock_hi") X(CLOCK64, "%clock64")                      \
-    X(GLOBALTIMER, "%globaltimer") X(GLOBALTIMER_LO, "%globaltimer_lo")                     \
-    X(GLOBALTIMER_HI, "%globaltimer_hi")                                                    \
-    X(TOTAL_SMEM, "%total_smem_size") X(DYNAMIC_SMEM, "%dynamic_smem_size")                 \
+    X(TID_X, "%tid.x") X(TID_Y, "%tid.y") X(TID_Z, "%tid.z")                 \
+    X(NTID_X, "%ntid.x") X(NTID_Y, "%ntid.y") X(NTID_Z, "%ntid.z")           \
+    X(CTAID_X, "%ctaid.x") X(CTAID_Y, "%ctaid.y") X(CTAID_Z, "%ctaid.z")     \
+    X(NCTAID_X, "%nctaid.x") X(NCTAID_Y, "%nctaid.y") X(NCTAID_Z, "%nctaid.z") \
+    X(LANEID, "%laneid") X(WARPID, "%warpid") X(NWARPID, "%nwarpid")         \
+    X(SMID, "%smid") X(NSMID, "%nsmid") X(GRIDID, "%gridid")                 \
+    X(LANEMASK_EQ, "%lanemask_eq") X(LANEMASK_LE, "%lanemask_le")            \
+    X(LANEMASK_LT, "%lanemask_lt") X(LANEMASK_GE, "%lanemask_ge")            \
+    X(LANEMASK_GT, "%lanemask_gt")                                           \
+    X(CLOCK, "%clock") X(CLOCK_HI, "%clock_hi") X(CLOCK64, "%clock64")       \
+    X(GLOBALTIMER, "%globaltimer") X(GLOBALTIMER_LO, "%globaltimer_lo")      \
+    X(GLOBALTIMER_HI, "%globaltimer_hi")                                     \
+    X(TOTAL_SMEM, "%total_smem_size") X(DYNAMIC_SMEM, "%dynamic_smem_size")  \
     X(ENVREG, "%envreg") X(PM, "%pm")
 
 typedef enum ir_sreg {
@@ -247,7 +286,8 @@ enum {
     IRF_BUILTIN = 1u << 24,/* call of a built-in (vprintf, malloc, ...) */
     IRF_INDIRECT = 1u << 25,/* call through a register */
     IRF_IMPLICIT = 1u << 26,/* added by lockstep (the ret/exit closing a body) */
-    IRF_ACCUM = 1u << 27    /* video SIMD .add: accumulate the lanes into c */
+    IRF_ACCUM = 1u << 27,   /* video SIMD .add: accumulate the lanes into c */
+    IRF_FPARAM = 1u << 28   /* a function's .param access, lowered to its local frame */
 };
 
 #define IR_NO_PC 0xffffffffu
@@ -268,7 +308,7 @@ typedef struct ir_insn {
     uint8_t scope;   /* ir_scope */
     uint8_t cache;   /* ir_cache */
     uint8_t amode;   /* ir_amode */
-    uint8_t pad_;
+    uint8_t mix;     /* ir_mix, set by ir_classify */
     uint32_t flags;
     ir_opnd guard;   /* IRO_PRED or IRO_NONE */
     ir_opnd d[4];
@@ -384,5 +424,10 @@ typedef struct ir_module {
 void ir_module_free(ir_module *m);
 /* Index of the function holding pc (binary search over the ranges). */
 uint32_t ir_func_of_pc(const ir_module *m, uint32_t pc);
+/* Set the mix class of every instruction of m (generic accesses get the
+ * global class; the interpreter refines them per execution). */
+void ir_classify(ir_module *m);
+/* The class of a memory operation `in` whose address falls in `space`. */
+ir_mix ir_mem_mix(const ir_insn *in, int space);
 
 #endif

@@ -1820,8 +1820,11 @@ static int lower_mem(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         ir->nsrc = (uint8_t)n;
     else
         ir->ndst = (uint8_t)n;
+    int said_param = ir->space == SP_PARAM;
     if (!addr_opnd(L, in, adr, ir))
         return 0;
+    if (said_param && ir->space == SP_LOCAL)
+        ir->flags |= IRF_FPARAM;
     if (op == OP_ST && (ir->space == SP_KPARAM || ir->space == SP_CONST)) {
         diag_error(L->d, in->loc, "'st' cannot write %s space",
                    ir->space == SP_CONST ? ".const" : "kernel .param");
@@ -3213,6 +3216,7 @@ static int lower_module(lower *L)
     }
     if (cfg_compute_reconvergence(m, L->d))
         return 0;
+    ir_classify(m);
     return finish_kernels(L);
 }
 
