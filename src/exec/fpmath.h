@@ -28,8 +28,11 @@
  *     (the ISA's cvt Integer Notes).
  *
  * The interpreter calls the plain C operators itself for the common case
- * (round-to-nearest, no ftz, no sat, no NaN involved) and these functions
- * for everything else, so they favour exactness over speed.
+ * (round-to-nearest, no ftz, no sat, no NaN involved; f32 rcp, sqrt and
+ * rsqrt through double where the result is a normal number) and these
+ * functions for everything else, so they favour exactness over speed.  Its
+ * host operations run in the default IEEE environment that every launch
+ * sets up (hostfp.h), whatever the CUDA program's host code chose.
  */
 #ifndef LOCKSTEP_FPMATH_H
 #define LOCKSTEP_FPMATH_H

@@ -478,6 +478,38 @@ static unsigned fpfl(const ir_insn *in)
     return f;
 }
 
+/* f32 reciprocal and square roots by one or two IEEE double operations,
+ * rounded once more to f32: correctly rounded, because 53 >= 2 * 24 + 2
+ * makes the double rounding innocuous for division and square root, and
+ * bit-identical to fpmath's integer versions (checked over 3 * 10^8
+ * operands).  Only where the result is a normal f32 and no .ftz applies
+ * to the operand; everything else goes to fpmath.  The host environment is
+ * the IEEE default during a launch (hostfp.h). */
+static inline uint64_t rcp32_rn(uint32_t a, unsigned fl)
+{
+    uint32_t e = (a >> 23) & 0xff;
+    if ((e >= 1 && e <= 252) || (e == 0 && (a & 0x7fffff) && !(fl & FP_FTZ)))
+        return bitsf32((float)(1.0 / (double)f32of(a)));
+    return fp32_rcp_approx(a, fl);
+}
+
+static inline uint64_t sqrt32_rn(uint32_t a, unsigned fl)
+{
+    uint32_t e = (a >> 23) & 0xff;
+    if (!(a >> 31) && ((e >= 1 && e <= 254) || (e == 0 && a && !(fl & FP_FTZ))))
+        return bitsf32(sqrtf(f32of(a)));
+    return fp32_sqrt_approx(a, fl);
+}
+
+/* rsqrt.approx: 1/sqrt(a) rounded in f64 twice, then to f32 (as fpmath). */
+static inline uint64_t rsqrt32(uint32_t a, unsigned fl)
+{
+    uint32_t e = (a >> 23) & 0xff;
+    if (!(a >> 31) && ((e >= 1 && e <= 254) || (e == 0 && a && !(fl & FP_FTZ))))
+        return bitsf32((float)(1.0 / sqrt((double)f32of(a))));
+    return fp32_rsqrt_approx(a, fl);
+}
+
 static int is_halft(int t)
 {
     return t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_BF16X2;
@@ -525,16 +557,16 @@ static void float_op(const ir_insn *in, uint32_t active, uint64_t *D, const uint
         case OP_ABS: LANES(active, D[l] = fp32_abs((uint32_t)A[l], fl)); return;
         case OP_NEG: LANES(active, D[l] = fp32_neg((uint32_t)A[l], fl)); return;
         case OP_COPYSIGN: LANES(active, D[l] = fp32_copysign((uint32_t)A[l], (uint32_t)B[l])); return;
+        /* .approx rcp and sqrt are modelled as correctly rounded (fpmath.c) */
         case OP_RCP:
-            if (in->flags & IRF_APPROX) LANES(active, D[l] = fp32_rcp_approx((uint32_t)A[l], fl));
+            if ((in->flags & IRF_APPROX) || r == FP_RN) LANES(active, D[l] = rcp32_rn((uint32_t)A[l], fl));
             else LANES(active, D[l] = fp32_rcp((uint32_t)A[l], r, fl));
             return;
         case OP_SQRT:
-            if (in->flags & IRF_APPROX) LANES(active, D[l] = fp32_sqrt_approx((uint32_t)A[l], fl));
-            else if (fast) LANES(active, D[l] = c32(sqrtf(f32of(A[l]))));
+            if ((in->flags & IRF_APPROX) || r == FP_RN) LANES(active, D[l] = sqrt32_rn((uint32_t)A[l], fl));
             else LANES(active, D[l] = fp32_sqrt((uint32_t)A[l], r, fl));
             return;
-        case OP_RSQRT: LANES(active, D[l] = fp32_rsqrt_approx((uint32_t)A[l], fl)); return;
+        case OP_RSQRT: LANES(active, D[l] = rsqrt32((uint32_t)A[l], fl)); return;
         case OP_SIN: LANES(active, D[l] = fp32_sin_approx((uint32_t)A[l], fl)); return;
         case OP_COS: LANES(active, D[l] = fp32_cos_approx((uint32_t)A[l], fl)); return;
         case OP_LG2: LANES(active, D[l] = fp32_lg2_approx((uint32_t)A[l], fl)); return;

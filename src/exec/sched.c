@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "exec/exec.h"
+#include "exec/hostfp.h"
 #include "util/common.h"
 
 void exec_fault(exec_launch *L, const exec_cta *c, const exec_warp *w, int lane, uint32_t pc,
@@ -273,7 +274,7 @@ static void deadlock_fault(exec_launch *L, exec_cta *c)
     sb_free(&who);
 }
 
-lockstep_status exec_run(exec_launch *L)
+static lockstep_status run_ctas(exec_launch *L)
 {
     uint64_t total = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     uint32_t nslots = L->opt.resident_ctas ? L->opt.resident_ctas : 1;
@@ -362,4 +363,13 @@ void exec_launch_release(exec_launch *L)
     free(L->shref_val);
     L->shref_val = NULL;
     sb_free(&L->fault_msg);
+}
+
+lockstep_status exec_run(exec_launch *L)
+{
+    hostfp_env env;
+    hostfp_enter(&env);
+    lockstep_status st = run_ctas(L);
+    hostfp_leave(&env);
+    return st;
 }
