@@ -51,6 +51,7 @@ struct lockstep_device {
     lockstep_status pending;
     uint32_t gridid;
     uint64_t heap_used;
+    exec_pool pool;       /* CTA slots kept between launches */
     /* the last fault */
     lockstep_fault_info fault;
     char *fault_kernel, *fault_function, *fault_msg;
@@ -173,6 +174,7 @@ void lockstep_device_destroy(lockstep_device *dev)
     while (dev->mods.n)
         lockstep_module_unload(dev->mods.v[dev->mods.n - 1]);
     vec_free(&dev->mods);
+    exec_pool_free(&dev->pool);
     devmem_destroy(dev->dm);
     lockstep_config_destroy(dev->cfg);
     sb_free(&dev->last_error);
@@ -685,6 +687,7 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
     L.local_bytes = (uint32_t)local;
     L.frame0 = frame0;
     L.printf_out = &dev->printf_pending;
+    L.pool = &dev->pool;
     L.shref_val = calloc(m->nshrefs ? m->nshrefs : 1, sizeof *L.shref_val);
     if (!L.shref_val)
         return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory");

@@ -20,6 +20,7 @@
 #define LOCKSTEP_EXEC_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "lockstep.h"
 #include "mem/devmem.h"
@@ -112,8 +113,21 @@ typedef struct exec_cta {
     exec_warp *warps;
     uint8_t *shared;
     uint8_t *local;       /* nthreads * local_bytes */
+    uint32_t warps_cap;   /* capacities, kept when a slot is reused */
+    size_t shared_cap, local_cap;
     exec_barrier bars[MAX_BARRIERS];
 } exec_cta;
+
+/* CTA slots with their warps' register, stack and memory buffers, kept
+ * from one launch to the next so that a launch reuses memory that is
+ * already mapped instead of faulting in fresh pages.  Owned by a device;
+ * a launch without one allocates and frees its own. */
+typedef struct exec_pool {
+    exec_cta *slots;
+    uint32_t nslots;
+} exec_pool;
+
+void exec_pool_free(exec_pool *p);
 
 typedef struct exec_launch {
     const ir_module *mod;
@@ -132,6 +146,7 @@ typedef struct exec_launch {
     uint32_t local_bytes;     /* per thread */
     uint32_t frame0;          /* kernel frame base (after module .local data) */
     uint64_t *shref_val;      /* per module shared reference */
+    exec_pool *pool;          /* where CTA slots come from; NULL: this launch's own */
     uint64_t warp_insts, thread_insts;
     uint64_t mix[MIX_COUNT];  /* warp instructions per ir_mix class */
     strbuf *printf_out;       /* device printf text, delivered at synchronize */
@@ -192,6 +207,15 @@ int exec_read_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint6
 
 /* A built-in call for the active lanes (builtins.c); 0, or -1 after a fault. */
 int exec_builtin(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active);
+
+/* Zero the register rows of f's window (starting at `rows`) that f may read
+ * before writing (ir_func.zero_rows): the others are always written first,
+ * so what they held before cannot show. */
+static inline void exec_zero_rows(uint64_t *rows, const ir_func *f)
+{
+    for (uint32_t i = 0; i < f->nzero_rows; i++)
+        memset(rows + (size_t)f->zero_rows[i] * WARP_SIZE, 0, WARP_SIZE * sizeof *rows);
+}
 
 /* Host pointer to lane l's local memory. */
 static inline uint8_t *exec_local(const exec_launch *L, const exec_cta *c, const exec_warp *w,

@@ -422,7 +422,7 @@ static int enter_call(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t pc, ui
     w->reg_base = nreg;
     w->pred_base = npred;
     w->frame_base = (uint32_t)nframe;
-    memset(w->regs + (size_t)nreg * WARP_SIZE, 0, (size_t)callee->nregs * WARP_SIZE * sizeof(uint64_t));
+    exec_zero_rows(w->regs + (size_t)nreg * WARP_SIZE, callee);
     memset(w->preds + npred, 0, callee->npreds * sizeof(uint32_t));
     return 0;
 }

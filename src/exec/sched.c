@@ -170,25 +170,61 @@ void exec_lanes_exited(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t lanes
 
 /* ---- CTAs --------------------------------------------------------------------------- */
 
-static int cta_alloc(exec_launch *L, exec_cta *c)
+/* Make slot c fit launch L: enough warps, and buffers at least as large as
+ * L needs, keeping whatever c already has from an earlier launch.  Buffer
+ * contents do not matter: cta_start clears what a CTA may read first. */
+static int cta_fit(exec_launch *L, exec_cta *c)
 {
-    c->nwarps = L->nwarps;
-    c->warps = calloc(L->nwarps, sizeof *c->warps);
-    c->shared = calloc(L->shared_bytes ? L->shared_bytes : 1, 1);
-    c->local = calloc((size_t)L->nthreads * L->local_bytes + 1, 1);
-    if (!c->warps || !c->shared || !c->local)
-        return -1;
     const ir_func *k = &L->mod->funcs[L->kernel];
+    if (c->warps_cap < L->nwarps) {
+        exec_warp *w = realloc(c->warps, L->nwarps * sizeof *w);
+        if (!w)
+            return -1;
+        memset(w + c->warps_cap, 0, (L->nwarps - c->warps_cap) * sizeof *w);
+        c->warps = w;
+        c->warps_cap = L->nwarps;
+    }
+    c->nwarps = L->nwarps;
+    size_t shared = L->shared_bytes ? L->shared_bytes : 1;
+    if (c->shared_cap < shared) {
+        free(c->shared);
+        c->shared_cap = 0;
+        if (!(c->shared = malloc(shared)))
+            return -1;
+        c->shared_cap = shared;
+    }
+    size_t local = (size_t)L->nthreads * L->local_bytes + 1;
+    if (c->local_cap < local) {
+        free(c->local);
+        c->local_cap = 0;
+        if (!(c->local = malloc(local)))
+            return -1;
+        c->local_cap = local;
+    }
+    uint32_t rows = k->nregs ? k->nregs : 1, preds = k->npreds ? k->npreds : 1;
     for (uint32_t i = 0; i < L->nwarps; i++) {
         exec_warp *w = &c->warps[i];
-        w->stack_cap = 16;
-        w->stack = malloc(w->stack_cap * sizeof *w->stack);
-        w->regs_cap = k->nregs ? k->nregs : 1;
-        w->regs = malloc((size_t)w->regs_cap * WARP_SIZE * sizeof *w->regs);
-        w->preds_cap = k->npreds ? k->npreds : 1;
-        w->preds = malloc(w->preds_cap * sizeof *w->preds);
-        if (!w->stack || !w->regs || !w->preds)
-            return -1;
+        if (w->stack_cap < 16) {
+            free(w->stack);
+            w->stack_cap = 0;
+            if (!(w->stack = malloc(16 * sizeof *w->stack)))
+                return -1;
+            w->stack_cap = 16;
+        }
+        if (w->regs_cap < rows) {
+            free(w->regs);
+            w->regs_cap = 0;
+            if (!(w->regs = malloc((size_t)rows * WARP_SIZE * sizeof *w->regs)))
+                return -1;
+            w->regs_cap = rows;
+        }
+        if (w->preds_cap < preds) {
+            free(w->preds);
+            w->preds_cap = 0;
+            if (!(w->preds = malloc(preds * sizeof *w->preds)))
+                return -1;
+            w->preds_cap = preds;
+        }
     }
     return 0;
 }
@@ -196,7 +232,7 @@ static int cta_alloc(exec_launch *L, exec_cta *c)
 static void cta_free(exec_cta *c)
 {
     if (c->warps)
-        for (uint32_t i = 0; i < c->nwarps; i++) {
+        for (uint32_t i = 0; i < c->warps_cap; i++) {
             free(c->warps[i].stack);
             free(c->warps[i].regs);
             free(c->warps[i].preds);
@@ -206,6 +242,42 @@ static void cta_free(exec_cta *c)
     free(c->shared);
     free(c->local);
     memset(c, 0, sizeof *c);
+}
+
+void exec_pool_free(exec_pool *p)
+{
+    for (uint32_t s = 0; s < p->nslots; s++)
+        cta_free(&p->slots[s]);
+    free(p->slots);
+    p->slots = NULL;
+    p->nslots = 0;
+}
+
+/* nslots CTA slots for L: the pool's (grown if needed), or new ones. */
+static exec_cta *slots_get(exec_launch *L, uint32_t nslots)
+{
+    exec_pool *p = L->pool;
+    if (!p)
+        return calloc(nslots, sizeof(exec_cta));
+    if (p->nslots < nslots) {
+        exec_cta *s = realloc(p->slots, nslots * sizeof *s);
+        if (!s)
+            return NULL;
+        memset(s + p->nslots, 0, (nslots - p->nslots) * sizeof *s);
+        p->slots = s;
+        p->nslots = nslots;
+    }
+    return p->slots;
+}
+
+/* Give slots back: to the pool, or freed. */
+static void slots_put(exec_launch *L, exec_cta *slots, uint32_t nslots)
+{
+    if (L->pool || !slots)
+        return;
+    for (uint32_t s = 0; s < nslots; s++)
+        cta_free(&slots[s]);
+    free(slots);
 }
 
 static void cta_start(exec_launch *L, exec_cta *c, uint64_t linear)
@@ -242,7 +314,7 @@ static void cta_start(exec_launch *L, exec_cta *c, uint64_t linear)
         w->insts = 0;
         w->sp = 1;
         w->stack[0] = (simt_entry){k->start, IR_NO_PC, w->live, 0};
-        memset(w->regs, 0, (size_t)k->nregs * WARP_SIZE * sizeof *w->regs);
+        exec_zero_rows(w->regs, k);
         memset(w->preds, 0, k->npreds * sizeof *w->preds);
     }
 }
@@ -281,12 +353,14 @@ static lockstep_status run_ctas(exec_launch *L)
     if (nslots > total)
         nslots = (uint32_t)total;
     uint32_t slice = L->opt.slice ? L->opt.slice : 256;
-    exec_cta *slots = calloc(nslots, sizeof *slots);
+    exec_cta *slots = slots_get(L, nslots);
     if (!slots)
         goto oom;
-    for (uint32_t s = 0; s < nslots; s++)
-        if (cta_alloc(L, &slots[s]))
+    for (uint32_t s = 0; s < nslots; s++) {
+        slots[s].active = 0;
+        if (cta_fit(L, &slots[s]))
             goto oom;
+    }
     uint64_t next = 0;
     for (uint32_t s = 0; s < nslots; s++)
         cta_start(L, &slots[s], next++);
@@ -342,16 +416,10 @@ static lockstep_status run_ctas(exec_launch *L)
                        "no warp can make progress");
         }
     }
-    for (uint32_t s = 0; s < nslots; s++)
-        cta_free(&slots[s]);
-    free(slots);
+    slots_put(L, slots, nslots);
     return L->fault;
 oom:
-    if (slots) {
-        for (uint32_t s = 0; s < nslots; s++)
-            cta_free(&slots[s]);
-        free(slots);
-    }
+    slots_put(L, slots, nslots);
     L->oom = 1;
     exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
                "out of host memory for %u resident CTAs", nslots);

@@ -10,6 +10,14 @@
  * Instructions from which the exit cannot be reached (an infinite loop)
  * have no post-dominator: their branches get no reconvergence point and
  * diverged paths only rejoin when lanes exit.
+ *
+ * The same graph answers which register rows a thread can read before it
+ * wrote them.  PTX leaves such reads undefined; lockstep gives them zero,
+ * so a run never depends on what a CTA slot held before.  Zeroing every
+ * row of every warp at each CTA start (and of each callee at every call)
+ * costs more than many kernels' work when nvcc declares hundreds of
+ * registers; the dataflow below finds the few rows (usually none) that
+ * need it.
  */
 #include "ptx/cfg.h"
 
@@ -171,6 +179,153 @@ int cfg_compute_reconvergence(ir_module *m, diag *d)
             in->reconv = (r == UINT32_MAX || r >= n) ? IR_NO_PC : f->start + r;
         }
         free(ipdom);
+    }
+    return 0;
+}
+
+/* ---- registers read before written ---------------------------------------------- */
+
+/* The register rows instruction `in` reads (at most 6). */
+static int reg_reads(const ir_module *m, const ir_insn *in, uint32_t out[6])
+{
+    int n = 0;
+    for (int i = 0; i < 4; i++)
+        if (in->s[i].kind == IRO_REG)
+            out[n++] = in->s[i].idx;
+    if (in->addr.kind == IRO_REG)
+        out[n++] = in->addr.idx;
+    if (in->op == OP_CALL && (in->flags & IRF_INDIRECT) && in->aux < m->ncalls &&
+        m->calls[in->aux].target_reg.kind == IRO_REG)
+        out[n++] = m->calls[in->aux].target_reg.idx;
+    return n;
+}
+
+/* Whether `in` writes its destination rows in every lane that executes it.
+ * A guarded instruction may not (its false lanes keep the old value); a
+ * bar.red's result arrives when the barrier completes; a call writes none
+ * of the caller's rows. */
+static int writes_all_lanes(const ir_insn *in)
+{
+    return in->guard.kind == IRO_NONE && in->op != OP_BAR && in->op != OP_BARRIER &&
+           in->op != OP_CALL;
+}
+
+/* Forward "definitely written" dataflow over f's instructions, one bit per
+ * register row; a row read where it is not definitely written goes into
+ * f->zero_rows.  0, or -1 on host OOM. */
+static int zero_rows_of(ir_module *m, ir_func *f)
+{
+    uint32_t n = f->end - f->start, nw = (f->nregs + 63) / 64;
+    int rc = -1;
+    uint64_t *out = NULL, *cur = NULL, *need = NULL;
+    uint32_t *npred = NULL, *preds = NULL, *fill = NULL;
+    if (!nw)
+        return 0;
+    out = malloc((size_t)n * nw * sizeof *out);
+    cur = malloc(nw * sizeof *cur);
+    need = calloc(nw, sizeof *need);
+    npred = calloc((size_t)n + 2, sizeof *npred);
+    preds = malloc(2 * ((size_t)n + 1) * sizeof *preds);
+    fill = calloc((size_t)n + 1, sizeof *fill);
+    if (!out || !cur || !need || !npred || !preds || !fill)
+        goto done;
+    /* predecessors as CSR (successor n is the exit, which has no out set) */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s[2];
+        int k = succs(m, f, i, s);
+        for (int j = 0; j < k; j++)
+            npred[s[j] + 1]++;
+    }
+    for (uint32_t i = 0; i <= n; i++)
+        npred[i + 1] += npred[i];
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s[2];
+        int k = succs(m, f, i, s);
+        for (int j = 0; j < k; j++)
+            preds[npred[s[j]] + fill[s[j]]++] = i;
+    }
+    /* out = everything written, until shown otherwise (unreachable code
+     * keeps it, so it flags nothing) */
+    memset(out, 0xff, (size_t)n * nw * sizeof *out);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const ir_insn *in = &m->code[f->start + i];
+            /* in = the start's empty set, intersected with every predecessor's out */
+            if (i == 0)
+                memset(cur, 0, nw * sizeof *cur);
+            else
+                memset(cur, 0xff, nw * sizeof *cur);
+            for (uint32_t p = npred[i]; p < npred[i + 1]; p++)
+                for (uint32_t w = 0; w < nw; w++)
+                    cur[w] &= out[(size_t)preds[p] * nw + w];
+            if (writes_all_lanes(in))
+                for (int d = 0; d < 4; d++)
+                    if (in->d[d].kind == IRO_REG && in->d[d].idx < f->nregs)
+                        cur[in->d[d].idx / 64] |= 1ull << (in->d[d].idx % 64);
+            uint64_t *o = out + (size_t)i * nw;
+            if (memcmp(o, cur, nw * sizeof *cur)) {
+                memcpy(o, cur, nw * sizeof *cur);
+                changed = 1;
+            }
+        }
+    }
+    /* the reads: against what is definitely written before each one */
+    for (uint32_t i = 0; i < n; i++) {
+        const ir_insn *in = &m->code[f->start + i];
+        uint32_t r[6];
+        int k = reg_reads(m, in, r);
+        if (i == 0)
+            memset(cur, 0, nw * sizeof *cur);
+        else
+            memset(cur, 0xff, nw * sizeof *cur);
+        for (uint32_t p = npred[i]; p < npred[i + 1]; p++)
+            for (uint32_t w = 0; w < nw; w++)
+                cur[w] &= out[(size_t)preds[p] * nw + w];
+        for (int j = 0; j < k; j++) {
+            if (r[j] >= f->nregs)
+                continue;
+            /* shfl reads the row in other lanes, which may not have written it */
+            int cross_lane = in->op == OP_SHFL;
+            if (cross_lane || !(cur[r[j] / 64] >> (r[j] % 64) & 1))
+                need[r[j] / 64] |= 1ull << (r[j] % 64);
+        }
+    }
+    uint32_t count = 0;
+    for (uint32_t w = 0; w < nw; w++)
+        count += (uint32_t)__builtin_popcountll(need[w]);
+    free(f->zero_rows);
+    f->zero_rows = NULL;
+    f->nzero_rows = 0;
+    if (count) {
+        f->zero_rows = malloc(count * sizeof *f->zero_rows);
+        if (!f->zero_rows)
+            goto done;
+        for (uint32_t r = 0; r < f->nregs; r++)
+            if (need[r / 64] >> (r % 64) & 1)
+                f->zero_rows[f->nzero_rows++] = r;
+    }
+    rc = 0;
+done:
+    free(out);
+    free(cur);
+    free(need);
+    free(npred);
+    free(preds);
+    free(fill);
+    return rc;
+}
+
+int cfg_compute_zero_rows(ir_module *m, diag *d)
+{
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        ir_func *f = &m->funcs[fi];
+        if (!f->has_body || f->end == f->start)
+            continue;
+        if (zero_rows_of(m, f)) {
+            d->oom = 1;
+            return -1;
+        }
     }
     return 0;
 }

@@ -12,6 +12,13 @@
 /* Set ir_insn.reconv of every guarded branch in m; 0, or -1 on host OOM. */
 int cfg_compute_reconvergence(ir_module *m, diag *d);
 
+/* Set ir_func.zero_rows of every function of m: the register rows some
+ * path from the function's start reads before every path to that read has
+ * written them (an unguarded write; a guarded one may leave lanes
+ * unwritten), plus every register a shfl reads (it reads other lanes,
+ * which may never have written it).  0, or -1 on host OOM. */
+int cfg_compute_zero_rows(ir_module *m, diag *d);
+
 /* The immediate post-dominator of each instruction of function f, as
  * instruction indices relative to f->start; f->end - f->start stands for
  * the exit, and UINT32_MAX for instructions that never reach the exit.

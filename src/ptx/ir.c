@@ -37,6 +37,7 @@ void ir_module_free(ir_module *m)
         return;
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         free(m->funcs[i].shared_off);
+        free(m->funcs[i].zero_rows);
         free(m->funcs[i].params);
         free(m->funcs[i].rets);
     }

@@ -380,6 +380,11 @@ typedef struct ir_func {
     uint32_t total_insts;
     uint32_t max_frame_depth_bytes; /* frames of the deepest acyclic call chain, 0 if recursive */
     uint8_t recursive;
+    /* The register rows a thread may read before it has written them (and
+     * the sources of cross-lane reads): the only rows that must start at
+     * zero for a run not to depend on what the rows held before (cfg.c). */
+    uint32_t *zero_rows;
+    uint32_t nzero_rows;
 } ir_func;
 
 /* A shared-variable address operand: variable + constant offset.  Its value

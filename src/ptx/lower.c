@@ -3214,7 +3214,7 @@ static int lower_module(lower *L)
             m->files[k] = am->files.v[k].name;
         m->nfiles = (uint32_t)am->files.n;
     }
-    if (cfg_compute_reconvergence(m, L->d))
+    if (cfg_compute_reconvergence(m, L->d) || cfg_compute_zero_rows(m, L->d))
         return 0;
     ir_classify(m);
     return finish_kernels(L);
