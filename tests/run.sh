@@ -1,52 +1,51 @@
 #!/bin/sh
-# tests/run.sh BUILD -- run every test program in BUILD/tests and the CLI
-# checks; print one line per test and a summary; exit non-zero on failure.
+# tests/run.sh BUILD -- run every test program in BUILD/tests, the CLI and
+# CUDA program checks and the workload suite; print one line per test and a
+# summary; exit non-zero on failure.
 build=${1:-build}
 fail=0
 n=0
-for t in "$build"/tests/unit/test_* "$build"/tests/e2e/test_* "$build"/tests/cudart/test_*; do
-    case "$t" in *.d) continue ;; esac
-    [ -x "$t" ] || continue
+
+# check NAME LINES COMMAND...: run one test; PASS with the last line of its
+# output, or FAIL with the last LINES lines.
+check() {
+    name=$1
+    lines=$2
+    shift 2
     n=$((n + 1))
-    name=${t#"$build"/tests/}
-    if out=$("$t" 2>&1); then
+    if out=$("$@" 2>&1); then
         printf 'PASS %s: %s\n' "$name" "$(printf '%s\n' "$out" | tail -n 1)"
     else
         printf 'FAIL %s\n' "$name"
-        printf '%s\n' "$out" | tail -n 40 | sed 's/^/    /'
+        printf '%s\n' "$out" | tail -n "$lines" | sed 's/^/    /'
         fail=$((fail + 1))
     fi
+}
+
+for t in "$build"/tests/unit/test_* "$build"/tests/e2e/test_* "$build"/tests/cudart/test_*; do
+    case "$t" in *.d) continue ;; esac
+    [ -x "$t" ] || continue
+    check "${t#"$build"/tests/}" 40 "$t"
 done
 for s in tests/cli/*.sh; do
     [ -f "$s" ] || continue
-    n=$((n + 1))
-    if out=$(LOCKSTEP="$build/lockstep" sh "$s" 2>&1); then
-        printf 'PASS %s: %s\n' "$s" "$(printf '%s\n' "$out" | tail -n 1)"
-    else
-        printf 'FAIL %s\n' "$s"
-        printf '%s\n' "$out" | tail -n 40 | sed 's/^/    /'
-        fail=$((fail + 1))
-    fi
+    check "$s" 40 env LOCKSTEP="$build/lockstep" sh "$s"
 done
 # the CUDA runtime replacement's ABI against CUDA's headers (skips without nvcc)
-n=$((n + 1))
-if out=$(sh tests/cudart/abi.sh "$build" 2>&1); then
-    printf 'PASS tests/cudart/abi.sh: %s\n' "$(printf '%s\n' "$out" | tail -n 1)"
-else
-    printf 'FAIL tests/cudart/abi.sh\n'
-    printf '%s\n' "$out" | tail -n 40 | sed 's/^/    /'
-    fail=$((fail + 1))
-fi
+check tests/cudart/abi.sh 40 sh tests/cudart/abi.sh "$build"
 # CUDA programs under `lockstep run` (they skip themselves without nvcc)
-if [ -f tests/cuda/run.sh ]; then
+check tests/cuda/run.sh 60 sh tests/cuda/run.sh "$build" "$build/lockstep"
+# the suite driver on bad command lines and misbehaving workloads
+check tests/bench/run_driver.sh 40 sh tests/bench/run_driver.sh "$build/lockstep"
+# the workload suite (bench/run) at its small size: every workload must pass
+# its own check, two runs must give the same output hash and the same
+# instruction counts, and no result may need weak memory (functional mode is
+# sequentially consistent: --sc).  Skips without nvcc.
+if command -v nvcc >/dev/null 2>&1; then
+    check bench/run 60 python3 bench/run --lockstep "$build/lockstep" --repeat 2 --sc
+else
     n=$((n + 1))
-    if out=$(sh tests/cuda/run.sh "$build" "$build/lockstep" 2>&1); then
-        printf 'PASS tests/cuda/run.sh: %s\n' "$(printf '%s\n' "$out" | tail -n 1)"
-    else
-        printf 'FAIL tests/cuda/run.sh\n'
-        printf '%s\n' "$out" | tail -n 60 | sed 's/^/    /'
-        fail=$((fail + 1))
-    fi
+    printf 'PASS bench/run: SKIP: nvcc not found; the workloads are CUDA programs\n'
 fi
 if [ "$fail" -ne 0 ]; then
     echo "$fail of $n test programs failed"

@@ -12,7 +12,10 @@
 // FNV-1a (64-bit) over the result bytes the program copied back, so runs can
 // be compared bit for bit (determinism experiments compare exactly this).
 // Racy or order-sensitive workloads check against the set of valid results
-// and say in note= which one they got.
+// and say in note= which one they got: one word, or comma-separated items
+// ("one:seq-exact,few:seq-differ").  An item ending in "-weak" means the
+// result is valid only under a weakly ordered memory model; `bench/run --sc`
+// (used with lockstep's sequentially consistent functional mode) fails it.
 #ifndef LOCKSTEP_BENCH_H
 #define LOCKSTEP_BENCH_H
 

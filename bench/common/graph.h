@@ -19,6 +19,17 @@ struct csr_graph {
     std::vector<int> row;      // n + 1 offsets
     std::vector<int> col;      // row[n] neighbours
     int edges() const { return (int)col.size(); }
+    int degree(int v) const { return row[v + 1] - row[v]; }
+    // The vertex with the most neighbours (the lowest-numbered of ties): a
+    // BFS source that reaches most of an R-MAT graph.
+    int max_degree_vertex() const
+    {
+        int best = 0;
+        for (int v = 1; v < n; v++)
+            if (degree(v) > degree(best))
+                best = v;
+        return best;
+    }
 };
 
 // Build CSR from an edge list; duplicates and self loops dropped; with
