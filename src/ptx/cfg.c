@@ -52,20 +52,22 @@ static int succs(const ir_module *m, const ir_func *f, uint32_t i, uint32_t out[
     }
 }
 
-uint32_t *cfg_ipdom(const ir_module *m, const ir_func *f)
+/* The predecessors of every node (f's instructions and the exit, n), as
+ * CSR: node v's are preds[npred[v] .. npred[v + 1]).  0, or -1 on OOM
+ * (nothing to free then). */
+static int pred_csr(const ir_module *m, const ir_func *f, uint32_t **npred_out,
+                    uint32_t **preds_out)
 {
-    uint32_t n = f->end - f->start, exit = n, nn = n + 1;
-    uint32_t *result = NULL;
-    uint32_t *ipdom = malloc(nn * sizeof *ipdom);
-    uint32_t *po = malloc(nn * sizeof *po);        /* postorder number of each node */
-    uint32_t *order = malloc(nn * sizeof *order);  /* nodes by postorder */
+    uint32_t n = f->end - f->start, nn = n + 1;
     uint32_t *npred = calloc(nn + 1, sizeof *npred);
     uint32_t *preds = malloc(2 * nn * sizeof *preds);
-    uint32_t *stack = malloc(nn * sizeof *stack);
-    uint32_t *iter = malloc(nn * sizeof *iter);
-    if (!ipdom || !po || !order || !npred || !preds || !stack || !iter)
-        goto done;
-    /* forward predecessors (the reverse graph's successors), as CSR */
+    uint32_t *fill = calloc(nn, sizeof *fill);
+    if (!npred || !preds || !fill) {
+        free(npred);
+        free(preds);
+        free(fill);
+        return -1;
+    }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t s[2];
         int k = succs(m, f, i, s);
@@ -74,18 +76,30 @@ uint32_t *cfg_ipdom(const ir_module *m, const ir_func *f)
     }
     for (uint32_t i = 0; i < nn; i++)
         npred[i + 1] += npred[i];
-    {
-        uint32_t *fill = calloc(nn, sizeof *fill);
-        if (!fill)
-            goto done;
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t s[2];
-            int k = succs(m, f, i, s);
-            for (int j = 0; j < k; j++)
-                preds[npred[s[j]] + fill[s[j]]++] = i;
-        }
-        free(fill);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s[2];
+        int k = succs(m, f, i, s);
+        for (int j = 0; j < k; j++)
+            preds[npred[s[j]] + fill[s[j]]++] = i;
     }
+    free(fill);
+    *npred_out = npred;
+    *preds_out = preds;
+    return 0;
+}
+
+uint32_t *cfg_ipdom(const ir_module *m, const ir_func *f)
+{
+    uint32_t n = f->end - f->start, exit = n, nn = n + 1;
+    uint32_t *result = NULL;
+    uint32_t *ipdom = malloc(nn * sizeof *ipdom);
+    uint32_t *po = malloc(nn * sizeof *po);        /* postorder number of each node */
+    uint32_t *order = malloc(nn * sizeof *order);  /* nodes by postorder */
+    uint32_t *npred = NULL, *preds = NULL; /* forward predecessors: the reverse graph's successors */
+    uint32_t *stack = malloc(nn * sizeof *stack);
+    uint32_t *iter = malloc(nn * sizeof *iter);
+    if (!ipdom || !po || !order || !stack || !iter || pred_csr(m, f, &npred, &preds))
+        goto done;
     /* iterative DFS from the exit over predecessors: postorder numbers */
     for (uint32_t i = 0; i < nn; i++) {
         po[i] = UINT32_MAX;
@@ -210,6 +224,17 @@ static int writes_all_lanes(const ir_insn *in)
            in->op != OP_CALL;
 }
 
+/* The rows definitely written on entry to instruction i: none at the
+ * function's start, else what every predecessor's `out` has. */
+static void written_before(uint32_t i, uint32_t nw, const uint64_t *out, const uint32_t *npred,
+                           const uint32_t *preds, uint64_t *cur)
+{
+    memset(cur, i == 0 ? 0 : 0xff, nw * sizeof *cur);
+    for (uint32_t p = npred[i]; p < npred[i + 1]; p++)
+        for (uint32_t w = 0; w < nw; w++)
+            cur[w] &= out[(size_t)preds[p] * nw + w];
+}
+
 /* Forward "definitely written" dataflow over f's instructions, one bit per
  * register row; a row read where it is not definitely written goes into
  * f->zero_rows.  0, or -1 on host OOM. */
@@ -218,32 +243,14 @@ static int zero_rows_of(ir_module *m, ir_func *f)
     uint32_t n = f->end - f->start, nw = (f->nregs + 63) / 64;
     int rc = -1;
     uint64_t *out = NULL, *cur = NULL, *need = NULL;
-    uint32_t *npred = NULL, *preds = NULL, *fill = NULL;
+    uint32_t *npred = NULL, *preds = NULL;
     if (!nw)
         return 0;
     out = malloc((size_t)n * nw * sizeof *out);
     cur = malloc(nw * sizeof *cur);
     need = calloc(nw, sizeof *need);
-    npred = calloc((size_t)n + 2, sizeof *npred);
-    preds = malloc(2 * ((size_t)n + 1) * sizeof *preds);
-    fill = calloc((size_t)n + 1, sizeof *fill);
-    if (!out || !cur || !need || !npred || !preds || !fill)
+    if (!out || !cur || !need || pred_csr(m, f, &npred, &preds))
         goto done;
-    /* predecessors as CSR (successor n is the exit, which has no out set) */
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t s[2];
-        int k = succs(m, f, i, s);
-        for (int j = 0; j < k; j++)
-            npred[s[j] + 1]++;
-    }
-    for (uint32_t i = 0; i <= n; i++)
-        npred[i + 1] += npred[i];
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t s[2];
-        int k = succs(m, f, i, s);
-        for (int j = 0; j < k; j++)
-            preds[npred[s[j]] + fill[s[j]]++] = i;
-    }
     /* out = everything written, until shown otherwise (unreachable code
      * keeps it, so it flags nothing) */
     memset(out, 0xff, (size_t)n * nw * sizeof *out);
@@ -251,14 +258,7 @@ static int zero_rows_of(ir_module *m, ir_func *f)
         changed = 0;
         for (uint32_t i = 0; i < n; i++) {
             const ir_insn *in = &m->code[f->start + i];
-            /* in = the start's empty set, intersected with every predecessor's out */
-            if (i == 0)
-                memset(cur, 0, nw * sizeof *cur);
-            else
-                memset(cur, 0xff, nw * sizeof *cur);
-            for (uint32_t p = npred[i]; p < npred[i + 1]; p++)
-                for (uint32_t w = 0; w < nw; w++)
-                    cur[w] &= out[(size_t)preds[p] * nw + w];
+            written_before(i, nw, out, npred, preds, cur);
             if (writes_all_lanes(in))
                 for (int d = 0; d < 4; d++)
                     if (in->d[d].kind == IRO_REG && in->d[d].idx < f->nregs)
@@ -275,13 +275,7 @@ static int zero_rows_of(ir_module *m, ir_func *f)
         const ir_insn *in = &m->code[f->start + i];
         uint32_t r[6];
         int k = reg_reads(m, in, r);
-        if (i == 0)
-            memset(cur, 0, nw * sizeof *cur);
-        else
-            memset(cur, 0xff, nw * sizeof *cur);
-        for (uint32_t p = npred[i]; p < npred[i + 1]; p++)
-            for (uint32_t w = 0; w < nw; w++)
-                cur[w] &= out[(size_t)preds[p] * nw + w];
+        written_before(i, nw, out, npred, preds, cur);
         for (int j = 0; j < k; j++) {
             if (r[j] >= f->nregs)
                 continue;
@@ -312,7 +306,6 @@ done:
     free(need);
     free(npred);
     free(preds);
-    free(fill);
     return rc;
 }
 
