@@ -22,14 +22,7 @@ __global__ void cloth_step(const float *px, const float *py, const float *pz, fl
     }
 }
 
-static void step(float *const cur[3], float *const old[3], int w, int h, float spacing,
-                 int threads, int block)
-{
-    cloth_step<<<(threads + block - 1) / block, block>>>(cur[0], cur[1], cur[2], old[0], old[1],
-                                                         old[2], w, h, spacing);
-}
-
 int main(int argc, char **argv)
 {
-    return cloth_main(argc, argv, cloth_variant{"cl", "block-wise", step});
+    return cloth_main(argc, argv, "cl", "block-wise");
 }

@@ -141,16 +141,14 @@ static void cpu_particle(const float *px, const float *py, const float *pz, floa
     qz[i] = rn_add(rn_add(z0, rn_mul(rn_sub(z0, qz[i]), DAMP)), rn_mul(fz, a));
 }
 
-// The threads a step needs and the launch of one step, from cl.cu or clopt.cu.
-struct cloth_variant {
-    const char *name;  // "cl" or "clopt"
-    const char *how;   // how particles are handed to threads
-    void (*step)(float *const cur[3], float *const old[3], int w, int h, float spacing,
-                 int threads, int block);
-};
+// One time step: each of cl.cu and clopt.cu defines it, with its own way of
+// handing particles to threads (`threads` threads in all).
+__global__ void cloth_step(const float *px, const float *py, const float *pz, float *qx, float *qy,
+                           float *qz, int w, int h, float spacing);
 
 // The whole program: input, steps on the GPU, the CPU reference, the check.
-static int cloth_main(int argc, char **argv, const cloth_variant &v)
+// `name` and `how` (how particles are handed to threads) label the output.
+static int cloth_main(int argc, char **argv, const char *name, const char *how)
 {
     bench_args args = bench_parse(argc, argv);
     int w = bench_pick(args, 64, 128, 256), h = w;
@@ -183,7 +181,8 @@ static int cloth_main(int argc, char **argv, const cloth_variant &v)
     const int block = 128, threads = (p + CHUNK - 1) / CHUNK;
     for (int s = 0; s < steps; s++) {
         float **cur = d_buf[s & 1], **old = d_buf[(s + 1) & 1];
-        v.step(cur, old, w, h, spacing, threads, block);
+        cloth_step<<<(threads + block - 1) / block, block>>>(cur[0], cur[1], cur[2], old[0], old[1],
+                                                             old[2], w, h, spacing);
         CUDA_CHECK(cudaGetLastError());
     }
     // After `steps` steps the newest positions are in buffer steps & 1.
@@ -219,10 +218,10 @@ static int cloth_main(int argc, char **argv, const cloth_variant &v)
                 lowest = std::fmin(lowest, got[d][i]);
         }
 
-    printf("%s: %dx%d particles, %d steps, %d threads of %d particles (%s)\n", v.name, w, h,
-           steps, threads, CHUNK, v.how);
+    printf("%s: %dx%d particles, %d steps, %d threads of %d particles (%s)\n", name, w, h,
+           steps, threads, CHUNK, how);
     printf("%s: lowest point %.4f, %ld of %d coordinates differ from the CPU's (max %.3g)\n",
-           v.name, lowest, differ, 3 * p, maxerr);
+           name, lowest, differ, 3 * p, maxerr);
     uint64_t hsh = 0xcbf29ce484222325ull;
     for (int d = 0; d < 3; d++)
         hsh = bench_hash(got[d].data(), p * sizeof(float), hsh);
