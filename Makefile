@@ -40,7 +40,7 @@ CPPFLAGS += -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L -DLOCKSTEP_SRC_DIR='"$(CUR
 ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden $(CFLAGS)
 LDLIBS += -lm -lpthread
 
-LIB_SRC  = $(wildcard src/util/*.c src/ptx/*.c src/exec/*.c src/mem/*.c src/core/*.c)
+LIB_SRC  = $(wildcard src/util/*.c src/ptx/*.c src/exec/*.c src/mem/*.c src/core/*.c src/timing/*.c)
 CLI_SRC  = $(wildcard src/cli/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)

@@ -260,6 +260,38 @@ typedef enum lockstep_mix {
 /* The short name of a class ("int", "ld_global", ...); NULL if out of range. */
 LOCKSTEP_API const char *lockstep_mix_name(lockstep_mix m);
 
+/* Why a warp scheduler did not issue in a cycle (timing mode); each
+ * scheduler-cycle of a kernel is counted under exactly one reason. */
+typedef enum lockstep_stall {
+    LOCKSTEP_STALL_ISSUED,     /* it issued an instruction */
+    LOCKSTEP_STALL_IDLE,       /* no warp assigned to it (no CTA resident, or all warps done) */
+    LOCKSTEP_STALL_SCOREBOARD, /* its warps wait for operands (ALU latency or memory data) */
+    LOCKSTEP_STALL_FU_BUSY,    /* a ready instruction's functional unit was busy */
+    LOCKSTEP_STALL_MEMORY,     /* a ready memory instruction found the memory pipeline busy */
+    LOCKSTEP_STALL_BARRIER,    /* its warps wait at a barrier */
+    LOCKSTEP_STALL_FENCE,      /* a fence waits for earlier memory operations */
+    LOCKSTEP_STALL_COUNT
+} lockstep_stall;
+LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
+
+/* Timing-mode counters of a launch (GPGPU-Sim's names in the comments). */
+typedef struct lockstep_timing_stats {
+    uint64_t cycles;             /* gpu_sim_cycle (core clock) */
+    uint64_t l1d_accesses, l1d_misses;  /* L1D_total_cache_accesses / _misses (global loads) */
+    uint64_t l1d_pending_hits;   /* misses merged into an outstanding miss (MSHR) */
+    uint64_t l1d_reservation_fails;
+    uint64_t l2_accesses, l2_misses, l2_writebacks; /* L2_total_cache_accesses / _misses */
+    uint64_t dram_reads, dram_writes;  /* total_dram_reads / total_dram_writes */
+    uint64_t dram_row_hits, dram_activates, dram_refreshes;
+    uint64_t icnt_req_packets, icnt_req_flits, icnt_rep_packets, icnt_rep_flits;
+    uint64_t icnt_stalls;        /* flit-cycles blocked by arbitration or full buffers */
+    uint64_t shmem_accesses, shmem_conflict_cycles; /* extra cycles from bank conflicts */
+    uint64_t const_accesses, const_misses;
+    uint64_t mem_requests;       /* coalesced global/local requests sent to the partitions */
+    uint64_t max_ctas_per_sm;    /* occupancy: CTAs an SM can hold for this kernel */
+    uint64_t stall[LOCKSTEP_STALL_COUNT]; /* scheduler-cycles, summed over SMs and schedulers */
+} lockstep_timing_stats;
+
 /* Per-launch counters. */
 typedef struct lockstep_launch_stats {
     uint64_t warp_insts;   /* warp instructions issued (predicated-off ones included) */
@@ -267,7 +299,15 @@ typedef struct lockstep_launch_stats {
     uint64_t ctas;
     uint64_t threads;
     uint64_t mix[LOCKSTEP_MIX_COUNT]; /* warp instructions per class; they sum to warp_insts */
+    int timing;            /* 1: ran on the timing model, and t is filled in */
+    lockstep_timing_stats t;
 } lockstep_launch_stats;
+
+/* Per-SM scheduler-cycle breakdown of the last launch on dev (timing mode):
+ * stall[LOCKSTEP_STALL_COUNT] for SM `sm`; 0, or -1 if there is no such SM
+ * or the last launch was functional. */
+LOCKSTEP_API int lockstep_last_launch_sm_stalls(const lockstep_device *dev, uint32_t sm,
+                                                uint64_t stall[LOCKSTEP_STALL_COUNT]);
 
 /* Launch `k` and run it to completion (functional mode).
  * `params` is the packed parameter buffer laid out as lockstep_kernel_info

@@ -37,15 +37,21 @@ check tests/cudart/abi.sh 40 sh tests/cudart/abi.sh "$build"
 check tests/cuda/run.sh 60 sh tests/cuda/run.sh "$build" "$build/lockstep"
 # the suite driver on bad command lines and misbehaving workloads
 check tests/bench/run_driver.sh 40 sh tests/bench/run_driver.sh "$build/lockstep"
-# the workload suite (bench/run) at its small size: every workload must pass
-# its own check, two runs must give the same output hash and the same
-# instruction counts, and no result may need weak memory (functional mode is
-# sequentially consistent: --sc).  Skips without nvcc.
+# the workload suite (bench/run) at its small size in functional mode: every
+# workload must pass its own check, two runs must give the same output hash
+# and the same instruction counts, and no result may need weak memory
+# (functional mode is sequentially consistent: --sc).  Then the timing
+# model: the suite on each shipped config, race-free outputs equal to
+# functional mode's, nondeterminism seeds (tests/bench/timing_suite.sh).
+# Both skip without nvcc.
 if command -v nvcc >/dev/null 2>&1; then
-    check bench/run 60 python3 bench/run --lockstep "$build/lockstep" --repeat 2 --sc
+    check bench/run 60 python3 bench/run --lockstep "$build/lockstep" --mode functional \
+        --repeat 2 --sc --json-file "$build/bench-functional.json"
+    check tests/bench/timing_suite.sh 60 sh tests/bench/timing_suite.sh "$build"
 else
-    n=$((n + 1))
+    n=$((n + 2))
     printf 'PASS bench/run: SKIP: nvcc not found; the workloads are CUDA programs\n'
+    printf 'PASS tests/bench/timing_suite.sh: SKIP: nvcc not found\n'
 fi
 if [ "$fail" -ne 0 ]; then
     echo "$fail of $n test programs failed"

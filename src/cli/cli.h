@@ -15,5 +15,6 @@ typedef struct cli_command {
 int cmd_version(int argc, char **argv);
 int cmd_ptx(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_config(int argc, char **argv);
 
 #endif

@@ -38,8 +38,9 @@ static void run_usage(FILE *f)
             "  --config FILE       GPU configuration (GPGPU-Sim option syntax)\n"
             "  -O, --option \"-NAME VALUE\"\n"
             "                      set one option (repeatable; after --config)\n"
-            "  --functional        functional mode (the fast emulator; the default until the\n"
-            "                      timing model exists)\n"
+            "  --functional        functional mode: the fast emulator, sequentially consistent\n"
+            "  --timing            the cycle-level timing model (the default)\n"
+            "  --nondet-seed S     seed of the modelled hardware nondeterminism (default 0)\n"
             "  --stats FILE        write the statistics to FILE instead of stderr\n"
             "  --stats-json FILE   also write the statistics as JSON\n"
             "  --no-stats          do not print statistics\n"
@@ -186,7 +187,8 @@ int cmd_run(int argc, char **argv)
             sb_free(&options);
             return 0;
         }
-        if (!strcmp(a, "--functional")) {
+        if (!strcmp(a, "--functional") || !strcmp(a, "--timing")) {
+            sb_printf(&options, "-lockstep_mode %s\n", a + 2);
             continue;
         }
         if (!strcmp(a, "--no-stats")) {
@@ -194,7 +196,8 @@ int cmd_run(int argc, char **argv)
             continue;
         }
         int takes = !strcmp(a, "--config") || !strcmp(a, "--stats") || !strcmp(a, "--stats-json") ||
-                    !strcmp(a, "-O") || !strcmp(a, "--option") || !strcmp(a, "--cudart-dir");
+                    !strcmp(a, "-O") || !strcmp(a, "--option") || !strcmp(a, "--cudart-dir") ||
+                    !strcmp(a, "--nondet-seed");
         if (takes) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "lockstep run: %s needs a value\n", a);
@@ -210,6 +213,8 @@ int cmd_run(int argc, char **argv)
                 stats_json = v;
             else if (!strcmp(a, "--cudart-dir"))
                 cudart_dir = v;
+            else if (!strcmp(a, "--nondet-seed"))
+                sb_printf(&options, "-lockstep_nondet_seed %s\n", v);
             else {
                 sb_puts(&options, v);
                 sb_putc(&options, '\n');

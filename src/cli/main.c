@@ -11,6 +11,7 @@
 #include "lockstep.h"
 
 static const cli_command commands[] = {
+    {"config", cmd_config, "list the options; load, check and print a GPU configuration"},
     {"ptx", cmd_ptx, "check PTX files: parse, decode and list kernels (lockstep ptx check FILE...)"},
     {"run", cmd_run, "run a CUDA program (built with nvcc -cudart shared) on the simulator"},
     {"version", cmd_version, "print lockstep's version"},

@@ -5,6 +5,9 @@
  */
 #include "core/config.h"
 
+#include "mem/cache.h"
+#include "mem/dram.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
@@ -82,6 +85,13 @@ static lockstep_status set_row(lockstep_config *cfg, const opt_row *r, const cha
         char *dup = strdup(value);
         if (!dup)
             return LOCKSTEP_ERROR_OUT_OF_MEMORY;
+        char msg[200];
+        if (config_check_string(r->info.name, value, msg, sizeof msg)) {
+            free(dup);
+            sb_clear(&cfg->err);
+            sb_printf(&cfg->err, "%s%s: bad value '%s' (%s)", where, r->info.name, value, msg);
+            return LOCKSTEP_ERROR_INVALID_CONFIG;
+        }
         if (!strcmp(r->info.name, "-gpgpu_shader_core_pipeline")) {
             unsigned threads, warp;
             char extra;
@@ -320,4 +330,103 @@ uint32_t config_threads_per_sm(const lockstep_config *cfg)
     if (cfg->core_pipeline)
         sscanf(cfg->core_pipeline, "%u:%u", &threads, &warp);
     return threads;
+}
+
+/* "a,b,c,d,e": five unsigned numbers. */
+static int parse_list5(const char *v, uint32_t out[5])
+{
+    for (int i = 0; i < 5; i++) {
+        char *end;
+        if (!isdigit((unsigned char)*v))
+            return -1;
+        errno = 0;
+        unsigned long x = strtoul(v, &end, 10);
+        if (errno || x == 0 || x > 1000000)
+            return -1;
+        out[i] = (uint32_t)x;
+        v = end;
+        if (i < 4) {
+            if (*v != ',')
+                return -1;
+            v++;
+        }
+    }
+    return *v ? -1 : 0;
+}
+
+void config_list5(const char *value, uint32_t out[5])
+{
+    if (!value || parse_list5(value, out))
+        for (int i = 0; i < 5; i++)
+            out[i] = 1;
+}
+
+/* "core:icnt:l2:dram" in MHz. */
+static int parse_clocks(const char *v, double mhz[4])
+{
+    for (int i = 0; i < 4; i++) {
+        char *end;
+        errno = 0;
+        double x = strtod(v, &end);
+        if (end == v || errno || !(x >= 1.0 && x <= 100000.0))
+            return -1;
+        mhz[i] = x;
+        v = end;
+        if (i < 3) {
+            if (*v != ':')
+                return -1;
+            v++;
+        }
+    }
+    return *v ? -1 : 0;
+}
+
+void config_clocks(const lockstep_config *cfg, double mhz[4])
+{
+    if (!cfg->clock_domains || parse_clocks(cfg->clock_domains, mhz))
+        mhz[0] = mhz[1] = mhz[2] = mhz[3] = 1000.0;
+}
+
+int config_check_string(const char *name, const char *value, char *err, size_t errlen)
+{
+    err[0] = 0;
+    if (!strcmp(name, "-lockstep_mode")) {
+        if (strcmp(value, "timing") && strcmp(value, "functional")) {
+            snprintf(err, errlen, "expected timing or functional");
+            return -1;
+        }
+    } else if (!strcmp(name, "-gpgpu_clock_domains")) {
+        double mhz[4];
+        if (parse_clocks(value, mhz)) {
+            snprintf(err, errlen, "expected CORE:ICNT:L2:DRAM in MHz, each 1 to 100000");
+            return -1;
+        }
+    } else if (!strncmp(name, "-ptx_opcode_", 12) && strcmp(name, "-ptx_opcode_latency_sfu") &&
+               strcmp(name, "-ptx_opcode_initiation_sfu")) {
+        uint32_t v[5];
+        if (parse_list5(value, v)) {
+            snprintf(err, errlen, "expected five cycle counts ADD,MAX,MUL,MAD,DIV, each 1 to 1000000");
+            return -1;
+        }
+    } else if (!strcmp(name, "-gpgpu_scheduler")) {
+        unsigned n;
+        char extra;
+        if (strcmp(value, "lrr") && strcmp(value, "gto") &&
+            !(sscanf(value, "two_level_active:%u%c", &n, &extra) == 1 && n >= 1 && n <= 64)) {
+            snprintf(err, errlen, "expected lrr, gto or two_level_active:N with N from 1 to 64");
+            return -1;
+        }
+    } else if (!strncmp(name, "-gpgpu_cache:", 13) || !strcmp(name, "-gpgpu_const_cache:l1")) {
+        if (!strcmp(name, "-gpgpu_cache:dl1") && !strcmp(value, "none"))
+            return 0;
+        cache_config c;
+        if (cache_config_parse(value, &c, err, errlen))
+            return -1;
+    } else if (!strcmp(name, "-gpgpu_dram_timing_opt")) {
+        dram_config d;
+        dram_config_default(&d);
+        if (dram_timing_parse(value, &d, err, errlen))
+            return -1;
+    }
+    return 0;
 }

@@ -8,6 +8,7 @@
 #ifndef LOCKSTEP_CORE_CONFIG_H
 #define LOCKSTEP_CORE_CONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lockstep.h"
@@ -39,7 +40,94 @@
     X(STR, core_pipeline, "-gpgpu_shader_core_pipeline", "1536:32", 0, 0,                        \
       "threads per SM : warp size (warp size must be 32)")                                      \
     X(U32, shmem_size, "-gpgpu_shmem_size", "49152", 0, 1073741824,                              \
-      "shared memory bytes per SM")
+      "shared memory bytes per SM")                                                             \
+    /* ---- timing model (src/timing, src/mem) ---- */                                          \
+    X(STR, mode, "-lockstep_mode", "timing", 0, 0,                                                 \
+      "timing (the cycle-level model) or functional (the fast emulator)")                      \
+    X(U64, nondet_seed, "-lockstep_nondet_seed", "0", 0, UINT64_MAX,                             \
+      "seed of the modelled hardware nondeterminism (--nondet-seed)")                           \
+    X(U32, nondet, "-lockstep_nondet", "1", 0, 1,                                                \
+      "1: the seed drives DRAM refresh phase and jitter, partition start, arbiters, schedulers")\
+    X(STR, clock_domains, "-gpgpu_clock_domains", "700.0:700.0:700.0:924.0", 0, 0,              \
+      "clock MHz: core:interconnect:L2:DRAM")                                                   \
+    X(U32, shader_registers, "-gpgpu_shader_registers", "32768", 1, 1048576,                     \
+      "32-bit registers per SM")                                                                \
+    X(U32, shader_cta, "-gpgpu_shader_cta", "8", 1, 1024, "CTAs resident per SM at most")         \
+    X(U32, num_sched, "-gpgpu_num_sched_per_core", "2", 1, 4, "warp schedulers per SM")          \
+    X(STR, scheduler, "-gpgpu_scheduler", "gto", 0, 0,                                           \
+      "warp scheduling policy: lrr, gto or two_level_active:N (N active warps per scheduler)")  \
+    X(U32, num_sp_units, "-gpgpu_num_sp_units", "1", 1, 64, "SP (fp32/int) pipelines per SM")    \
+    X(U32, num_sfu_units, "-gpgpu_num_sfu_units", "1", 1, 64, "SFU pipelines per SM")            \
+    X(U32, num_dp_units, "-gpgpu_num_dp_units", "0", 0, 64,                                      \
+      "DP pipelines per SM (0: double precision runs on the SP pipelines)")                     \
+    X(U32, num_int_units, "-gpgpu_num_int_units", "0", 0, 64,                                    \
+      "INT pipelines per SM (0: integer runs on the SP pipelines)")                             \
+    X(STR, lat_int, "-ptx_opcode_latency_int", "4,13,4,5,145", 0, 0,                             \
+      "integer latency cycles: add,max,mul,mad,div")                                            \
+    X(STR, ii_int, "-ptx_opcode_initiation_int", "1,2,2,2,8", 0, 0,                              \
+      "integer initiation interval cycles: add,max,mul,mad,div")                                \
+    X(STR, lat_fp, "-ptx_opcode_latency_fp", "4,13,4,5,39", 0, 0,                                \
+      "fp32 latency cycles: add,max,mul,mad,div")                                               \
+    X(STR, ii_fp, "-ptx_opcode_initiation_fp", "1,2,1,1,4", 0, 0,                                \
+      "fp32 initiation interval cycles: add,max,mul,mad,div")                                   \
+    X(STR, lat_dp, "-ptx_opcode_latency_dp", "8,19,8,8,330", 0, 0,                               \
+      "fp64 latency cycles: add,max,mul,mad,div")                                               \
+    X(STR, ii_dp, "-ptx_opcode_initiation_dp", "8,16,8,8,130", 0, 0,                             \
+      "fp64 initiation interval cycles: add,max,mul,mad,div")                                   \
+    X(U32, lat_sfu, "-ptx_opcode_latency_sfu", "20", 1, 100000, "SFU latency cycles")            \
+    X(U32, ii_sfu, "-ptx_opcode_initiation_sfu", "8", 1, 100000,                                 \
+      "SFU initiation interval cycles")                                                         \
+    X(U32, smem_banks, "-gpgpu_shmem_num_banks", "32", 1, 64, "shared memory banks")            \
+    X(U32, smem_latency, "-gpgpu_smem_latency", "24", 1, 100000,                                 \
+      "shared memory access latency cycles (conflict-free)")                                    \
+    X(STR, cache_dl1, "-gpgpu_cache:dl1", "N:32:128:4,L:L:m:N:H,A:32:8,8", 0, 0,                 \
+      "L1 data cache per SM (GPGPU-Sim cache string); none: no L1")                             \
+    X(U32, l1_latency, "-gpgpu_l1_latency", "18", 1, 100000, "L1 data cache hit latency cycles") \
+    X(U32, gmem_skip_l1, "-gpgpu_gmem_skip_L1D", "0", 0, 1,                                      \
+      "1: global loads bypass the L1 (as ld.cg)")                                               \
+    X(U32, l1_inval_on_fence, "-lockstep_l1_invalidate_on_fence", "0", 0, 1,                     \
+      "1: membar.gl/fence (gpu or sys scope) and acquire loads invalidate the SM's L1")         \
+    X(STR, cache_const, "-gpgpu_const_cache:l1", "N:64:64:2,L:R:f:N:L,A:2:32,4", 0, 0,           \
+      "constant cache per SM (GPGPU-Sim cache string)")                                         \
+    X(U32, const_latency, "-lockstep_const_latency", "8", 1, 100000,                             \
+      "constant cache hit latency cycles")                                                      \
+    X(U32, n_mem, "-gpgpu_n_mem", "6", 1, 1024, "memory partitions (channels)")                 \
+    X(U32, partition_chunk, "-lockstep_partition_chunk", "256", 32, 1048576,                     \
+      "bytes of consecutive addresses per partition before the next (power of two)")            \
+    X(STR, cache_dl2, "-gpgpu_cache:dl2", "N:128:128:8,L:B:m:W:L,A:32:4,4", 0, 0,                \
+      "L2 slice per memory partition (GPGPU-Sim cache string)")                                 \
+    X(U32, rop_latency, "-rop_latency", "120", 1, 100000,                                        \
+      "cycles (L2 clock) from a request entering a partition to its L2 access")                 \
+    X(U32, l2_latency, "-lockstep_l2_latency", "10", 1, 100000, "L2 access cycles (L2 clock)")   \
+    X(U32, dram_latency, "-dram_latency", "100", 0, 100000,                                      \
+      "cycles (L2 clock) from an L2 miss to the DRAM queue")                                    \
+    X(STR, dram_timing, "-gpgpu_dram_timing_opt",                                                \
+      "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=1:CCDL=0:RTPL=0",\
+      0, 0, "DRAM timing in DRAM cycles (GPGPU-Sim syntax)")                                    \
+    X(U32, dram_burst, "-gpgpu_dram_burst_length", "8", 1, 64, "DRAM burst length (beats)")     \
+    X(U32, dram_buswidth, "-gpgpu_dram_buswidth", "4", 1, 64, "DRAM bytes per beat per chip")   \
+    X(U32, dram_chips, "-gpgpu_n_mem_per_ctrlr", "2", 1, 16, "DRAM chips per channel")          \
+    X(U32, dram_queue, "-gpgpu_frfcfs_dram_sched_queue_size", "16", 0, 4096,                     \
+      "DRAM scheduler queue entries per channel (0: unlimited)")                                \
+    X(U32, dram_sched, "-gpgpu_dram_scheduler", "1", 0, 1, "DRAM scheduler: 0 FIFO, 1 FR-FCFS")  \
+    X(U32, dram_refi, "-lockstep_dram_tREFI", "7800", 0, 100000000,                              \
+      "DRAM refresh interval, DRAM cycles (0: no refresh)")                                     \
+    X(U32, dram_rfc, "-lockstep_dram_tRFC", "100", 0, 100000, "DRAM refresh duration, DRAM cycles")\
+    X(U32, dram_jitter, "-lockstep_dram_jitter", "4", 0, 100000,                                 \
+      "seeded extra DRAM read latency, 0..N DRAM cycles (modelled variation)")                  \
+    X(U32, flit_size, "-icnt_flit_size", "32", 4, 4096, "interconnect flit bytes")              \
+    X(U32, icnt_latency, "-lockstep_icnt_latency", "8", 1, 100000,                               \
+      "interconnect latency cycles (icnt clock); the lookahead window of a parallel engine")    \
+    X(U32, icnt_in_buf, "-inct_in_buffer_limit", "64", 1, 1000000,                               \
+      "interconnect input queue flits per port")                                                \
+    X(U32, icnt_out_buf, "-inct_out_buffer_limit", "64", 1, 1000000,                             \
+      "interconnect ejection buffer packets per port")                                          \
+    X(U32, ldst_queue, "-lockstep_ldst_queue", "16", 1, 4096,                                    \
+      "memory requests an SM can have waiting to enter the interconnect")                       \
+    X(U32, regs_per_thread, "-lockstep_regs_per_thread", "0", 0, 255,                           \
+      "registers per thread for occupancy (0: the PTX-declared count, at most 32)")             \
+    X(U64, deadlock_cycles, "-lockstep_deadlock_cycles", "1000000", 0, UINT64_MAX,               \
+      "stop a kernel when nothing has issued or moved for this many cycles (0: never)")
 
 enum cfg_type { CFG_U64, CFG_U32, CFG_STR };
 
@@ -55,5 +143,13 @@ struct lockstep_config {
 
 /* Threads per SM from -gpgpu_shader_core_pipeline. */
 uint32_t config_threads_per_sm(const lockstep_config *cfg);
+
+/* Check a string option's value (cache strings, DRAM timing, clocks,
+ * latency lists, scheduler); 0, or -1 with a message in err. */
+int config_check_string(const char *name, const char *value, char *err, size_t errlen);
+/* The clocks of -gpgpu_clock_domains in MHz: core, icnt, l2, dram. */
+void config_clocks(const lockstep_config *cfg, double mhz[4]);
+/* The five numbers of a latency list option (add,max,mul,mad,div). */
+void config_list5(const char *value, uint32_t out[5]);
 
 #endif

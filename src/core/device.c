@@ -22,6 +22,7 @@
 #include "mem/devmem.h"
 #include "ptx/lower.h"
 #include "ptx/parse.h"
+#include "timing/timing.h"
 #include "util/common.h"
 
 enum { TAG_USER = 0, TAG_MODULE = 1, TAG_HEAP = 2 };
@@ -52,6 +53,8 @@ struct lockstep_device {
     uint32_t gridid;
     uint64_t heap_used;
     exec_pool pool;       /* CTA slots kept between launches */
+    timing_gpu *tg;       /* the timing model (timing mode), built at the first launch */
+    int last_timing;      /* the last launch ran on it */
     /* the last fault */
     lockstep_fault_info fault;
     char *fault_kernel, *fault_function, *fault_msg;
@@ -175,6 +178,7 @@ void lockstep_device_destroy(lockstep_device *dev)
         lockstep_module_unload(dev->mods.v[dev->mods.n - 1]);
     vec_free(&dev->mods);
     exec_pool_free(&dev->pool);
+    timing_gpu_free(dev->tg);
     devmem_destroy(dev->dm);
     lockstep_config_destroy(dev->cfg);
     sb_free(&dev->last_error);
@@ -602,6 +606,34 @@ IR_MIXES(X)
 #undef X
 _Static_assert((int)LOCKSTEP_MIX_COUNT == (int)MIX_COUNT, "lockstep_mix and ir_mix differ");
 
+static const char *const stall_names[LOCKSTEP_STALL_COUNT] = {
+    "issued", "idle", "scoreboard", "fu_busy", "memory", "barrier", "fence",
+};
+
+const char *lockstep_stall_name(lockstep_stall s)
+{
+    return (unsigned)s < LOCKSTEP_STALL_COUNT ? stall_names[s] : NULL;
+}
+
+int lockstep_last_launch_sm_stalls(const lockstep_device *dev, uint32_t sm,
+                                   uint64_t stall[LOCKSTEP_STALL_COUNT])
+{
+    if (!dev || !dev->tg || !dev->last_timing)
+        return -1;
+    return timing_sm_stalls(dev->tg, sm, stall);
+}
+
+/* Simulated time on the device's timing model (0 without one). */
+uint64_t device_total_cycles(const lockstep_device *dev, double *core_mhz)
+{
+    if (!dev->tg) {
+        *core_mhz = 0;
+        return 0;
+    }
+    *core_mhz = timing_core_mhz(dev->tg);
+    return timing_total_cycles(dev->tg);
+}
+
 const char *lockstep_mix_name(lockstep_mix m)
 {
     return (unsigned)m < MIX_COUNT ? ir_mix_names[m] : NULL;
@@ -696,8 +728,26 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
         /* a variable this kernel cannot reach lies beyond its shared memory */
         L.shref_val[i] = (off == UINT32_MAX ? (uint64_t)1 << 32 : off) + (uint64_t)m->shrefs[i].off;
     }
-    lockstep_status st = exec_run(&L);
+    lockstep_status st;
+    lockstep_timing_stats ts;
+    int timing = !strcmp(cfg->mode, "timing");
+    if (timing && !dev->tg) {
+        char err[300];
+        if (!(dev->tg = timing_gpu_create(cfg, err, sizeof err))) {
+            exec_launch_release(&L);
+            return fail(dev, LOCKSTEP_ERROR_INVALID_CONFIG, "launch of '%s': %s", f->name, err);
+        }
+    }
+    dev->last_timing = timing;
+    if (timing)
+        st = timing_run(dev->tg, &L, &ts);
+    else
+        st = exec_run(&L);
     if (stats) {
+        if (timing) {
+            stats->timing = 1;
+            stats->t = ts;
+        }
         stats->warp_insts = L.warp_insts;
         stats->thread_insts = L.thread_insts;
         memcpy(stats->mix, L.mix, sizeof stats->mix);

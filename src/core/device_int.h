@@ -16,5 +16,8 @@ devmem *device_devmem(lockstep_device *dev);
 /* Free every lockstep_malloc'd buffer and device-heap block (a context
  * reset); module variables stay. */
 void device_free_user_allocations(lockstep_device *dev);
+/* Total simulated core cycles of the timing model and its clock (0 and 0
+ * before the first timing-mode launch). */
+uint64_t device_total_cycles(const lockstep_device *dev, double *core_mhz);
 
 #endif

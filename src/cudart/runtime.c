@@ -43,6 +43,7 @@
 #include "cudart/cuda_api.h"
 #include "cudart/fatbin.h"
 #include "cudart/runtime.h"
+#include "core/device_int.h"
 #include "lockstep.h"
 
 /* ---- state ---------------------------------------------------------------------------- */
@@ -115,8 +116,11 @@ static struct {
     uint64_t memcpy_bytes;
     int current_device;
     double host_seconds;  /* host time spent inside launches */
+    int timing;           /* some launch ran on the timing model */
+    uint64_t *sm_stall;   /* per SM x lockstep_stall, summed over launches */
+    uint32_t nsm_stall;
 } rt = {PTHREAD_MUTEX_INITIALIZER, 0, NULL, NULL, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL,
-        0, 0, NULL, 0, 0, 0, 0.0, 0, 0, 0.0};
+        0, 0, NULL, 0, 0, 0, 0.0, 0, 0, 0.0, 0, NULL, 0};
 
 typedef struct call_config {
     dim3 grid, block;
@@ -514,8 +518,33 @@ static cudaError_t launch(struct rt_function *f, dim3 grid, dim3 block, void **a
                                              (uint32_t)shared, args, &st);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     rt.host_seconds += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    double ns = (double)st.warp_insts /
-                (double)(cudart_num_sms(rt.dev) ? cudart_num_sms(rt.dev) : 1) / FUNCTIONAL_GHZ;
+    double ns;
+    if (st.timing) {
+        /* the timing model's cycles at its core clock */
+        double mhz;
+        device_total_cycles(rt.dev, &mhz);
+        ns = mhz > 0 ? (double)st.t.cycles * 1000.0 / mhz : 0;
+        rt.timing = 1;
+        unsigned nsm = cudart_num_sms(rt.dev);
+        if (rt.nsm_stall < nsm) {
+            uint64_t *v = realloc(rt.sm_stall, (size_t)nsm * LOCKSTEP_STALL_COUNT * sizeof *v);
+            if (v) {
+                memset(v + (size_t)rt.nsm_stall * LOCKSTEP_STALL_COUNT, 0,
+                       (size_t)(nsm - rt.nsm_stall) * LOCKSTEP_STALL_COUNT * sizeof *v);
+                rt.sm_stall = v;
+                rt.nsm_stall = nsm;
+            }
+        }
+        for (unsigned k = 0; k < rt.nsm_stall; k++) {
+            uint64_t one[LOCKSTEP_STALL_COUNT];
+            if (!lockstep_last_launch_sm_stalls(rt.dev, k, one))
+                for (int r = 0; r < LOCKSTEP_STALL_COUNT; r++)
+                    rt.sm_stall[(size_t)k * LOCKSTEP_STALL_COUNT + r] += one[r];
+        }
+    } else {
+        ns = (double)st.warp_insts /
+             (double)(cudart_num_sms(rt.dev) ? cudart_num_sms(rt.dev) : 1) / FUNCTIONAL_GHZ;
+    }
     rt.now_ns += ns;
     if (!GROW(rt.launches, rt.nlaunches, rt.caplaunches)) {
         rt_launch_rec *r = &rt.launches[rt.nlaunches++];
@@ -1349,6 +1378,89 @@ static void json_mix(FILE *f, const uint64_t mix[LOCKSTEP_MIX_COUNT])
     fputc('}', f);
 }
 
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+/* The timing counters summed over every launch. */
+static void total_timing(lockstep_timing_stats *t)
+{
+    memset(t, 0, sizeof *t);
+    uint64_t *dst = (uint64_t *)(void *)t;
+    for (size_t i = 0; i < rt.nlaunches; i++) {
+        const uint64_t *src = (const uint64_t *)(const void *)&rt.launches[i].st.t;
+        for (size_t k = 0; k < sizeof *t / sizeof(uint64_t); k++)
+            dst[k] += src[k];
+    }
+    t->max_ctas_per_sm = 0;
+}
+
+/* The timing counters in GPGPU-Sim's names (text). */
+static void text_timing(FILE *f, const lockstep_timing_stats *t, uint64_t insn, const char *pre)
+{
+    fprintf(f, "%-24s %llu\n", pre[0] ? "gpu_tot_sim_cycle" : "gpu_sim_cycle",
+            (unsigned long long)t->cycles);
+    fprintf(f, "%-24s %.4f\n", pre[0] ? "gpu_tot_ipc" : "gpu_ipc", ratio(insn, t->cycles));
+    fprintf(f, "L1D_total_cache_accesses %llu\n", (unsigned long long)t->l1d_accesses);
+    fprintf(f, "L1D_total_cache_misses   %llu\n", (unsigned long long)t->l1d_misses);
+    fprintf(f, "L1D_total_cache_miss_rate %.4f\n", ratio(t->l1d_misses, t->l1d_accesses));
+    fprintf(f, "L1D_pending_hits         %llu\n", (unsigned long long)t->l1d_pending_hits);
+    fprintf(f, "L1D_reservation_fails    %llu\n", (unsigned long long)t->l1d_reservation_fails);
+    fprintf(f, "L2_total_cache_accesses  %llu\n", (unsigned long long)t->l2_accesses);
+    fprintf(f, "L2_total_cache_misses    %llu\n", (unsigned long long)t->l2_misses);
+    fprintf(f, "L2_total_cache_miss_rate %.4f\n", ratio(t->l2_misses, t->l2_accesses));
+    fprintf(f, "L2_writebacks            %llu\n", (unsigned long long)t->l2_writebacks);
+    fprintf(f, "total_dram_reads         %llu\n", (unsigned long long)t->dram_reads);
+    fprintf(f, "total_dram_writes        %llu\n", (unsigned long long)t->dram_writes);
+    fprintf(f, "dram_row_buffer_hit_rate %.4f\n",
+            ratio(t->dram_row_hits, t->dram_reads + t->dram_writes));
+    fprintf(f, "dram_activates           %llu\n", (unsigned long long)t->dram_activates);
+    fprintf(f, "dram_refreshes           %llu\n", (unsigned long long)t->dram_refreshes);
+    fprintf(f, "icnt_req_packets         %llu\n", (unsigned long long)t->icnt_req_packets);
+    fprintf(f, "icnt_req_flits           %llu\n", (unsigned long long)t->icnt_req_flits);
+    fprintf(f, "icnt_rep_packets         %llu\n", (unsigned long long)t->icnt_rep_packets);
+    fprintf(f, "icnt_rep_flits           %llu\n", (unsigned long long)t->icnt_rep_flits);
+    fprintf(f, "icnt_stall_cycles        %llu\n", (unsigned long long)t->icnt_stalls);
+    fprintf(f, "shmem_accesses           %llu\n", (unsigned long long)t->shmem_accesses);
+    fprintf(f, "shmem_bank_conflict_cycles %llu\n", (unsigned long long)t->shmem_conflict_cycles);
+    fprintf(f, "const_cache_accesses     %llu\n", (unsigned long long)t->const_accesses);
+    fprintf(f, "const_cache_misses       %llu\n", (unsigned long long)t->const_misses);
+    fprintf(f, "mem_requests             %llu\n", (unsigned long long)t->mem_requests);
+    fprintf(f, "scheduler cycles:");
+    for (int k = 0; k < LOCKSTEP_STALL_COUNT; k++)
+        fprintf(f, " %s %llu", lockstep_stall_name((lockstep_stall)k),
+                (unsigned long long)t->stall[k]);
+    fputc('\n', f);
+}
+
+/* The timing counters as JSON members (no braces). */
+static void json_timing(FILE *f, const lockstep_timing_stats *t, uint64_t insn, const char *ind)
+{
+    fprintf(f, "%s\"gpu_ipc\": %.4f, ", ind, ratio(insn, t->cycles));
+    fprintf(f, "\"L1D_total_cache_accesses\": %llu, \"L1D_total_cache_misses\": %llu, "
+               "\"L1D_pending_hits\": %llu, \"L1D_reservation_fails\": %llu, "
+               "\"L2_total_cache_accesses\": %llu, \"L2_total_cache_misses\": %llu, "
+               "\"L2_writebacks\": %llu, \"total_dram_reads\": %llu, \"total_dram_writes\": %llu, "
+               "\"dram_row_hits\": %llu, \"dram_activates\": %llu, \"dram_refreshes\": %llu, "
+               "\"icnt_req_packets\": %llu, \"icnt_req_flits\": %llu, \"icnt_rep_packets\": %llu, "
+               "\"icnt_rep_flits\": %llu, \"icnt_stall_cycles\": %llu, \"shmem_accesses\": %llu, "
+               "\"shmem_bank_conflict_cycles\": %llu, \"const_cache_accesses\": %llu, "
+               "\"const_cache_misses\": %llu, \"mem_requests\": %llu, \"stalls\": {",
+            (unsigned long long)t->l1d_accesses, (unsigned long long)t->l1d_misses,
+            (unsigned long long)t->l1d_pending_hits, (unsigned long long)t->l1d_reservation_fails,
+            (unsigned long long)t->l2_accesses, (unsigned long long)t->l2_misses,
+            (unsigned long long)t->l2_writebacks, (unsigned long long)t->dram_reads,
+            (unsigned long long)t->dram_writes, (unsigned long long)t->dram_row_hits,
+            (unsigned long long)t->dram_activates, (unsigned long long)t->dram_refreshes,
+            (unsigned long long)t->icnt_req_packets, (unsigned long long)t->icnt_req_flits,
+            (unsigned long long)t->icnt_rep_packets, (unsigned long long)t->icnt_rep_flits,
+            (unsigned long long)t->icnt_stalls, (unsigned long long)t->shmem_accesses,
+            (unsigned long long)t->shmem_conflict_cycles, (unsigned long long)t->const_accesses,
+            (unsigned long long)t->const_misses, (unsigned long long)t->mem_requests);
+    for (int k = 0; k < LOCKSTEP_STALL_COUNT; k++)
+        fprintf(f, "%s\"%s\": %llu", k ? ", " : "", lockstep_stall_name((lockstep_stall)k),
+                (unsigned long long)t->stall[k]);
+    fputc('}', f);
+}
+
 static void write_stats_text(FILE *f)
 {
     uint64_t wi = 0, ti = 0;
@@ -1356,8 +1468,14 @@ static void write_stats_text(FILE *f)
         wi += rt.launches[i].st.warp_insts;
         ti += rt.launches[i].st.thread_insts;
     }
-    fprintf(f, "lockstep %s statistics (functional mode)\n", lockstep_version());
+    fprintf(f, "lockstep %s statistics (%s mode)\n", lockstep_version(),
+            rt.timing ? "timing" : "functional");
     fprintf(f, "kernel launches          %zu\n", rt.nlaunches);
+    if (rt.timing) {
+        lockstep_timing_stats t;
+        total_timing(&t);
+        text_timing(f, &t, ti, "gpu_tot_");
+    }
     fprintf(f, "gpu_tot_sim_insn         %llu\n", (unsigned long long)ti);
     fprintf(f, "warp instructions        %llu\n", (unsigned long long)wi);
     fprintf(f, "memcpy bytes             %llu\n", (unsigned long long)rt.memcpy_bytes);
@@ -1377,6 +1495,34 @@ static void write_stats_text(FILE *f)
                 r->block.z, r->shared, (unsigned long long)r->st.warp_insts,
                 (unsigned long long)r->st.thread_insts, r->status ? "  FAILED: " : "",
                 r->status ? lockstep_status_name((lockstep_status)r->status) : "");
+        if (r->st.timing)
+            fprintf(f, "  gpu_sim_cycle %llu  gpu_ipc %.4f  L1D_miss_rate %.4f  L2_miss_rate %.4f  "
+                       "dram_reads %llu  dram_writes %llu\n",
+                    (unsigned long long)r->st.t.cycles,
+                    r->st.t.cycles ? (double)r->st.thread_insts / (double)r->st.t.cycles : 0.0,
+                    ratio(r->st.t.l1d_misses, r->st.t.l1d_accesses),
+                    ratio(r->st.t.l2_misses, r->st.t.l2_accesses),
+                    (unsigned long long)r->st.t.dram_reads, (unsigned long long)r->st.t.dram_writes);
+    }
+    if (rt.timing) {
+        fprintf(f, "per-SM scheduler cycles:");
+        for (int k = 0; k < LOCKSTEP_STALL_COUNT; k++)
+            fprintf(f, " %s", lockstep_stall_name((lockstep_stall)k));
+        fputc('\n', f);
+        for (uint32_t k = 0; k < rt.nsm_stall; k++) {
+            fprintf(f, "  sm %-3u", k);
+            for (int q = 0; q < LOCKSTEP_STALL_COUNT; q++)
+                fprintf(f, " %llu", (unsigned long long)rt.sm_stall[(size_t)k * LOCKSTEP_STALL_COUNT + q]);
+            fputc('\n', f);
+        }
+        fprintf(f, "effective configuration\n");
+        const lockstep_config *cfg = rt.dev ? lockstep_device_config(rt.dev) : rt.cfg;
+        for (size_t i = 0; cfg && i < lockstep_config_option_count(); i++) {
+            const lockstep_option_info *o = lockstep_config_option(i);
+            char buf[256];
+            if (!lockstep_config_get(cfg, o->name, buf, sizeof buf))
+                fprintf(f, "  %s %s\n", o->name, buf);
+        }
     }
 }
 
@@ -1387,7 +1533,8 @@ static void write_stats_json(FILE *f)
         wi += rt.launches[i].st.warp_insts;
         ti += rt.launches[i].st.thread_insts;
     }
-    fprintf(f, "{\n  \"lockstep_version\": \"%s\",\n  \"mode\": \"functional\",\n", lockstep_version());
+    fprintf(f, "{\n  \"lockstep_version\": \"%s\",\n  \"mode\": \"%s\",\n", lockstep_version(),
+            rt.timing ? "timing" : "functional");
     fprintf(f, "  \"config\": {");
     const lockstep_config *cfg = rt.dev ? lockstep_device_config(rt.dev) : rt.cfg;
     for (size_t i = 0; cfg && i < lockstep_config_option_count(); i++) {
@@ -1402,6 +1549,21 @@ static void write_stats_json(FILE *f)
     }
     fprintf(f, "\n  },\n  \"gpu_tot_sim_insn\": %llu,\n  \"warp_insts\": %llu,\n",
             (unsigned long long)ti, (unsigned long long)wi);
+    if (rt.timing) {
+        lockstep_timing_stats t;
+        total_timing(&t);
+        fprintf(f, "  \"gpu_tot_sim_cycle\": %llu,\n", (unsigned long long)t.cycles);
+        json_timing(f, &t, ti, "  ");
+        fputs(",\n  \"sm_stalls\": [", f);
+        for (uint32_t k = 0; k < rt.nsm_stall; k++) {
+            fprintf(f, "%s{", k ? ", " : "");
+            for (int q = 0; q < LOCKSTEP_STALL_COUNT; q++)
+                fprintf(f, "%s\"%s\": %llu", q ? ", " : "", lockstep_stall_name((lockstep_stall)q),
+                        (unsigned long long)rt.sm_stall[(size_t)k * LOCKSTEP_STALL_COUNT + q]);
+            fputc('}', f);
+        }
+        fputs("],\n", f);
+    }
     fprintf(f, "  \"memcpy_bytes\": %llu,\n  \"simulated_ns\": %.0f,\n  \"host_seconds\": %.6f,\n",
             (unsigned long long)rt.memcpy_bytes, rt.now_ns, rt.host_seconds);
     uint64_t mix[LOCKSTEP_MIX_COUNT];
@@ -1422,6 +1584,12 @@ static void write_stats_json(FILE *f)
                 (unsigned long long)r->st.ctas, (unsigned long long)r->st.threads, r->ns,
                 lockstep_status_name((lockstep_status)r->status));
         json_mix(f, r->st.mix);
+        if (r->st.timing) {
+            fprintf(f, ", \"gpu_sim_cycle\": %llu, \"gpu_sim_insn\": %llu, \"max_ctas_per_sm\": %llu, ",
+                    (unsigned long long)r->st.t.cycles, (unsigned long long)r->st.thread_insts,
+                    (unsigned long long)r->st.t.max_ctas_per_sm);
+            json_timing(f, &r->st.t, r->st.thread_insts, "");
+        }
         fputc('}', f);
     }
     fprintf(f, "%s]\n}\n", rt.nlaunches ? "\n  " : "");

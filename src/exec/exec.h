@@ -91,6 +91,7 @@ typedef struct exec_warp {
     uint32_t *preds;      /* one lane mask per predicate */
     uint32_t preds_cap;
     uint64_t insts;       /* warp instructions executed (for %clock) */
+    void *timing;         /* the timing model's state of this warp (timing mode) */
     uint32_t tid[3][WARP_SIZE]; /* %tid of each lane */
 } exec_warp;
 
@@ -105,6 +106,7 @@ typedef struct exec_barrier {
 
 typedef struct exec_cta {
     uint32_t ctaid[3];
+    uint32_t smid;        /* the SM it runs on (%smid) */
     uint64_t linear;
     uint32_t nwarps;
     uint32_t live_threads;
@@ -118,6 +120,13 @@ typedef struct exec_cta {
     exec_barrier bars[MAX_BARRIERS];
 } exec_cta;
 
+/* A resolved address per lane: the state space it falls in and the
+ * address within it (memops.c). */
+typedef struct exec_addr {
+    uint64_t a[WARP_SIZE];
+    uint8_t space[WARP_SIZE];
+} exec_addr;
+
 /* CTA slots with their warps' register, stack and memory buffers, kept
  * from one launch to the next so that a launch reuses memory that is
  * already mapped instead of faulting in fresh pages.  Owned by a device;
@@ -129,7 +138,9 @@ typedef struct exec_pool {
 
 void exec_pool_free(exec_pool *p);
 
-typedef struct exec_launch {
+typedef struct exec_launch exec_launch;
+#define exec_launch_ exec_launch
+struct exec_launch {
     const ir_module *mod;
     uint32_t kernel;          /* function index */
     const char *kernel_name;
@@ -147,6 +158,13 @@ typedef struct exec_launch {
     uint32_t frame0;          /* kernel frame base (after module .local data) */
     uint64_t *shref_val;      /* per module shared reference */
     exec_pool *pool;          /* where CTA slots come from; NULL: this launch's own */
+    /* Timing mode (src/timing): memory instructions call mem_issue after
+     * address generation instead of accessing memory at once, and %clock
+     * reads *cycle.  NULL in functional mode. */
+    int (*mem_issue)(exec_launch_ *L, exec_cta *c, exec_warp *w, const ir_insn *in,
+                     uint32_t active, const exec_addr *ad);
+    void *timing;
+    const uint64_t *cycle;
     uint64_t warp_insts, thread_insts;
     uint64_t mix[MIX_COUNT];  /* warp instructions per ir_mix class */
     strbuf *printf_out;       /* device printf text, delivered at synchronize */
@@ -156,7 +174,7 @@ typedef struct exec_launch {
     uint32_t fault_cta[3], fault_tid[3], fault_warp, fault_lane, fault_pc;
     uint64_t fault_addr;
     int oom;
-} exec_launch;
+};
 
 /* Choose the interpreter handler (xop) of every instruction of m. */
 void exec_prepare(ir_module *m);
@@ -187,12 +205,7 @@ int exec_barrier_arrive(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn
 /* Lanes of w exited: update counts and release barriers that now complete. */
 void exec_lanes_exited(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t lanes);
 
-/* Memory halves (memops.c).  A resolved address: the state space it falls
- * in and the address within it. */
-typedef struct exec_addr {
-    uint64_t a[WARP_SIZE];
-    uint8_t space[WARP_SIZE];
-} exec_addr;
+/* Memory halves (memops.c); exec_addr is defined above. */
 
 /* Address generation: the effective address of each active lane, resolved
  * from generic to a state space.  0, or -1 after recording a fault. */
@@ -204,6 +217,43 @@ int exec_mem_access(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in
 /* Read/write bytes at a generic address for one lane (builtins, call args). */
 int exec_read_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint64_t addr,
                       void *dst, uint32_t n);
+
+/* Check every active lane's access (alignment, bounds, allocation) without
+ * performing it: 0, or -1 after recording the first bad lane's fault. */
+int exec_mem_check(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
+                   uint32_t active, const exec_addr *ad);
+/* Bytes one lane of `in` accesses (element size x vector width). */
+uint32_t exec_mem_size(const ir_insn *in);
+/* A load's destination values for `lanes` from bytes: lane l's data is at
+ * bytes + (ad->a[l] - base).  Writes rows R (the register window the load
+ * was issued in). */
+void exec_load_from(const ir_insn *in, uint32_t lanes, const exec_addr *ad, uint64_t base,
+                    const uint8_t *bytes, uint64_t *R);
+/* A store's bytes for lane l, from register window R: out gets
+ * exec_mem_size(in) bytes. */
+void exec_store_bytes(const exec_launch *L, const ir_insn *in, const uint64_t *R, int lane,
+                      uint8_t *out);
+/* An atomic or reduction on global memory for `lanes`, in lane order, with
+ * operand values b[l], c[l] captured at issue; the old values go to old[l].
+ * 0, or -1 (host out of memory). */
+int exec_atom_global(exec_launch *L, const ir_insn *in, uint32_t lanes, const exec_addr *ad,
+                     const uint64_t *b, const uint64_t *cv, uint64_t *old);
+/* Read n bytes of global memory at addr (bytes outside every allocation
+ * read as zero). */
+void exec_global_read(exec_launch *L, uint64_t addr, uint8_t *dst, uint32_t n);
+/* Write the bytes of src selected by mask (bit i: byte i, n <= 128) at addr. */
+int exec_global_write(exec_launch *L, uint64_t addr, const uint8_t *src, const uint64_t mask[2],
+                      uint32_t n);
+
+/* CTA slots (sched.c), shared with the timing engine. */
+exec_cta *exec_slots_get(exec_launch *L, uint32_t nslots);
+void exec_slots_put(exec_launch *L, exec_cta *slots, uint32_t nslots);
+int exec_cta_fit(exec_launch *L, exec_cta *c);
+void exec_cta_start(exec_launch *L, exec_cta *c, uint64_t linear);
+void exec_deadlock_fault(exec_launch *L, exec_cta *c);
+/* The pc of w's next instruction after settling its SIMT stack (popping
+ * reconverged entries), or IR_NO_PC if w has no lane left to run. */
+uint32_t exec_warp_next_pc(exec_launch *L, exec_cta *c, exec_warp *w);
 
 /* A built-in call for the active lanes (builtins.c); 0, or -1 after a fault. */
 int exec_builtin(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active);

@@ -154,7 +154,7 @@ static uint64_t sreg_value(const exec_launch *L, const exec_cta *c, const exec_w
     case SREG_LANEID: return (uint64_t)lane;
     case SREG_WARPID: return w->id;
     case SREG_NWARPID: return L->opt.warps_per_sm;
-    case SREG_SMID: return L->opt.num_sms ? c->linear % L->opt.num_sms : 0;
+    case SREG_SMID: return c->smid;
     case SREG_NSMID: return L->opt.num_sms;
     case SREG_GRIDID: return L->opt.gridid;
     case SREG_LANEMASK_EQ: return 1ull << lane;
@@ -191,7 +191,7 @@ static const uint64_t *srow_slow(const exec_launch *L, const exec_cta *c, const 
                 tmp[l] = t[l];
             return tmp;
         }
-        uint64_t clock = L->warp_insts + w->insts;
+        uint64_t clock = L->cycle ? *L->cycle : L->warp_insts + w->insts;
         LANES(active, tmp[l] = sreg_value(L, c, w, l, o->idx, o->aux, clock));
         return tmp;
     }
@@ -344,6 +344,13 @@ static int simt_settle(exec_launch *L, exec_cta *c, exec_warp *w)
         }
         return 1;
     }
+}
+
+uint32_t exec_warp_next_pc(exec_launch *L, exec_cta *c, exec_warp *w)
+{
+    if (w->state != WARP_RUNNING || simt_settle(L, c, w) <= 0)
+        return IR_NO_PC;
+    return w->stack[w->sp - 1].pc;
 }
 
 /* Lanes leave the kernel. */
@@ -1582,7 +1589,8 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             if (active) {
                 exec_addr ad;
                 if (exec_mem_addr(L, c, w, in, active, &ad) ||
-                    exec_mem_access(L, c, w, in, active, &ad)) {
+                    (L->mem_issue ? L->mem_issue(L, c, w, in, active, &ad)
+                                  : exec_mem_access(L, c, w, in, active, &ad))) {
                     top->pc = pc;
                     goto out_noreload;
                 }

@@ -186,6 +186,19 @@ static int resolve(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
     return 0;
 }
 
+int exec_mem_check(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
+                   uint32_t active, const exec_addr *ad)
+{
+    uint8_t *ptr[WARP_SIZE];
+    return resolve(L, c, w, in, active, ad, exec_mem_size(in), in->op != OP_LD, ptr);
+}
+
+uint32_t exec_mem_size(const ir_insn *in)
+{
+    int es = ptx_type_size((ptx_type)in->type);
+    return (uint32_t)(es * (in->op == OP_LD || in->op == OP_ST ? in->vec : 1));
+}
+
 static inline uint64_t load_bytes(const uint8_t *p, int size)
 {
     uint64_t v = 0;
@@ -396,6 +409,122 @@ int exec_read_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint6
         d += avail;
         addr += avail;
         n -= avail;
+    }
+    return 0;
+}
+
+void exec_load_from(const ir_insn *in, uint32_t lanes, const exec_addr *ad, uint64_t base,
+                    const uint8_t *bytes, uint64_t *R)
+{
+    int es = ptx_type_size((ptx_type)in->type);
+    for (int i = 0; i < in->vec; i++) {
+        uint64_t *D = R + (size_t)in->d[i].idx * WARP_SIZE;
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            int l = ctz32(m);
+            D[l] = extend(load_bytes(bytes + (ad->a[l] - base) + (uint64_t)(i * es), es), in->type);
+        }
+    }
+}
+
+void exec_store_bytes(const exec_launch *L, const ir_insn *in, const uint64_t *R, int lane,
+                      uint8_t *out)
+{
+    int es = ptx_type_size((ptx_type)in->type);
+    for (int i = 0; i < in->vec; i++) {
+        const ir_opnd *o = &in->s[i];
+        uint64_t v = o->kind == IRO_REG ? R[(size_t)o->idx * WARP_SIZE + (size_t)lane]
+                   : o->kind == IRO_CONST ? L->mod->kpool[(size_t)o->idx * WARP_SIZE + (size_t)lane]
+                   : 0;
+        memcpy(out + i * es, &v, (size_t)es); /* little-endian host */
+    }
+}
+
+/* Host pointer for `size` bytes of global memory at a (checked at issue);
+ * *room: bytes from a to the end of its allocation or page. */
+static uint8_t *global_ptr(exec_launch *L, uint64_t a, uint32_t size, int write, uint64_t *room)
+{
+    uint32_t hint = 0;
+    const devmem_alloc *al = devmem_find(L->dm, a, size, &hint);
+    if (!al)
+        return NULL;
+    *room = al->base + al->size - a;
+    if (al->host)
+        return al->host + (a - al->base);
+    uint64_t page_left = DEVMEM_PAGE_SIZE - (a & (DEVMEM_PAGE_SIZE - 1));
+    if (*room > page_left)
+        *room = page_left;
+    return write ? devmem_wptr(L->dm, a) : (uint8_t *)devmem_rptr(L->dm, a);
+}
+
+int exec_atom_global(exec_launch *L, const ir_insn *in, uint32_t lanes, const exec_addr *ad,
+                     const uint64_t *b, const uint64_t *cv, uint64_t *old)
+{
+    int es = ptx_type_size((ptx_type)in->type);
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        int l = ctz32(m);
+        uint64_t room;
+        uint8_t *p = global_ptr(L, ad->a[l], (uint32_t)es, 1, &room);
+        if (!p)
+            return -1;
+        uint64_t o = load_bytes(p, es);
+        uint64_t nv = atom_apply(in, SP_GLOBAL, o, b[l], cv ? cv[l] : 0, es);
+        memcpy(p, &nv, (size_t)es);
+        old[l] = extend(o, in->type);
+    }
+    return 0;
+}
+
+void exec_global_read(exec_launch *L, uint64_t addr, uint8_t *dst, uint32_t n)
+{
+    /* a line may straddle the end of an allocation or a page: go by pieces */
+    while (n) {
+        uint32_t hint = 0;
+        const devmem_alloc *al = devmem_find(L->dm, addr, 1, &hint);
+        uint32_t k = n;
+        if (!al) {
+            *dst = 0;
+            k = 1;
+        } else {
+            uint64_t left = al->base + al->size - addr;
+            if (k > left)
+                k = (uint32_t)left;
+            if (al->host) {
+                memcpy(dst, al->host + (addr - al->base), k);
+            } else {
+                uint64_t page_left = DEVMEM_PAGE_SIZE - (addr & (DEVMEM_PAGE_SIZE - 1));
+                if (k > page_left)
+                    k = (uint32_t)page_left;
+                memcpy(dst, devmem_rptr(L->dm, addr), k);
+            }
+        }
+        dst += k;
+        addr += k;
+        n -= k;
+    }
+}
+
+int exec_global_write(exec_launch *L, uint64_t addr, const uint8_t *src, const uint64_t mask[2],
+                      uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (!((mask[i >> 6] >> (i & 63)) & 1))
+            continue;
+        uint32_t j = i;
+        while (j + 1 < n && ((mask[(j + 1) >> 6] >> ((j + 1) & 63)) & 1))
+            j++;
+        /* bytes i..j: inside one allocation (each lane's access was checked) */
+        for (uint32_t k = i; k <= j;) {
+            uint64_t a = addr + k, room;
+            uint32_t len = j + 1 - k;
+            uint8_t *p = global_ptr(L, a, 1, 1, &room);
+            if (!p)
+                return -1;
+            if (len > room)
+                len = (uint32_t)room;
+            memcpy(p, src + k, len);
+            k += len;
+        }
+        i = j;
     }
     return 0;
 }

@@ -173,7 +173,7 @@ void exec_lanes_exited(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t lanes
 /* Make slot c fit launch L: enough warps, and buffers at least as large as
  * L needs, keeping whatever c already has from an earlier launch.  Buffer
  * contents do not matter: cta_start clears what a CTA may read first. */
-static int cta_fit(exec_launch *L, exec_cta *c)
+int exec_cta_fit(exec_launch *L, exec_cta *c)
 {
     const ir_func *k = &L->mod->funcs[L->kernel];
     if (c->warps_cap < L->nwarps) {
@@ -254,7 +254,7 @@ void exec_pool_free(exec_pool *p)
 }
 
 /* nslots CTA slots for L: the pool's (grown if needed), or new ones. */
-static exec_cta *slots_get(exec_launch *L, uint32_t nslots)
+exec_cta *exec_slots_get(exec_launch *L, uint32_t nslots)
 {
     exec_pool *p = L->pool;
     if (!p)
@@ -271,7 +271,7 @@ static exec_cta *slots_get(exec_launch *L, uint32_t nslots)
 }
 
 /* Give slots back: to the pool, or freed. */
-static void slots_put(exec_launch *L, exec_cta *slots, uint32_t nslots)
+void exec_slots_put(exec_launch *L, exec_cta *slots, uint32_t nslots)
 {
     if (L->pool || !slots)
         return;
@@ -280,7 +280,7 @@ static void slots_put(exec_launch *L, exec_cta *slots, uint32_t nslots)
     free(slots);
 }
 
-static void cta_start(exec_launch *L, exec_cta *c, uint64_t linear)
+void exec_cta_start(exec_launch *L, exec_cta *c, uint64_t linear)
 {
     const ir_func *k = &L->mod->funcs[L->kernel];
     c->linear = linear;
@@ -289,6 +289,7 @@ static void cta_start(exec_launch *L, exec_cta *c, uint64_t linear)
     c->ctaid[2] = (uint32_t)(linear / ((uint64_t)L->grid[0] * L->grid[1]));
     c->live_threads = L->nthreads;
     c->live_warps = L->nwarps;
+    c->smid = L->opt.num_sms ? (uint32_t)(linear % L->opt.num_sms) : 0;
     c->active = 1;
     memset(c->bars, 0, sizeof c->bars);
     memset(c->shared, 0, L->shared_bytes);
@@ -319,7 +320,7 @@ static void cta_start(exec_launch *L, exec_cta *c, uint64_t linear)
     }
 }
 
-static void deadlock_fault(exec_launch *L, exec_cta *c)
+void exec_deadlock_fault(exec_launch *L, exec_cta *c)
 {
     exec_warp *first = NULL;
     strbuf who = STRBUF_INIT;
@@ -353,17 +354,17 @@ static lockstep_status run_ctas(exec_launch *L)
     if (nslots > total)
         nslots = (uint32_t)total;
     uint32_t slice = L->opt.slice ? L->opt.slice : 256;
-    exec_cta *slots = slots_get(L, nslots);
+    exec_cta *slots = exec_slots_get(L, nslots);
     if (!slots)
         goto oom;
     for (uint32_t s = 0; s < nslots; s++) {
         slots[s].active = 0;
-        if (cta_fit(L, &slots[s]))
+        if (exec_cta_fit(L, &slots[s]))
             goto oom;
     }
     uint64_t next = 0;
     for (uint32_t s = 0; s < nslots; s++)
-        cta_start(L, &slots[s], next++);
+        exec_cta_start(L, &slots[s], next++);
     uint32_t active_slots = nslots;
     while (active_slots && L->fault == LOCKSTEP_SUCCESS) {
         uint64_t progress = 0;
@@ -397,13 +398,13 @@ static lockstep_status run_ctas(exec_launch *L)
                 waiting += c->warps[i].state == WARP_BARRIER;
             }
             if (!running && waiting) {
-                deadlock_fault(L, c);
+                exec_deadlock_fault(L, c);
                 break;
             }
             if (!running) {
                 c->active = 0;
                 if (next < total) {
-                    cta_start(L, c, next++);
+                    exec_cta_start(L, c, next++);
                 } else {
                     active_slots--;
                 }
@@ -416,10 +417,10 @@ static lockstep_status run_ctas(exec_launch *L)
                        "no warp can make progress");
         }
     }
-    slots_put(L, slots, nslots);
+    exec_slots_put(L, slots, nslots);
     return L->fault;
 oom:
-    slots_put(L, slots, nslots);
+    exec_slots_put(L, slots, nslots);
     L->oom = 1;
     exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
                "out of host memory for %u resident CTAs", nslots);

@@ -1,6 +1,8 @@
 #!/bin/sh
 # cli.sh -- the `lockstep` command: help, version, usage errors, and
-# `ptx check` on good and bad files (exit status and output).
+# `ptx check` on good and bad files, `run` usage errors, and `config`: the
+# option listing, the shipped configs (values, print/reload round trip) and
+# bad configs (exit status and output).
 # Run by tests/run.sh with LOCKSTEP set to the binary.
 set -u
 L=${LOCKSTEP:-build/lockstep}
@@ -58,6 +60,106 @@ check "run bad option" 2 "$L" run -O "-gpgpu_n_clusters zero" -- /bin/true
 contains "run bad option" "bad value 'zero'"
 check "run unknown config option" 2 "$L" run -O "-no_such_option 1" -- /bin/true
 contains "run unknown config option" "unknown option '-no_such_option'"
+
+# lockstep config: the option listing, the shipped configs, bad configs
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+check "config --help" 0 "$L" config --help
+contains "config --help clusters" "-gpgpu_n_clusters"
+contains "config --help clusters help" "number of SIMT core clusters"
+contains "config --help dram" "-gpgpu_dram_timing_opt"
+contains "config --help dram help" "DRAM timing in DRAM cycles"
+contains "config --help group" "Memory partitions and L2"
+check "config defaults" 0 "$L" config
+contains "config defaults" "defaults: ok (0 of"
+check "config --json" 0 "$L" config --json
+contains "config --json" '"gpgpu_n_clusters": 15,'
+check "config --print and --json" 2 "$L" config --print --json
+check "config unknown argument" 2 "$L" config --frobnicate
+contains "config unknown argument" "unknown option '--frobnicate'"
+check "config --config without a file" 2 "$L" config --config
+check "config missing file" 2 "$L" config --config /nonexistent.config
+contains "config missing file" "/nonexistent.config: cannot open"
+# each shipped config loads, and its --print output loads back to the same configuration
+for c in gtx480 titanv m2070; do
+    check "config $c" 0 "$L" config --config configs/$c.config
+    contains "config $c" "configs/$c.config: ok"
+    "$L" config --config configs/$c.config --print >"$tmp/$c.1" 2>&1
+    "$L" config --config "$tmp/$c.1" --print >"$tmp/$c.2" 2>&1
+    if ! cmp -s "$tmp/$c.1" "$tmp/$c.2"; then
+        echo "FAIL: config $c: --print output does not reload to the same configuration"
+        diff "$tmp/$c.1" "$tmp/$c.2" | head -5
+        fails=$((fails + 1))
+    fi
+done
+# the papers' numbers, as the loader sees them
+line() { # description, a whole line expected in $LAST
+    case "
+$LAST
+" in *"
+$2
+"*) ;; *) echo "FAIL: $1: lacks the line '$2'"; fails=$((fails + 1)) ;; esac
+}
+check "gtx480 values" 0 "$L" config --config configs/gtx480.config --print
+line "gtx480 SMs" "-gpgpu_n_clusters 15"
+line "gtx480 SMs per cluster" "-gpgpu_n_cores_per_cluster 1"
+line "gtx480 threads" "-gpgpu_shader_core_pipeline 1536:32"
+line "gtx480 schedulers" "-gpgpu_num_sched_per_core 2"
+line "gtx480 registers" "-gpgpu_shader_registers 32768"
+line "gtx480 CTAs" "-gpgpu_shader_cta 8"
+line "gtx480 clocks" "-gpgpu_clock_domains 700.0:700.0:700.0:924.0"
+line "gtx480 L1 16 KB" "-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,A:32:8,8"
+line "gtx480 shared 48 KB" "-gpgpu_shmem_size 49152"
+line "gtx480 partitions" "-gpgpu_n_mem 6"
+line "gtx480 L2 128 KB/slice" "-gpgpu_cache:dl2 N:128:128:8,L:B:m:W:L,A:32:4,4"
+check "titanv values" 0 "$L" config --config configs/titanv.config --print
+line "titanv clusters (DAB Table I: 40)" "-gpgpu_n_clusters 40"
+line "titanv SMs per cluster (2: 80 SMs)" "-gpgpu_n_cores_per_cluster 2"
+line "titanv 64 warps" "-gpgpu_shader_core_pipeline 2048:32"
+line "titanv schedulers" "-gpgpu_num_sched_per_core 4"
+line "titanv scheduler" "-gpgpu_scheduler gto"
+line "titanv registers" "-gpgpu_shader_registers 65536"
+line "titanv clocks" "-gpgpu_clock_domains 1200.0:1200.0:1200.0:850.0"
+line "titanv partitions" "-gpgpu_n_mem 24"
+line "titanv L2 192 KB/slice" "-gpgpu_cache:dl2 S:64:128:24,L:B:m:L:L,A:384:4,32"
+line "titanv L1 64-way" "-gpgpu_cache:dl1 S:4:128:64,L:L:s:N:L,A:256:8,16"
+line "titanv shared 96 KB" "-gpgpu_shmem_size 98304"
+line "titanv fence invalidates L1" "-lockstep_l1_invalidate_on_fence 1"
+line "titanv DRAM queue" "-gpgpu_frfcfs_dram_sched_queue_size 32"
+line "titanv flit" "-icnt_flit_size 40"
+line "titanv input buffer" "-inct_in_buffer_limit 256"
+line "titanv ejection buffer" "-inct_out_buffer_limit 32"
+check "m2070 values" 0 "$L" config --config configs/m2070.config --print
+line "m2070 TPCs (GpuTejas Table I: 8)" "-gpgpu_n_clusters 8"
+line "m2070 SMs per TPC (2: 16 SMs)" "-gpgpu_n_cores_per_cluster 2"
+line "m2070 CTAs" "-gpgpu_shader_cta 4"
+line "m2070 schedulers" "-gpgpu_num_sched_per_core 2"
+line "m2070 round robin" "-gpgpu_scheduler lrr"
+line "m2070 shared 16 KB" "-gpgpu_shmem_size 16384"
+line "m2070 const cache 8 KB 2-way 64 B" "-gpgpu_const_cache:l1 N:64:64:2,L:R:f:N:L,A:2:32,4"
+line "m2070 int latencies" "-ptx_opcode_latency_int 1,1,2,2,4"
+line "m2070 fp latencies" "-ptx_opcode_latency_fp 1,1,4,4,8"
+line "m2070 memory latency" "-dram_latency 100"
+line "m2070 partitions" "-gpgpu_n_mem 6"
+line "m2070 clocks" "-gpgpu_clock_domains 575.0:1150.0:575.0:783.0"
+check "-O after --config" 0 "$L" config --config configs/titanv.config \
+    -O "-gpgpu_n_clusters 7" --print
+line "-O after --config" "-gpgpu_n_clusters 7"
+# bad configs: exit 2 and the loader's FILE:LINE: message
+printf '# a comment\n-gpgpu_n_clusters 15\n-no_such_option 3\n' >"$tmp/unknown.config"
+check "config unknown option" 2 "$L" config --config "$tmp/unknown.config"
+contains "config unknown option" "$tmp/unknown.config:3: unknown option '-no_such_option'"
+printf '\n-gpgpu_n_clusters 0\n' >"$tmp/badvalue.config"
+check "config bad value" 2 "$L" config --config "$tmp/badvalue.config"
+contains "config bad value" "$tmp/badvalue.config:2: -gpgpu_n_clusters: bad value '0'"
+printf '%s\n' '-gpgpu_scheduler fifo' >"$tmp/badstring.config"
+check "config bad string value" 2 "$L" config --config "$tmp/badstring.config"
+contains "config bad string value" "$tmp/badstring.config:1: -gpgpu_scheduler: bad value 'fifo'"
+printf '%s\n' '-gpgpu_n_clusters 15' '-gpgpu_n_mem' >"$tmp/novalue.config"
+check "config missing value" 2 "$L" config --config "$tmp/novalue.config"
+contains "config missing value" "$tmp/novalue.config:2: -gpgpu_n_mem: missing value"
+check "config bad -O" 2 "$L" config -O "-gpgpu_num_sched_per_core 9"
+contains "config bad -O" "--option:1: -gpgpu_num_sched_per_core: bad value '9'"
 
 if [ "$fails" -ne 0 ]; then echo "$fails CLI checks failed"; exit 1; fi
 echo "ok: all CLI checks"

@@ -262,7 +262,9 @@ static void test_repeatable(void)
             goto out;
     }
     CHECK_MSG(memcmp(first, second, outs * 4) == 0, "control_flow: two runs differ");
-    CHECK_MSG(memcmp(&st[0], &st[1], sizeof st[0]) == 0,
+    /* the instruction counts repeat exactly; the cycles need not (the
+     * second launch finds the L2 warm): test_timing.c covers those */
+    CHECK_MSG(memcmp(&st[0], &st[1], offsetof(lockstep_launch_stats, timing)) == 0,
               "control_flow: stats differ between runs: warp_insts %" PRIu64 " / %" PRIu64
               ", thread_insts %" PRIu64 " / %" PRIu64,
               st[0].warp_insts, st[1].warp_insts, st[0].thread_insts, st[1].thread_insts);

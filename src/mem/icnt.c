@@ -1,0 +1,430 @@
+/*
+ * icnt.c -- one direction of the SM <-> memory-partition crossbar (icnt.h):
+ * input FIFOs, per-output arbitration, the fixed-latency pipeline and the
+ * ejection buffers.  The timing engine (src/timing) pushes requests or
+ * replies and pops deliveries; deliveries come out in the canonical order
+ * (cycle, source, sequence) so a parallel engine that exchanges messages at
+ * window boundaries stays bit-identical to a sequential one.
+ *
+ * DESIGN
+ *
+ * State.  Input i is a ring of packet records (capacity in_queue_flits, which
+ * bounds the packet count because every queued packet has at least one
+ * unsent flit), the number of flits still queued, and how many flits of its
+ * head packet have crossed.  Output o is a ring of out_buffer_pkts + latency
+ * records holding the packets that crossed and are in the latency pipeline
+ * or ready to pop (the first `ready` of them are ready), the input holding
+ * it (mid packet, or granted this cycle), and its round-robin pointer.  A
+ * global FIFO records (deliverable cycle, output) of in-flight packets; the latency
+ * is constant and cycles are simulated in order, so it is sorted by time.
+ *
+ * Active inputs.  Only inputs with queued packets are visited: they are kept
+ * in an array sorted by index (inserting when an input becomes non-empty,
+ * dropping it when it empties), so a cycle costs O(active inputs + granted
+ * outputs) and every pass visits inputs in index order, which makes the
+ * arbitration, and the random draws it makes, a function of the state only.
+ *
+ * A cycle c (icnt_cycle): (1) packets whose deliverable cycle is c become
+ * ready; (2) every idle input whose head packet was pushed before c requests
+ * the head's output, unless the output is held by another input (arb stall)
+ * or its ejection buffer is full (out-full stall); (3) each requested output
+ * grants one requester, round-robin from its pointer or by a seeded random
+ * pick, the losers counting arb stalls; (4) every input
+ * holding or granted an output sends one flit; a packet whose last flit
+ * crossed goes to its output's ring with deliverable cycle c + latency.
+ *
+ * Ejection buffer.  An output grants a new packet only while fewer than
+ * out_buffer_pkts delivered packets wait to be popped.  Packets already in
+ * the pipeline still land (the pipeline stages hold them, at most one per
+ * cycle of latency), so a receiver that pops as packets arrive sees full
+ * throughput for any buffer size.  Bound on the ring: at a grant at cycle g,
+ * ready <= B - 1 and at most L - 1 packets are in flight (completed in
+ * (g - L, g)); the output is held until the granted packet completes, so
+ * the ring never holds more than B + L - 1 packets.  Only icnt_pop frees
+ * buffer space, so a full output stays full until a pop.
+ *
+ * Skipping time.  icnt_advance simulates only cycles at which something can
+ * change (icnt_next_event: a flit can move, a packet becomes deliverable);
+ * in the cycles between, nothing can move, and the only effect, inputs
+ * blocked on a full ejection buffer, is added in bulk (icnt_account_gap), so
+ * jumping and stepping give identical results and statistics.
+ */
+#include "mem/icnt.h"
+
+#include <stdlib.h>
+
+#include "util/rng.h"
+
+#define ICNT_NONE UINT32_MAX
+
+/* A packet, in an input ring or an output ring. */
+typedef struct icnt_pkt {
+    void *payload;
+    uint64_t push; /* cycle it was pushed */
+    uint64_t when; /* cycle it becomes deliverable (set when its last flit crosses) */
+    uint64_t seq;  /* per-source sequence number */
+    uint32_t src, dst, nflits;
+} icnt_pkt;
+
+typedef struct icnt_in {
+    icnt_pkt *q;    /* ring of in_queue_flits records */
+    uint32_t head, count;
+    uint32_t qflits; /* flits queued and not yet sent */
+    uint32_t sent;   /* flits of the head packet already sent (> 0: it holds its output) */
+    uint64_t seq;    /* next sequence number */
+} icnt_in;
+
+typedef struct icnt_out {
+    icnt_pkt *q; /* ring of ocap records: pipeline, then ready */
+    uint32_t head, count, ready;
+    uint32_t holder; /* input holding the output, or ICNT_NONE */
+    uint32_t rr;     /* round-robin pointer: the input with first claim */
+    uint32_t nreq, best, pick; /* arbitration scratch, valid within one cycle */
+} icnt_out;
+
+typedef struct icnt_flight {
+    uint64_t when;
+    uint32_t dst;
+} icnt_flight;
+
+struct icnt {
+    icnt_config c;
+    uint64_t now; /* cycles up to and including now are simulated */
+    rng r;
+    icnt_in *in;
+    icnt_out *out;
+    uint32_t ocap; /* output ring capacity: out_buffer_pkts + latency */
+    icnt_pkt *inq, *outq; /* backing stores of the rings */
+    uint32_t *act;        /* active inputs, sorted by index */
+    uint32_t nact;
+    uint32_t *req;     /* this cycle's requesting inputs, in index order */
+    uint32_t *touched; /* this cycle's requested outputs */
+    icnt_flight *fl;   /* in-flight packets, sorted by deliverable cycle */
+    size_t fl_cap, fl_head, fl_count;
+    uint64_t live; /* packets pushed and not yet popped */
+    icnt_stats st;
+};
+
+/* Overflow-checked a * b * elem bytes; 0 on overflow. */
+static size_t icnt_size(size_t a, size_t b, size_t elem)
+{
+    if (a && b > SIZE_MAX / a)
+        return 0;
+    if (elem && a * b > SIZE_MAX / elem)
+        return 0;
+    return a * b * elem;
+}
+
+/* Allocate and wire up the network; every array is calloc'd so a failure
+ * midway leaves NULLs that icnt_free skips. */
+icnt *icnt_create(const icnt_config *c, uint64_t seed, uint32_t instance)
+{
+    if (!c || !c->nin || !c->nout || !c->flit_bytes || !c->latency || !c->in_queue_flits ||
+        !c->out_buffer_pkts || c->nin == ICNT_NONE)
+        return NULL;
+    icnt *n = calloc(1, sizeof *n);
+    if (!n)
+        return NULL;
+    n->c = *c;
+    n->c.random_arbitration = c->random_arbitration != 0;
+    size_t inq = icnt_size(c->nin, c->in_queue_flits, sizeof(icnt_pkt));
+    if ((uint64_t)c->out_buffer_pkts + c->latency > UINT32_MAX)
+        goto fail;
+    n->ocap = c->out_buffer_pkts + c->latency;
+    size_t outq = icnt_size(c->nout, n->ocap, sizeof(icnt_pkt));
+    n->fl_cap = (size_t)c->nout * n->ocap;
+    if (!inq || !outq || !icnt_size(n->fl_cap, 1, sizeof(icnt_flight)))
+        goto fail;
+    n->in = calloc(c->nin, sizeof *n->in);
+    n->out = calloc(c->nout, sizeof *n->out);
+    n->inq = malloc(inq);
+    n->outq = malloc(outq);
+    n->act = calloc(c->nin, sizeof *n->act);
+    n->req = calloc(c->nin, sizeof *n->req);
+    n->touched = calloc(c->nout, sizeof *n->touched);
+    n->fl = calloc(n->fl_cap, sizeof *n->fl);
+    if (!n->in || !n->out || !n->inq || !n->outq || !n->act || !n->req || !n->touched || !n->fl)
+        goto fail;
+    rng_seed(&n->r, seed, RNG_ICNT, instance);
+    for (uint32_t i = 0; i < c->nin; i++)
+        n->in[i].q = n->inq + (size_t)i * c->in_queue_flits;
+    for (uint32_t o = 0; o < c->nout; o++) {
+        n->out[o].q = n->outq + (size_t)o * n->ocap;
+        n->out[o].holder = ICNT_NONE;
+        n->out[o].rr = rng_below(&n->r, c->nin);
+    }
+    return n;
+fail:
+    icnt_free(n);
+    return NULL;
+}
+
+/* Release the network (NULL is fine); payloads still inside are the caller's. */
+void icnt_free(icnt *n)
+{
+    if (!n)
+        return;
+    free(n->in);
+    free(n->out);
+    free(n->inq);
+    free(n->outq);
+    free(n->act);
+    free(n->req);
+    free(n->touched);
+    free(n->fl);
+    free(n);
+}
+
+uint32_t icnt_packet_flits(const icnt *n, uint32_t bytes)
+{
+    uint32_t f = bytes / n->c.flit_bytes + (bytes % n->c.flit_bytes != 0);
+    return f ? f : 1;
+}
+
+uint64_t icnt_now(const icnt *n) { return n->now; }
+
+/* A packet fits if the queue is empty (even one larger than the queue) or if
+ * its flits fit beside the queued ones. */
+int icnt_has_space(const icnt *n, uint32_t src, uint32_t bytes)
+{
+    if (src >= n->c.nin)
+        return 0;
+    const icnt_in *in = &n->in[src];
+    uint32_t f = icnt_packet_flits(n, bytes);
+    return in->count == 0 || (uint64_t)in->qflits + f <= n->c.in_queue_flits;
+}
+
+/* Append to src's ring and, if src was empty, insert it into the sorted
+ * active list (O(active), only when an input wakes up). */
+int icnt_push(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes, void *payload)
+{
+    if (src >= n->c.nin || dst >= n->c.nout)
+        return -1;
+    if (!icnt_has_space(n, src, bytes)) {
+        n->st.push_refused++;
+        return -1;
+    }
+    icnt_in *in = &n->in[src];
+    uint32_t cap = n->c.in_queue_flits;
+    icnt_pkt *p = &in->q[(in->head + in->count) % cap];
+    p->payload = payload;
+    p->push = now > n->now ? now : n->now;
+    p->when = 0;
+    p->seq = in->seq++;
+    p->src = src;
+    p->dst = dst;
+    p->nflits = icnt_packet_flits(n, bytes);
+    if (in->count++ == 0) {
+        uint32_t k = n->nact;
+        while (k > 0 && n->act[k - 1] > src) {
+            n->act[k] = n->act[k - 1];
+            k--;
+        }
+        n->act[k] = src;
+        n->nact++;
+    }
+    in->qflits += p->nflits;
+    n->live++;
+    return 0;
+}
+
+/* Earliest cycle after n->now at which a flit can move or a packet becomes
+ * deliverable.  An input mid-packet, or whose head's output is open, moves
+ * (or loses to one that moves) as soon as its head is eligible; an input
+ * blocked on a full ejection buffer waits for a pop, which is no event. */
+uint64_t icnt_next_event(const icnt *n)
+{
+    uint64_t ev = n->fl_count ? n->fl[n->fl_head].when : UINT64_MAX;
+    for (uint32_t k = 0; k < n->nact; k++) {
+        const icnt_in *in = &n->in[n->act[k]];
+        if (in->sent)
+            return n->now + 1; /* a holder moves; nothing can be earlier */
+        const icnt_pkt *p = &in->q[in->head];
+        const icnt_out *out = &n->out[p->dst];
+        /* (An output with a holder has an input with in->sent > 0.) */
+        if (out->holder == ICNT_NONE && out->ready < n->c.out_buffer_pkts) {
+            uint64_t t = p->push + 1 > n->now + 1 ? p->push + 1 : n->now + 1;
+            if (t < ev)
+                ev = t;
+        }
+    }
+    return ev;
+}
+
+/* Charge the out-full stalls of cycles (a, b], in which nothing moves: every
+ * idle input whose head is eligible and whose output's buffer is full. */
+static void icnt_account_gap(icnt *n, uint64_t a, uint64_t b)
+{
+    for (uint32_t k = 0; k < n->nact; k++) {
+        const icnt_in *in = &n->in[n->act[k]];
+        const icnt_pkt *p = &in->q[in->head];
+        const icnt_out *out = &n->out[p->dst];
+        if (in->sent || out->holder != ICNT_NONE || out->ready < n->c.out_buffer_pkts)
+            continue;
+        uint64_t first = p->push + 1 > a + 1 ? p->push + 1 : a + 1;
+        if (first <= b)
+            n->st.out_full_stalls += b - first + 1;
+    }
+}
+
+/* Simulate cycle c (see DESIGN: deliver, request, grant, move). */
+static void icnt_cycle(icnt *n, uint64_t c)
+{
+    const uint32_t nin = n->c.nin, obuf = n->c.out_buffer_pkts, iq = n->c.in_queue_flits;
+    const uint32_t ocap = n->ocap;
+
+    /* (1) Packets whose pipeline delay has passed become ready. */
+    while (n->fl_count && n->fl[n->fl_head].when <= c) {
+        icnt_out *out = &n->out[n->fl[n->fl_head].dst];
+        const icnt_pkt *p = &out->q[(out->head + out->ready) % ocap];
+        out->ready++;
+        n->st.packets++;
+        n->st.flits += p->nflits;
+        n->st.total_latency += p->when - p->push;
+        n->fl_head = (n->fl_head + 1) % n->fl_cap;
+        n->fl_count--;
+    }
+
+    /* (2) Requests from idle inputs with an eligible head. */
+    uint32_t nreq = 0, nt = 0;
+    int draw = 0;
+    for (uint32_t k = 0; k < n->nact; k++) {
+        uint32_t i = n->act[k];
+        const icnt_in *in = &n->in[i];
+        if (in->sent)
+            continue;
+        const icnt_pkt *p = &in->q[in->head];
+        if (p->push >= c)
+            continue;
+        icnt_out *out = &n->out[p->dst];
+        if (out->holder != ICNT_NONE) {
+            n->st.arb_stalls++;
+            continue;
+        }
+        if (out->ready >= obuf) {
+            n->st.out_full_stalls++;
+            continue;
+        }
+        if (out->nreq == 0) {
+            n->touched[nt++] = p->dst;
+            out->best = i;
+        } else if ((i + nin - out->rr) % nin < (out->best + nin - out->rr) % nin) {
+            out->best = i;
+        }
+        out->nreq++;
+        n->req[nreq++] = i;
+    }
+
+    /* (3) Grants.  Random mode draws the rank of the winner among an output's
+     * requesters (index order), one draw per contended output, in the order
+     * the outputs were first requested, then finds it in one pass. */
+    if (n->c.random_arbitration) {
+        for (uint32_t t = 0; t < nt; t++) {
+            icnt_out *out = &n->out[n->touched[t]];
+            out->pick = out->nreq > 1 ? rng_below(&n->r, out->nreq) : 0;
+            draw |= out->nreq > 1;
+        }
+        for (uint32_t k = 0; draw && k < nreq; k++) {
+            uint32_t i = n->req[k];
+            icnt_out *out = &n->out[n->in[i].q[n->in[i].head].dst];
+            if (out->pick == 0)
+                out->best = i;
+            out->pick--; /* wraps past 0: never matches again */
+        }
+    }
+    for (uint32_t t = 0; t < nt; t++) {
+        icnt_out *out = &n->out[n->touched[t]];
+        out->holder = out->best;
+        out->rr = (out->best + 1) % nin;
+        n->st.arb_stalls += out->nreq - 1;
+        out->nreq = 0;
+    }
+
+    /* (4) Holders send a flit; finished packets enter the pipeline; emptied
+     * inputs leave the active list (compacted in place, order kept). */
+    uint32_t w = 0;
+    for (uint32_t k = 0; k < n->nact; k++) {
+        uint32_t i = n->act[k];
+        icnt_in *in = &n->in[i];
+        icnt_pkt *p = &in->q[in->head];
+        icnt_out *out = &n->out[p->dst];
+        if (out->holder == i) {
+            in->sent++;
+            in->qflits--;
+            if (in->sent == p->nflits) {
+                icnt_pkt *d = &out->q[(out->head + out->count) % ocap];
+                *d = *p;
+                d->when = c + n->c.latency;
+                out->count++;
+                out->holder = ICNT_NONE;
+                icnt_flight *f = &n->fl[(n->fl_head + n->fl_count) % n->fl_cap];
+                f->when = d->when;
+                f->dst = p->dst;
+                n->fl_count++;
+                in->head = (in->head + 1) % iq;
+                in->count--;
+                in->sent = 0;
+            }
+        }
+        if (in->count)
+            n->act[w++] = i;
+    }
+    n->nact = w;
+}
+
+/* Jump from event to event up to `now`, charging the quiet cycles between. */
+void icnt_advance(icnt *n, uint64_t now)
+{
+    while (n->now < now) {
+        uint64_t ev = icnt_next_event(n);
+        uint64_t stop = ev <= now ? ev - 1 : now;
+        if (stop > n->now) {
+            icnt_account_gap(n, n->now, stop);
+            n->now = stop;
+        }
+        if (ev > now)
+            break;
+        icnt_cycle(n, ev);
+        n->now = ev;
+    }
+}
+
+/* Take the oldest ready packet of output dst, freeing its ejection slot. */
+int icnt_pop_msg(icnt *n, uint32_t dst, icnt_msg *m)
+{
+    if (dst >= n->c.nout || !n->out[dst].ready)
+        return 0;
+    icnt_out *out = &n->out[dst];
+    const icnt_pkt *p = &out->q[out->head];
+    if (m) {
+        m->payload = p->payload;
+        m->push_cycle = p->push;
+        m->ready_cycle = p->when;
+        m->seq = p->seq;
+        m->src = p->src;
+        m->flits = p->nflits;
+    }
+    out->head = (out->head + 1) % n->ocap;
+    out->count--;
+    out->ready--;
+    n->live--;
+    return 1;
+}
+
+int icnt_pop(icnt *n, uint32_t dst, void **payload, uint32_t *src)
+{
+    icnt_msg m;
+    if (!icnt_pop_msg(n, dst, &m))
+        return 0;
+    if (payload)
+        *payload = m.payload;
+    if (src)
+        *src = m.src;
+    return 1;
+}
+
+int icnt_ready(const icnt *n, uint32_t dst) { return dst < n->c.nout && n->out[dst].ready > 0; }
+
+int icnt_idle(const icnt *n) { return n->live == 0; }
+
+void icnt_get_stats(const icnt *n, icnt_stats *s) { *s = n->st; }

@@ -1,0 +1,106 @@
+/*
+ * icnt.h -- one direction of the crossbar interconnect between the SMs and
+ * the memory partitions: N input ports, M output ports.  The GPU model holds
+ * two of these, one carrying requests (SM -> partition) and one carrying
+ * replies (partition -> SM).  The timing engine in src/timing pushes packets
+ * at the inputs, advances the network in time and pops what the outputs
+ * deliver; payloads are opaque.
+ *
+ * Model.  A packet of `bytes` is cut into F = max(1, ceil(bytes / flit_bytes))
+ * flits.  Each input has a FIFO bounded in flits; each cycle an input sends
+ * at most one flit and an output accepts at most one flit; a packet holds its
+ * output from its first flit to its last (no interleaving).  Outputs arbitrate
+ * round-robin from a seeded initial pointer, or by a seeded random pick
+ * (modeled hardware nondeterminism, DESIGN principle 2).  Each output has an
+ * ejection buffer of out_buffer_pkts packets: while that many delivered
+ * packets wait to be popped the output grants no new packet (back-pressure);
+ * packets already in the latency pipeline still land behind them.  A
+ * receiver that pops as packets arrive sees full throughput for any size.
+ *
+ * Timing convention.  A packet pushed at cycle t (icnt_push(now = t)) can
+ * move its first flit at cycle t + 1 at the earliest: the push cycle itself
+ * never moves a flit.  Uncontended, its F flits cross at t+1 .. t+F and it is
+ * deliverable (icnt_pop returns it after icnt_advance(t + F + latency)) at
+ *
+ *     t + F + latency.
+ *
+ * Ordering.  Packets from one input to one output are delivered in push
+ * order.  At most one packet completes per output per cycle, so deliveries at
+ * an output are in the canonical order (delivery cycle, source, per-source
+ * sequence number) and the whole network is a function of its call sequence
+ * and seed (DESIGN principles 1 and 4).
+ */
+#ifndef LOCKSTEP_MEM_ICNT_H
+#define LOCKSTEP_MEM_ICNT_H
+
+#include <stdint.h>
+
+typedef struct icnt_config {
+    uint32_t nin, nout;       /* ports, >= 1 each */
+    uint32_t flit_bytes;      /* e.g. 32 (-icnt_flit_size), >= 1 */
+    uint32_t latency;         /* cycles from a packet's last flit crossing to delivery, >= 1 */
+    uint32_t in_queue_flits;  /* input FIFO capacity in flits, >= 1 (a packet larger than this
+                                 still fits alone when the queue is empty) */
+    uint32_t out_buffer_pkts; /* ejection buffer per output, packets, >= 1: an output stops
+                                 granting while this many wait to be popped */
+    int random_arbitration;   /* 0: round-robin (seeded start), 1: seeded random pick */
+} icnt_config;
+
+typedef struct icnt icnt;
+
+/* A network for config c whose arbiters draw from stream (seed, RNG_ICNT,
+ * instance).  Output o's initial round-robin pointer is the o-th draw of
+ * rng_below(nin) from that stream.  NULL on OOM or bad config (a zero port
+ * count, flit size, latency or capacity). */
+icnt *icnt_create(const icnt_config *c, uint64_t seed, uint32_t instance);
+void icnt_free(icnt *n);
+
+/* Flits a packet of `bytes` occupies: max(1, ceil(bytes / flit_bytes)). */
+uint32_t icnt_packet_flits(const icnt *n, uint32_t bytes);
+/* The cycle the network has been advanced to (0 after create). */
+uint64_t icnt_now(const icnt *n);
+
+/* Can input `src` take a packet of `bytes` now?  (A const query: refusals are
+ * counted by icnt_push only.) */
+int icnt_has_space(const icnt *n, uint32_t src, uint32_t bytes);
+/* Queue a packet at input src for output dst at cycle `now` (taken as the
+ * advanced time if earlier); payload is opaque.  0, or -1 if there is no space
+ * (counted in push_refused) or src/dst is out of range. */
+int icnt_push(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes, void *payload);
+/* Simulate cycles up to and including `now` (non-decreasing; an earlier time
+ * is a no-op).  Idle stretches are jumped, not looped over. */
+void icnt_advance(icnt *n, uint64_t now);
+/* Pop the next packet delivered at output dst by the time advanced to:
+ * 1 with its payload and source (either pointer may be NULL), or 0. */
+int icnt_pop(icnt *n, uint32_t dst, void **payload, uint32_t *src);
+/* A delivered packet with its timing: icnt_pop_msg's answer.  At one output,
+ * ready_cycle strictly increases from one packet to the next. */
+typedef struct icnt_msg {
+    void *payload;
+    uint64_t push_cycle;  /* as stamped by icnt_push */
+    uint64_t ready_cycle; /* cycle it became deliverable */
+    uint64_t seq;         /* per-source sequence number (0, 1, ... per input) */
+    uint32_t src, flits;
+} icnt_msg;
+/* Like icnt_pop, filling *m (which may be NULL). */
+int icnt_pop_msg(icnt *n, uint32_t dst, icnt_msg *m);
+/* Earliest cycle > the advanced time at which anything changes (a flit can
+ * move or a packet becomes deliverable); UINT64_MAX if nothing will change
+ * until the next push or pop. */
+uint64_t icnt_next_event(const icnt *n);
+/* Has output dst a packet ready to pop now? */
+int icnt_ready(const icnt *n, uint32_t dst);
+/* Nothing queued, in flight or waiting to be popped? */
+int icnt_idle(const icnt *n);
+
+typedef struct icnt_stats {
+    uint64_t packets, flits;  /* delivered (became deliverable) */
+    uint64_t push_refused;    /* icnt_push said no (input queue full) */
+    uint64_t arb_stalls;      /* flit-cycles a head flit could not move because another input
+                                 held or won its output */
+    uint64_t out_full_stalls; /* flit-cycles blocked because the ejection buffer was full */
+    uint64_t total_latency;   /* sum over delivered packets of (deliverable cycle - push cycle) */
+} icnt_stats;
+void icnt_get_stats(const icnt *n, icnt_stats *s);
+
+#endif

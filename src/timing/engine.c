@@ -1,0 +1,728 @@
+/*
+ * engine.c -- the timing model's GPU: it builds SMs, partitions and the two
+ * crossbar directions from the configuration, dispatches CTAs to SMs under
+ * the occupancy limits (threads, registers, shared memory, CTA slots), and
+ * runs the cycle loop.
+ *
+ * Each simulated cycle visits the components in a fixed order -- replies
+ * to SMs, partitions, SMs, then the crossbars -- and every list in index
+ * order, so a run is a pure function of (program, config, seed).  Messages
+ * between SMs and partitions cross only the crossbar, whose minimum latency
+ * is the lookahead a parallel engine will use (docs/ARCHITECTURE.md).
+ * Idle time is free: when no component can act in the next cycle, the
+ * loop jumps to the earliest cycle at which one can (DESIGN, "Idle time is
+ * free"), charging the skipped cycles to each scheduler's current reason.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/hostfp.h"
+#include "timing/timing_int.h"
+#include "util/common.h"
+
+/* ---- requests ---------------------------------------------------------------------- */
+
+tm_req *tm_req_new(timing_gpu *g)
+{
+    tm_req *r = g->free_reqs;
+    if (r) {
+        g->free_reqs = r->next;
+        return r;
+    }
+    if (g->nreqs == g->reqs_cap) {
+        uint32_t cap = g->reqs_cap ? 2 * g->reqs_cap : 256;
+        tm_req **v = realloc(g->reqs, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        g->reqs = v;
+        g->reqs_cap = cap;
+    }
+    if (!(r = malloc(sizeof *r)))
+        return NULL;
+    g->reqs[g->nreqs++] = r;
+    return r;
+}
+
+/* After a fault: every request and memory operation in flight is dropped
+ * (the crossbars are drained, the queues emptied) and all are free again. */
+static void timing_reset_inflight(timing_gpu *g)
+{
+    icnt *nets[2] = {g->reqnet, g->repnet};
+    uint32_t nout[2] = {g->nparts, g->nsms};
+    for (int k = 0; k < 2; k++) {
+        uint64_t t = g->now;
+        while (!icnt_idle(nets[k])) {
+            t += 1000000;
+            icnt_advance(nets[k], t);
+            void *payload;
+            uint32_t src;
+            for (uint32_t o = 0; o < nout[k]; o++)
+                while (icnt_pop(nets[k], o, &payload, &src))
+                    ;
+        }
+        /* draining moved the crossbar's clock on: so does the GPU's */
+        if (icnt_now(nets[k]) > g->now)
+            g->now = icnt_now(nets[k]);
+    }
+    for (uint32_t s = 0; s < g->nsms; s++)
+        sm_reset_inflight(&g->sms[s]);
+    for (uint32_t p = 0; p < g->nparts; p++)
+        part_reset_inflight(&g->parts[p]);
+    g->free_reqs = NULL;
+    for (uint32_t i = 0; i < g->nreqs; i++) {
+        g->reqs[i]->next = g->free_reqs;
+        g->free_reqs = g->reqs[i];
+    }
+}
+
+void tm_req_free(timing_gpu *g, tm_req *r)
+{
+    r->next = g->free_reqs;
+    g->free_reqs = r;
+}
+
+/* Address interleaving: consecutive chunks go round the partitions, each
+ * group of n_mem chunks rotated by a hash of the group (so power-of-two
+ * strides do not all land in one partition) and by the seeded offset of
+ * where address 0 starts (modelled nondeterminism). */
+static uint64_t group_hash(uint64_t grp)
+{
+    grp ^= grp >> 7;
+    grp *= 0x9e3779b97f4a7c15ull;
+    return grp >> 40;
+}
+
+uint32_t tm_part_of(const timing_gpu *g, uint64_t addr)
+{
+    uint64_t chunk = addr / g->cfg->partition_chunk;
+    uint64_t grp = chunk / g->nparts;
+    return (uint32_t)((chunk + g->part_offset + group_hash(grp)) % g->nparts);
+}
+
+uint64_t tm_part_local(const timing_gpu *g, uint64_t addr)
+{
+    uint64_t cs = g->cfg->partition_chunk;
+    uint64_t chunk = addr / cs;
+    return (chunk / g->nparts) * cs + addr % cs;
+}
+
+/* Crossbar packet bytes: an 8-byte header plus what the packet carries. */
+uint32_t tm_req_bytes(const tm_req *r, int reply)
+{
+    uint32_t n = 8;
+    if (!reply) {
+        if (r->type == REQ_WR)
+            n += (uint32_t)(__builtin_popcountll(r->bmask[0]) + __builtin_popcountll(r->bmask[1]));
+        else if (r->type == REQ_ATOM)
+            n += 8u * (uint32_t)popc32(r->lanes);
+    } else {
+        if (r->type == REQ_RD)
+            n += TM_SECTOR * (uint32_t)popc32(r->sectors);
+        else if (r->type == REQ_ATOM)
+            n += 8u * (uint32_t)popc32(r->lanes);
+    }
+    return n;
+}
+
+/* ---- building the GPU -------------------------------------------------------------- */
+
+static int parse_cache(const char *name, const char *s, cache_config *c, char *err, size_t n)
+{
+    char msg[200];
+    if (cache_config_parse(s, c, msg, sizeof msg)) {
+        snprintf(err, n, "%s: %s", name, msg);
+        return -1;
+    }
+    if (c->line_bytes != TM_LINE && strcmp(name, "-gpgpu_const_cache:l1")) {
+        snprintf(err, n, "%s: lockstep models %u-byte lines (the string has %u)", name, TM_LINE,
+                 c->line_bytes);
+        return -1;
+    }
+    return 0;
+}
+
+timing_gpu *timing_gpu_create(const lockstep_config *cfg, char *err, size_t errlen)
+{
+    timing_gpu *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, errlen, "out of host memory");
+        return NULL;
+    }
+    g->cfg = cfg;
+    g->nsms = cfg->n_clusters * cfg->cores_per_cluster;
+    g->nparts = cfg->n_mem;
+    g->nsched = cfg->num_sched;
+    config_clocks(cfg, g->mhz);
+    const char *lists[3][2] = {{cfg->lat_int, cfg->ii_int}, {cfg->lat_fp, cfg->ii_fp},
+                               {cfg->lat_dp, cfg->ii_dp}};
+    for (int k = 0; k < 3; k++) {
+        config_list5(lists[k][0], g->lat[k]);
+        config_list5(lists[k][1], g->ii[k]);
+    }
+    g->threads_per_sm = config_threads_per_sm(cfg);
+    g->regs_per_sm = cfg->shader_registers;
+    g->shmem_per_sm = cfg->shmem_size;
+    g->ctas_per_sm = cfg->shader_cta;
+    if (!strcmp(cfg->scheduler, "lrr"))
+        g->policy = 0;
+    else if (!strcmp(cfg->scheduler, "gto"))
+        g->policy = 1;
+    else {
+        g->policy = 2;
+        g->two_level_n = 8;
+        sscanf(cfg->scheduler, "two_level_active:%u", &g->two_level_n);
+    }
+    g->units[TU_SP] = cfg->num_sp_units;
+    g->units[TU_SFU] = cfg->num_sfu_units;
+    g->units[TU_DP] = cfg->num_dp_units;
+    g->units[TU_INT] = cfg->num_int_units;
+    g->units[TU_LDST] = 1;
+    g->units[TU_NONE] = 0;
+    g->have_l1 = strcmp(cfg->cache_dl1, "none") != 0;
+    if ((g->have_l1 && parse_cache("-gpgpu_cache:dl1", cfg->cache_dl1, &g->l1cfg, err, errlen)) ||
+        parse_cache("-gpgpu_const_cache:l1", cfg->cache_const, &g->ccfg, err, errlen) ||
+        parse_cache("-gpgpu_cache:dl2", cfg->cache_dl2, &g->l2cfg, err, errlen))
+        goto fail;
+    if (g->threads_per_sm % WARP_SIZE) {
+        snprintf(err, errlen, "threads per SM must be a multiple of 32");
+        goto fail;
+    }
+    dram_config_default(&g->dcfg);
+    char msg[200];
+    if (dram_timing_parse(cfg->dram_timing, &g->dcfg, msg, sizeof msg)) {
+        snprintf(err, errlen, "-gpgpu_dram_timing_opt: %s", msg);
+        goto fail;
+    }
+    g->dcfg.burst_length = cfg->dram_burst;
+    g->dcfg.bus_width = cfg->dram_buswidth;
+    g->dcfg.chips = cfg->dram_chips;
+    g->dcfg.queue_size = cfg->dram_queue;
+    g->dcfg.scheduler = cfg->dram_sched;
+    g->dcfg.tREFI = cfg->dram_refi;
+    g->dcfg.tRFC = cfg->dram_rfc;
+    g->dcfg.jitter = cfg->nondet ? cfg->dram_jitter : 0;
+    uint64_t seed = cfg->nondet ? cfg->nondet_seed : 0;
+    icnt_config ic = {g->nsms, g->nparts, cfg->flit_size, cfg->icnt_latency, cfg->icnt_in_buf,
+                      cfg->icnt_out_buf, 0};
+    if (!(g->reqnet = icnt_create(&ic, seed, 0)))
+        goto oom;
+    ic.nin = g->nparts;
+    ic.nout = g->nsms;
+    if (!(g->repnet = icnt_create(&ic, seed, 1)))
+        goto oom;
+    if (!(g->sms = calloc(g->nsms, sizeof *g->sms)) || !(g->parts = calloc(g->nparts, sizeof *g->parts)))
+        goto oom;
+    for (uint32_t s = 0; s < g->nsms; s++)
+        if (sm_init(g, &g->sms[s], s))
+            goto oom;
+    for (uint32_t p = 0; p < g->nparts; p++)
+        if (part_init(g, &g->parts[p], p))
+            goto oom;
+    if (cfg->nondet) {
+        rng r;
+        rng_seed(&r, cfg->nondet_seed, RNG_PARTMAP, 0);
+        g->part_offset = rng_below(&r, g->nparts);
+    }
+    return g;
+oom:
+    snprintf(err, errlen, "out of host memory building the GPU model");
+fail:
+    timing_gpu_free(g);
+    return NULL;
+}
+
+void timing_gpu_free(timing_gpu *g)
+{
+    if (!g)
+        return;
+    if (g->sms)
+        for (uint32_t s = 0; s < g->nsms; s++)
+            sm_release(&g->sms[s]);
+    if (g->parts)
+        for (uint32_t p = 0; p < g->nparts; p++)
+            part_release(&g->parts[p]);
+    free(g->sms);
+    free(g->parts);
+    icnt_free(g->reqnet);
+    icnt_free(g->repnet);
+    for (uint32_t i = 0; i < g->nreqs; i++)
+        free(g->reqs[i]);
+    free(g->reqs);
+    free(g->ti);
+    free(g);
+}
+
+uint64_t timing_total_cycles(const timing_gpu *g) { return g->now; }
+double timing_core_mhz(const timing_gpu *g) { return g->mhz[0]; }
+uint32_t timing_num_sms(const timing_gpu *g) { return g->nsms; }
+
+int timing_sm_stalls(const timing_gpu *g, uint32_t sm, uint64_t stall[LOCKSTEP_STALL_COUNT])
+{
+    if (sm >= g->nsms)
+        return -1;
+    memcpy(stall, g->sms[sm].stall, sizeof g->sms[sm].stall);
+    return 0;
+}
+
+uint32_t timing_occupancy(const timing_gpu *g, uint32_t threads, uint32_t regs_per_thread,
+                          uint32_t shared_bytes)
+{
+    uint32_t warps = (threads + WARP_SIZE - 1) / WARP_SIZE;
+    uint32_t n = g->ctas_per_sm;
+    n = MIN(n, g->threads_per_sm / (warps * WARP_SIZE));
+    if (regs_per_thread)
+        n = MIN(n, g->regs_per_sm / (regs_per_thread * warps * WARP_SIZE));
+    if (shared_bytes)
+        n = MIN(n, g->shmem_per_sm / shared_bytes);
+    return n;
+}
+
+/* ---- per-instruction facts --------------------------------------------------------- */
+
+static int lat_class(int op)
+{
+    switch (op) {
+    case OP_MIN: case OP_MAX: return 1;
+    case OP_MUL: case OP_MUL24: return 2;
+    case OP_MAD: case OP_MAD24: case OP_MADC: case OP_FMA: return 3;
+    case OP_DIV: case OP_REM: return 4;
+    default: return 0;
+    }
+}
+
+static int is_f64(int t) { return t == PT_F64; }
+static int is_float(int t) { return ptx_type_is_float((ptx_type)t); }
+
+static void insn_facts(const timing_gpu *g, const ir_module *m, uint32_t pc, tm_insn *t)
+{
+    const ir_insn *in = &m->code[pc];
+    memset(t, 0, sizeof *t);
+    int cls = lat_class(in->op), row = 0;
+    uint32_t lat = 1, ii = 1;
+    int unit;
+    switch (ptx_op_units[in->op]) {
+    case UNIT_MEM: unit = TU_LDST; break;
+    case UNIT_SFU:
+        if (is_f64(in->type)) {
+            unit = TU_DP;
+            row = 2;
+            cls = 4;
+        } else {
+            unit = TU_SFU;
+            lat = g->cfg->lat_sfu;
+            ii = g->cfg->ii_sfu;
+            cls = -1;
+        }
+        break;
+    case UNIT_FP: case UNIT_INT:
+        if (in->op == OP_MOV || in->op == OP_ACTIVEMASK) {
+            unit = TU_INT;
+            row = 0;
+        } else if (is_f64(in->type) || (in->op == OP_CVT && is_f64(in->type2))) {
+            unit = TU_DP;
+            row = 2;
+        } else if (is_float(in->type) || (in->op == OP_CVT && is_float(in->type2))) {
+            unit = TU_SP;
+            row = 1;
+        } else {
+            unit = TU_INT;
+            row = 0;
+        }
+        break;
+    case UNIT_SYNC:
+        if (in->op == OP_SHFL || in->op == OP_VOTE || in->op == OP_MATCH || in->op == OP_REDUX) {
+            unit = TU_SP;
+            row = 0;
+            break;
+        }
+        unit = TU_NONE;
+        cls = -1;
+        break;
+    default:
+        unit = TU_NONE;
+        cls = -1;
+        break;
+    }
+    if (unit == TU_LDST)
+        cls = -1;
+    if (cls >= 0) {
+        lat = g->lat[row][cls];
+        ii = g->ii[row][cls];
+    }
+    /* units the config does not have run on the SP pipelines */
+    if ((unit == TU_DP || unit == TU_INT) && !g->units[unit])
+        unit = TU_SP;
+    t->unit = (uint8_t)unit;
+    t->lat = (uint16_t)MIN(lat, 65535u);
+    t->ii = (uint16_t)MIN(ii, 65535u);
+    t->complex = in->op == OP_CALL || in->op == OP_RET;
+#define ADD_R(o, arr, n, cap)                                                              \
+    do {                                                                                   \
+        if ((o).kind == IRO_REG && t->n < (cap))                                           \
+            t->arr[t->n++] = (uint16_t)(o).idx;                                            \
+    } while (0)
+#define ADD_P(o, arr, n, cap)                                                              \
+    do {                                                                                   \
+        if ((o).kind == IRO_PRED && t->n < (cap))                                          \
+            t->arr[t->n++] = (uint16_t)(o).idx;                                            \
+    } while (0)
+    ADD_P(in->guard, sp, nsp, 4);
+    for (int i = 0; i < 4; i++) {
+        ADD_R(in->s[i], sr, nsr, 9);
+        ADD_P(in->s[i], sp, nsp, 4);
+        ADD_R(in->d[i], dr, ndr, 4);
+        ADD_P(in->d[i], dp, ndp, 2);
+    }
+    ADD_R(in->addr, sr, nsr, 9);
+#undef ADD_R
+#undef ADD_P
+    /* registers past 65535 rows or operands that did not fit: be conservative */
+    for (int i = 0; i < 4; i++)
+        if ((in->s[i].kind == IRO_REG || in->d[i].kind == IRO_REG) &&
+            (in->s[i].idx > 65535 || in->d[i].idx > 65535))
+            t->complex = 1;
+}
+
+static int prepare_insns(timing_gpu *g, const ir_module *m)
+{
+    if (g->ti_n < m->ncode) {
+        tm_insn *t = realloc(g->ti, m->ncode * sizeof *t);
+        if (!t)
+            return -1;
+        g->ti = t;
+        g->ti_n = m->ncode;
+    }
+    for (uint32_t pc = 0; pc < m->ncode; pc++)
+        insn_facts(g, m, pc, &g->ti[pc]);
+    return 0;
+}
+
+/* ---- the cycle loop ---------------------------------------------------------------- */
+
+static int age_cmp(const void *a, const void *b)
+{
+    const tm_warp *x = *(tm_warp *const *)a, *y = *(tm_warp *const *)b;
+    if (!x || !y)
+        return x ? -1 : y ? 1 : 0;
+    return x->age < y->age ? -1 : x->age > y->age;
+}
+
+typedef struct launch_state {
+    tm_cta *ctas;         /* nsms * occ */
+    tm_warp *warps;       /* nsms * occ * nwarps */
+    exec_cta *slots;
+    uint32_t occ, nslots;
+    uint64_t next_cta, total_ctas, done_ctas, age;
+} launch_state;
+
+static lockstep_status fail_launch(exec_launch *L, lockstep_status st, const char *fmt, uint32_t a,
+                                   uint32_t b)
+{
+    exec_fault(L, NULL, NULL, -1, IR_NO_PC, st, 0, fmt, a, b);
+    return L->fault;
+}
+
+/* Start the next CTA on SM s if it has a free slot. */
+static int dispatch(timing_gpu *g, launch_state *ls, uint32_t s)
+{
+    exec_launch *L = g->L;
+    tm_sm *sm = &g->sms[s];
+    if (ls->next_cta >= ls->total_ctas || sm->nresident >= ls->occ)
+        return 0;
+    for (uint32_t k = 0; k < ls->occ; k++) {
+        tm_cta *tc = &sm->ctas[k];
+        if (tc->active)
+            continue;
+        if (exec_cta_fit(L, tc->c)) {
+            L->oom = 1;
+            exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+                       "out of host memory for a CTA");
+            return 0;
+        }
+        exec_cta_start(L, tc->c, ls->next_cta++);
+        tc->c->smid = s;
+        tc->active = 1;
+        tc->age = ls->age++;
+        for (uint32_t i = 0; i < L->nwarps; i++)
+            sm_warp_bind(sm, &tc->warps[i], &tc->c->warps[i], tc, tc->age * 64 + i);
+        sm->nresident++;
+        sm->wake = g->now;
+        if (g->policy != 0)
+            for (uint32_t q = 0; q < g->nsched; q++)
+                qsort(sm->sched[q], sm->nsw, sizeof(tm_warp *), age_cmp);
+        return 1;
+    }
+    return 0;
+}
+
+/* Retire finished CTAs of SM s (all warps done, no memory operation in
+ * flight) and catch barrier deadlocks. */
+static void retire(timing_gpu *g, launch_state *ls, uint32_t s)
+{
+    exec_launch *L = g->L;
+    tm_sm *sm = &g->sms[s];
+    for (uint32_t k = 0; k < ls->occ; k++) {
+        tm_cta *tc = &sm->ctas[k];
+        if (!tc->active)
+            continue;
+        int running = 0, barrier = 0, out = 0;
+        for (uint32_t i = 0; i < L->nwarps; i++) {
+            running += tc->c->warps[i].state == WARP_RUNNING;
+            barrier += tc->c->warps[i].state == WARP_BARRIER;
+            out += tc->warps[i].loads_out + tc->warps[i].stores_out;
+        }
+        if (running || out)
+            continue;
+        if (barrier) {
+            exec_deadlock_fault(L, tc->c);
+            return;
+        }
+        tc->active = 0;
+        sm->nresident--;
+        ls->done_ctas++;
+    }
+}
+
+static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
+{
+    exec_launch *L = g->L;
+    const lockstep_config *cfg = g->cfg;
+    uint64_t now = g->now;
+    g->progress_at = now;
+    for (;;) {
+        for (uint32_t s = 0; s < g->nsms; s++)
+            dispatch(g, ls, s);
+        void *payload;
+        uint32_t src;
+        for (uint32_t s = 0; s < g->nsms; s++)
+            while (icnt_pop(g->repnet, s, &payload, &src)) {
+                sm_reply(&g->sms[s], payload, now);
+                g->progress_at = now;
+            }
+        for (uint32_t p = 0; p < g->nparts; p++) {
+            while (icnt_pop(g->reqnet, p, &payload, &src))
+                part_accept(&g->parts[p], payload, now);
+            part_cycle(&g->parts[p], now);
+        }
+        for (uint32_t s = 0; s < g->nsms && L->fault == LOCKSTEP_SUCCESS; s++) {
+            tm_sm *sm = &g->sms[s];
+            if (sm->wake <= now || sm->lq_n) {
+                sm_cycle(sm, now);
+            } else {
+                for (uint32_t q = 0; q < g->nsched; q++)
+                    sm->stall[sm->nresident ? sm->last_reason[q] : LOCKSTEP_STALL_IDLE]++;
+            }
+            while (sm->out.head) {
+                tm_req *r = sm->out.head;
+                uint32_t bytes = tm_req_bytes(r, 0);
+                if (!icnt_has_space(g->reqnet, s, bytes))
+                    break;
+                reqq_pop(&sm->out);
+                icnt_push(g->reqnet, now, s, r->part, bytes, r);
+            }
+            if (sm->nresident)
+                retire(g, ls, s);
+        }
+        if (L->fault == LOCKSTEP_SUCCESS && L->oom)
+            exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+                       "out of host memory in the timing model");
+        if (L->fault != LOCKSTEP_SUCCESS)
+            break;
+        if (L->opt.max_warp_insts && L->warp_insts > L->opt.max_warp_insts) {
+            exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_INSN_LIMIT, 0,
+                       "the launch ran past the limit of %llu warp instructions "
+                       "(-lockstep_max_warp_insts)",
+                       (unsigned long long)L->opt.max_warp_insts);
+            break;
+        }
+        icnt_advance(g->reqnet, now);
+        icnt_advance(g->repnet, now);
+        if (ls->done_ctas == ls->total_ctas) {
+            int idle = icnt_idle(g->reqnet) && icnt_idle(g->repnet);
+            for (uint32_t p = 0; idle && p < g->nparts; p++)
+                idle = part_idle(&g->parts[p]);
+            if (idle)
+                break;
+        }
+        /* the next cycle at which anything can happen */
+        uint64_t next = TM_NEVER;
+        for (uint32_t s = 0; s < g->nsms; s++) {
+            const tm_sm *sm = &g->sms[s];
+            if (sm->lq_n || sm->out.n || icnt_ready(g->repnet, s) ||
+                (sm->nresident < ls->occ && ls->next_cta < ls->total_ctas))
+                next = now + 1;
+            else if (sm->nresident && sm->wake < next)
+                next = sm->wake;
+        }
+        for (uint32_t p = 0; p < g->nparts && next > now + 1; p++) {
+            if (icnt_ready(g->reqnet, p))
+                next = now + 1;
+            uint64_t t = part_next_event(&g->parts[p], now);
+            if (t < next)
+                next = t;
+        }
+        uint64_t t = icnt_next_event(g->reqnet);
+        if (t < next)
+            next = t;
+        t = icnt_next_event(g->repnet);
+        if (t < next)
+            next = t;
+        if (next <= now)
+            next = now + 1;
+        if (next == TM_NEVER ||
+            (cfg->deadlock_cycles && next - g->progress_at > cfg->deadlock_cycles)) {
+            exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_BARRIER_DEADLOCK, 0,
+                       "no progress for %llu cycles at cycle %llu (-lockstep_deadlock_cycles): "
+                       "%llu of %llu CTAs finished; warps wait for each other or for memory "
+                       "that never answers",
+                       (unsigned long long)(next == TM_NEVER ? now - g->progress_at
+                                                             : next - g->progress_at),
+                       (unsigned long long)now, (unsigned long long)ls->done_ctas,
+                       (unsigned long long)ls->total_ctas);
+            break;
+        }
+        uint64_t skipped = next - now - 1;
+        if (skipped)
+            for (uint32_t s = 0; s < g->nsms; s++) {
+                tm_sm *sm = &g->sms[s];
+                for (uint32_t q = 0; q < g->nsched; q++)
+                    sm->stall[sm->nresident ? sm->last_reason[q] : LOCKSTEP_STALL_IDLE] += skipped;
+            }
+        now = next;
+        g->now = now;
+    }
+    g->now = now + 1;
+    return L->fault;
+}
+
+lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    g->L = L;
+    g->st = st;
+    const ir_func *k = &L->mod->funcs[L->kernel];
+    uint32_t regs = k->total_regs ? k->total_regs : k->reg32_count;
+    if (g->cfg->regs_per_thread)
+        regs = g->cfg->regs_per_thread;
+    else if (regs > 32)
+        regs = 32;
+    launch_state ls;
+    memset(&ls, 0, sizeof ls);
+    ls.occ = timing_occupancy(g, L->nthreads, regs, L->shared_bytes);
+    st->max_ctas_per_sm = ls.occ;
+    if (!ls.occ)
+        return fail_launch(L, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                           "a CTA of %u threads does not fit on an SM (%u threads per SM; see "
+                           "-gpgpu_shader_registers, -gpgpu_shmem_size)",
+                           L->nthreads, g->threads_per_sm);
+    if (prepare_insns(g, L->mod)) {
+        L->oom = 1;
+        return fail_launch(L, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory (%u, %u)", 0, 0);
+    }
+    ls.nslots = g->nsms * ls.occ;
+    ls.total_ctas = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    ls.slots = exec_slots_get(L, ls.nslots);
+    ls.ctas = calloc(ls.nslots, sizeof *ls.ctas);
+    ls.warps = calloc((size_t)ls.nslots * L->nwarps, sizeof *ls.warps);
+    uint32_t nsw = (ls.occ * L->nwarps + g->nsched - 1) / g->nsched;
+    int ok = ls.slots && ls.ctas && ls.warps;
+    for (uint32_t s = 0; ok && s < g->nsms; s++) {
+        tm_sm *sm = &g->sms[s];
+        sm->ctas = ls.ctas + (size_t)s * ls.occ;
+        sm->nresident = 0;
+        sm->nsw = nsw;
+        for (uint32_t q = 0; ok && q < g->nsched; q++) {
+            free(sm->sched[q]);
+            ok = (sm->sched[q] = calloc(nsw ? nsw : 1, sizeof(tm_warp *))) != NULL;
+        }
+        uint32_t fill[TM_MAX_SCHED] = {0};
+        for (uint32_t j = 0; ok && j < ls.occ; j++) {
+            tm_cta *tc = &sm->ctas[j];
+            tc->c = &ls.slots[(size_t)s * ls.occ + j];
+            tc->c->active = 0;
+            tc->warps = ls.warps + ((size_t)s * ls.occ + j) * L->nwarps;
+            for (uint32_t i = 0; i < L->nwarps; i++) {
+                tc->warps[i].tc = tc;
+                uint32_t q = (j * L->nwarps + i) % g->nsched;
+                sm->sched[q][fill[q]++] = &tc->warps[i];
+            }
+        }
+        sm_launch_begin(sm);
+    }
+    lockstep_status ret;
+    if (!ok) {
+        L->oom = 1;
+        ret = fail_launch(L, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory for %u CTA slots%.0u",
+                          ls.nslots, 0);
+    } else {
+        L->mem_issue = sm_mem_issue;
+        L->timing = g;
+        L->cycle = &g->now;
+        uint64_t start = g->now;
+        icnt_stats i0[2], i1[2];
+        icnt_get_stats(g->reqnet, &i0[0]);
+        icnt_get_stats(g->repnet, &i0[1]);
+        dram_stats d0 = {0}, d1 = {0}, d;
+        for (uint32_t p = 0; p < g->nparts; p++) {
+            dram_get_stats(g->parts[p].dram, &d);
+            d0.reads += d.reads;
+            d0.writes += d.writes;
+            d0.row_hits += d.row_hits;
+            d0.activates += d.activates;
+            d0.refreshes += d.refreshes;
+        }
+        hostfp_env env;
+        hostfp_enter(&env);
+        ret = run_loop(g, &ls);
+        hostfp_leave(&env);
+        st->cycles = g->now - start;
+        icnt_get_stats(g->reqnet, &i1[0]);
+        icnt_get_stats(g->repnet, &i1[1]);
+        st->icnt_req_packets = i1[0].packets - i0[0].packets;
+        st->icnt_req_flits = i1[0].flits - i0[0].flits;
+        st->icnt_rep_packets = i1[1].packets - i0[1].packets;
+        st->icnt_rep_flits = i1[1].flits - i0[1].flits;
+        st->icnt_stalls = (i1[0].arb_stalls + i1[0].out_full_stalls + i1[1].arb_stalls +
+                           i1[1].out_full_stalls) -
+                          (i0[0].arb_stalls + i0[0].out_full_stalls + i0[1].arb_stalls +
+                           i0[1].out_full_stalls);
+        for (uint32_t p = 0; p < g->nparts; p++) {
+            dram_get_stats(g->parts[p].dram, &d);
+            d1.reads += d.reads;
+            d1.writes += d.writes;
+            d1.row_hits += d.row_hits;
+            d1.activates += d.activates;
+            d1.refreshes += d.refreshes;
+        }
+        st->dram_reads = d1.reads - d0.reads;
+        st->dram_writes = d1.writes - d0.writes;
+        st->dram_row_hits = d1.row_hits - d0.row_hits;
+        st->dram_activates = d1.activates - d0.activates;
+        st->dram_refreshes = d1.refreshes - d0.refreshes;
+        for (uint32_t s = 0; s < g->nsms; s++)
+            for (int r = 0; r < LOCKSTEP_STALL_COUNT; r++)
+                st->stall[r] += g->sms[s].stall[r];
+    }
+    if (ret != LOCKSTEP_SUCCESS) {
+        /* a fault leaves requests in flight: drop them so the next launch starts clean */
+        timing_reset_inflight(g);
+    }
+    L->mem_issue = NULL;
+    L->timing = NULL;
+    L->cycle = NULL;
+    for (uint32_t s = 0; s < g->nsms; s++)
+        g->sms[s].ctas = NULL;
+    if (ls.warps)
+        for (size_t i = 0; i < (size_t)ls.nslots * L->nwarps; i++) {
+            free(ls.warps[i].rready);
+            free(ls.warps[i].pready);
+        }
+    free(ls.warps);
+    free(ls.ctas);
+    if (ls.slots)
+        exec_slots_put(L, ls.slots, ls.nslots);
+    g->L = NULL;
+    g->st = NULL;
+    return ret;
+}

@@ -1,0 +1,318 @@
+/*
+ * partition.c -- a memory partition of the timing model: the requests of
+ * one address range arrive from the crossbar, wait the ROP latency, and are
+ * served by the L2 slice in arrival order.  This is where global memory
+ * values live (DESIGN principle 3): a load reads its line's bytes when the
+ * L2 serves it, a store writes its bytes, an atomic read-modify-writes
+ * lane by lane (the atomic unit).  A miss allocates an L2 MSHR; later
+ * requests to the same line queue behind it, so one line's requests are
+ * always served in arrival order.  Dirty evictions and fills go to the
+ * DRAM channel (src/mem/dram.c) after the DRAM latency; the DRAM runs in
+ * its own clock, converted from core cycles by the clock ratio.
+ *
+ * Modelled nondeterminism here: DRAM refresh phase and latency jitter
+ * (inside the DRAM model) and, with -lockstep_nondet, the order in which
+ * replies that are ready in the same cycle leave the partition.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/timing_int.h"
+#include "util/common.h"
+
+/* DRAM cycles elapsed at core cycle t, and the core cycle at DRAM cycle d. */
+static uint64_t dram_cycle_at(const timing_gpu *g, uint64_t t)
+{
+    return (uint64_t)((double)t * g->mhz[3] / g->mhz[0]);
+}
+
+static uint64_t core_cycle_at(const timing_gpu *g, uint64_t d)
+{
+    uint64_t t = (uint64_t)((double)d * g->mhz[0] / g->mhz[3]);
+    while (dram_cycle_at(g, t) < d)
+        t++;
+    return t;
+}
+
+int part_init(timing_gpu *g, tm_part *p, uint32_t id)
+{
+    memset(p, 0, sizeof *p);
+    p->id = id;
+    p->g = g;
+    if (!(p->l2 = cache_create(&g->l2cfg, 0)))
+        return -1;
+    if (!(p->dram = dram_create(&g->dcfg, g->cfg->nondet ? g->cfg->nondet_seed : 0, id)))
+        return -1;
+    p->nmshr = g->l2cfg.mshr_entries ? g->l2cfg.mshr_entries : 1;
+    if (!(p->mshr = calloc(p->nmshr, sizeof *p->mshr)))
+        return -1;
+    p->dq_cap = 64;
+    if (!(p->dq = calloc(p->dq_cap, sizeof *p->dq)))
+        return -1;
+    rng_seed(&p->rng, g->cfg->nondet_seed, RNG_REPLY, id);
+    return 0;
+}
+
+void part_release(tm_part *p)
+{
+    cache_free(p->l2);
+    dram_free(p->dram);
+    free(p->mshr);
+    free(p->dq);
+}
+
+int part_idle(const tm_part *p)
+{
+    if (p->rop.n || p->replies.n)
+        return 0;
+    for (uint32_t i = 0; i < p->nmshr; i++)
+        if (p->mshr[i].used)
+            return 0;
+    for (uint32_t i = 0; i < p->dq_n; i++)
+        if (p->dq[(p->dq_head + i) % p->dq_cap].tag != TM_WRITEBACK)
+            return 0;
+    return 1;
+}
+
+void part_reset_inflight(tm_part *p)
+{
+    p->rop.head = p->rop.tail = NULL;
+    p->rop.n = 0;
+    p->replies.head = p->replies.tail = NULL;
+    p->replies.n = 0;
+    for (uint32_t i = 0; i < p->nmshr; i++) {
+        if (p->mshr[i].used) {
+            cache_victim ev;
+            cache_fill(p->l2, p->mshr[i].l2line, 0, NULL); /* release the reservation */
+            cache_invalidate(p->l2, p->mshr[i].line, &ev);
+        }
+        p->mshr[i].used = 0;
+    }
+    /* DRAM jobs of dropped fills become plain reads nobody waits for */
+    for (uint32_t i = 0; i < p->dq_n; i++)
+        p->dq[(p->dq_head + i) % p->dq_cap].tag = TM_WRITEBACK;
+}
+
+void part_accept(tm_part *p, tm_req *r, uint64_t now)
+{
+    r->t = now + p->g->cfg->rop_latency;
+    reqq_push(&p->rop, r);
+}
+
+static int dq_push(tm_part *p, uint64_t t, uint64_t addr, uint32_t tag, int write)
+{
+    if (p->dq_n == p->dq_cap) {
+        tm_djob *n = malloc(2 * p->dq_cap * sizeof *n);
+        if (!n)
+            return -1;
+        for (uint32_t i = 0; i < p->dq_n; i++)
+            n[i] = p->dq[(p->dq_head + i) % p->dq_cap];
+        free(p->dq);
+        p->dq = n;
+        p->dq_head = 0;
+        p->dq_cap *= 2;
+    }
+    p->dq[(p->dq_head + p->dq_n) % p->dq_cap] = (tm_djob){t, addr, tag, (uint8_t)write};
+    p->dq_n++;
+    return 0;
+}
+
+static void writeback(tm_part *p, const cache_victim *ev, uint64_t now)
+{
+    if (!ev->valid || !ev->dirty)
+        return;
+    p->g->st->l2_writebacks++;
+    dq_push(p, now + p->g->cfg->dram_latency, ev->line_addr, TM_WRITEBACK, 1);
+}
+
+/* Serve request r at the L2 now: the data moves here. */
+static void serve(tm_part *p, tm_req *r, uint64_t now)
+{
+    timing_gpu *g = p->g;
+    exec_launch *L = g->L;
+    if (r->flags & REQF_VALUES) {
+        switch (r->type) {
+        case REQ_RD:
+            exec_global_read(L, r->line, r->data, TM_LINE);
+            break;
+        case REQ_WR:
+            if (exec_global_write(L, r->line, r->data, r->bmask, TM_LINE))
+                L->oom = 1;
+            break;
+        default: {
+            uint64_t old[WARP_SIZE];
+            tm_mop *m = r->mop;
+            if (exec_atom_global(L, m->in, r->lanes, &m->ad, m->b, m->cv, old))
+                L->oom = 1;
+            for (uint32_t k = r->lanes; k; k &= k - 1) {
+                int l = ctz32(k);
+                memcpy(r->data + 8 * l, &old[l], 8);
+            }
+            break;
+        }
+        }
+    }
+    r->t = now + g->cfg->l2_latency;
+    reqq_push(&p->replies, r);
+}
+
+/* The L2 access of the oldest request past the ROP; 0 if it must wait. */
+static int l2_access(tm_part *p, tm_req *r, uint64_t now)
+{
+    timing_gpu *g = p->g;
+    lockstep_timing_stats *st = g->st;
+    uint64_t la = tm_part_local(g, r->line);
+    for (uint32_t i = 0; i < p->nmshr; i++)
+        if (p->mshr[i].used && p->mshr[i].line == r->line) {
+            /* a fill of this line is outstanding: wait behind it, in order */
+            st->l2_accesses++;
+            reqq_push(&p->mshr[i].waiting, r);
+            return 1;
+        }
+    uint32_t valid = 0;
+    int reserved = 0;
+    int idx = cache_probe(p->l2, la, &valid, &reserved, 1, now);
+    cache_victim ev;
+    if (r->type == REQ_WR) {
+        /* write-allocate without a fetch: the written sectors become valid */
+        if (idx < 0) {
+            idx = cache_allocate(p->l2, la, 0, &ev, now);
+            if (idx < 0)
+                return 0;
+            writeback(p, &ev, now);
+        }
+        st->l2_accesses++;
+        if ((valid & r->sectors) != r->sectors)
+            st->l2_misses++;
+        cache_fill(p->l2, idx, r->sectors, NULL);
+        cache_set_dirty(p->l2, idx, r->sectors);
+        serve(p, r, now);
+        return 1;
+    }
+    if (idx >= 0 && !reserved && (valid & r->sectors) == r->sectors) {
+        st->l2_accesses++;
+        if (r->type == REQ_ATOM)
+            cache_set_dirty(p->l2, idx, r->sectors);
+        serve(p, r, now);
+        return 1;
+    }
+    tm_l2mshr *m = NULL;
+    for (uint32_t i = 0; i < p->nmshr; i++)
+        if (!p->mshr[i].used) {
+            m = &p->mshr[i];
+            break;
+        }
+    if (!m)
+        return 0;
+    if (idx >= 0) {
+        /* present with other sectors: refetch it whole as a reserved line */
+        cache_invalidate(p->l2, la, &ev);
+        writeback(p, &ev, now);
+    }
+    int li = cache_allocate(p->l2, la, 1, &ev, now);
+    if (li < 0)
+        return 0;
+    writeback(p, &ev, now);
+    st->l2_accesses++;
+    st->l2_misses++;
+    m->used = 1;
+    m->line = r->line;
+    m->l2line = li;
+    m->waiting.head = m->waiting.tail = NULL;
+    m->waiting.n = 0;
+    reqq_push(&m->waiting, r);
+    if (dq_push(p, now + g->cfg->dram_latency, la, (uint32_t)(m - p->mshr), 0)) {
+        g->L->oom = 1;
+        return 1;
+    }
+    return 1;
+}
+
+void part_cycle(tm_part *p, uint64_t now)
+{
+    timing_gpu *g = p->g;
+    /* DRAM: fills that completed serve their waiting requests in order */
+    uint64_t dnow = dram_cycle_at(g, now);
+    dram_advance(p->dram, dnow);
+    uint64_t tag, done;
+    while (dram_pop_done(p->dram, &tag, &done)) {
+        g->progress_at = now;
+        if (tag == TM_WRITEBACK)
+            continue;
+        tm_l2mshr *m = &p->mshr[tag];
+        uint32_t all = (1u << (TM_LINE / TM_SECTOR)) - 1;
+        cache_fill(p->l2, m->l2line, all, NULL);
+        tm_req *r;
+        while ((r = reqq_pop(&m->waiting))) {
+            if (r->type == REQ_WR || r->type == REQ_ATOM)
+                cache_set_dirty(p->l2, m->l2line, r->sectors);
+            serve(p, r, now);
+        }
+        m->used = 0;
+    }
+    while (p->dq_n && p->dq[p->dq_head].t <= now && dram_can_accept(p->dram)) {
+        tm_djob *j = &p->dq[p->dq_head];
+        dram_push(p->dram, dnow, j->addr, TM_LINE, j->write, j->tag);
+        p->dq_head = (p->dq_head + 1) % p->dq_cap;
+        p->dq_n--;
+    }
+    /* the L2 takes one request per cycle */
+    if (p->rop.head && p->rop.head->t <= now) {
+        tm_req *r = reqq_pop(&p->rop);
+        if (l2_access(p, r, now)) {
+            g->progress_at = now;
+        } else { /* no MSHR or line free: back to the head, retried next cycle */
+            r->next = p->rop.head;
+            p->rop.head = r;
+            if (!p->rop.tail)
+                p->rop.tail = r;
+            p->rop.n++;
+        }
+    }
+    /* replies leave through the crossbar */
+    while (p->replies.head && p->replies.head->t <= now) {
+        if (g->cfg->nondet && p->replies.n > 1) {
+            /* modelled nondeterminism: which of the replies ready now goes first */
+            uint32_t nready = 0;
+            for (tm_req *q = p->replies.head; q && q->t <= now && nready < 4; q = q->next)
+                nready++;
+            uint32_t k = nready > 1 ? rng_below(&p->rng, nready) : 0;
+            if (k) {
+                tm_req *prev = p->replies.head;
+                for (uint32_t i = 1; i < k; i++)
+                    prev = prev->next;
+                tm_req *q = prev->next;
+                prev->next = q->next;
+                if (p->replies.tail == q)
+                    p->replies.tail = prev;
+                q->next = p->replies.head;
+                p->replies.head = q;
+            }
+        }
+        tm_req *r = p->replies.head;
+        uint32_t bytes = tm_req_bytes(r, 1);
+        if (!icnt_has_space(g->repnet, p->id, bytes))
+            break;
+        reqq_pop(&p->replies);
+        icnt_push(g->repnet, now, p->id, r->sm, bytes, r);
+        g->progress_at = now;
+    }
+}
+
+uint64_t part_next_event(const tm_part *p, uint64_t now)
+{
+    const timing_gpu *g = p->g;
+    uint64_t t = TM_NEVER;
+    if (p->rop.head)
+        t = MIN(t, p->rop.head->t > now ? p->rop.head->t : now + 1);
+    if (p->replies.head)
+        t = MIN(t, p->replies.head->t > now ? p->replies.head->t : now + 1);
+    if (p->dq_n)
+        t = MIN(t, p->dq[p->dq_head].t > now ? p->dq[p->dq_head].t : now + 1);
+    uint64_t d = dram_next_event(p->dram);
+    if (d != UINT64_MAX) {
+        uint64_t c = core_cycle_at(g, d);
+        t = MIN(t, c > now ? c : now + 1);
+    }
+    return t;
+}

@@ -1,0 +1,880 @@
+/*
+ * sm.c -- one streaming multiprocessor of the timing model.
+ *
+ * Each cycle an SM (1) lets its LD/ST unit handle one coalesced line access
+ * (L1 lookup, MSHR merge or allocation, a request into the out queue),
+ * and (2) lets each warp scheduler issue at most one instruction from its
+ * warps, chosen by the policy (LRR, GTO, two-level).  A warp may issue when
+ * the scoreboard says its operands are ready, the functional unit's
+ * pipeline can accept (initiation interval) and, for memory instructions,
+ * the LD/ST unit is free.  Issue runs the instruction in the functional
+ * core at once (arithmetic, control flow, barriers, shared memory), except
+ * global memory: its data moves with the requests (sm_mem_issue prepares
+ * them), and destination registers stay pending until the replies arrive.
+ *
+ * Ordering that makes race-free programs give functional mode's results:
+ * requests from one SM to one partition arrive in order (the crossbar
+ * keeps per source/destination order) and the partition serves one line's
+ * requests in arrival order; a store or atomic evicts the line from this
+ * SM's L1 and marks an outstanding fill of it stale, so the SM never reads
+ * its own stale data.  Other SMs' L1s are not updated: that is the
+ * modelled non-coherence, visible only to racy programs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/addrmap.h"
+#include "timing/timing_int.h"
+#include "util/common.h"
+
+int sm_init(timing_gpu *g, tm_sm *sm, uint32_t id)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->id = id;
+    sm->g = g;
+    for (int u = 0; u < TU_COUNT; u++) {
+        uint32_t n = g->units[u] ? g->units[u] : 1;
+        if (!(sm->unit_free[u] = calloc(n, sizeof(uint64_t))))
+            return -1;
+    }
+    if (g->have_l1 && !(sm->l1 = cache_create(&g->l1cfg, 1)))
+        return -1;
+    if (!(sm->cc = cache_create(&g->ccfg, 0)))
+        return -1;
+    sm->nmshr = g->have_l1 ? g->l1cfg.mshr_entries : 0;
+    if (sm->nmshr) {
+        uint32_t merge = g->l1cfg.mshr_max_merge ? g->l1cfg.mshr_max_merge : 1;
+        if (!(sm->mshr = calloc(sm->nmshr, sizeof *sm->mshr)))
+            return -1;
+        for (uint32_t i = 0; i < sm->nmshr; i++) {
+            sm->mshr[i].wmop = calloc(merge, sizeof(tm_mop *));
+            sm->mshr[i].wlanes = calloc(merge, sizeof(uint32_t));
+            if (!sm->mshr[i].wmop || !sm->mshr[i].wlanes)
+                return -1;
+        }
+    }
+    sm->lq_cap = 2 * WARP_SIZE + 8;
+    if (!(sm->lq = calloc(sm->lq_cap, sizeof *sm->lq)))
+        return -1;
+    rng_seed(&sm->rng, g->cfg->nondet_seed, RNG_SCHED, id);
+    return 0;
+}
+
+void sm_release(tm_sm *sm)
+{
+    for (int u = 0; u < TU_COUNT; u++)
+        free(sm->unit_free[u]);
+    cache_free(sm->l1);
+    cache_free(sm->cc);
+    for (uint32_t i = 0; i < sm->nmshr; i++) {
+        free(sm->mshr[i].wmop);
+        free(sm->mshr[i].wlanes);
+    }
+    free(sm->mshr);
+    free(sm->lq);
+    for (uint32_t i = 0; i < sm->nmops; i++)
+        free(sm->mops[i]);
+    free(sm->mops);
+    for (int s = 0; s < TM_MAX_SCHED; s++)
+        free(sm->sched[s]);
+}
+
+/* A kernel starts: empty L1 and constant cache, fresh scheduler state. */
+void sm_launch_begin(tm_sm *sm)
+{
+    timing_gpu *g = sm->g;
+    if (sm->l1)
+        cache_invalidate_all(sm->l1);
+    cache_invalidate_all(sm->cc);
+    for (uint32_t i = 0; i < sm->nmshr; i++)
+        sm->mshr[i].used = 0;
+    memset(sm->stall, 0, sizeof sm->stall);
+    for (uint32_t s = 0; s < g->nsched; s++) {
+        /* modelled nondeterminism: the scheduler's initial state */
+        sm->rr[s] = g->cfg->nondet && sm->nsw ? rng_below(&sm->rng, sm->nsw) : 0;
+        sm->last[s] = NULL;
+        sm->last_reason[s] = LOCKSTEP_STALL_IDLE;
+    }
+    sm->wake = 0;
+}
+
+/* A CTA starts in slot tc: its warps get fresh scoreboards. */
+void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age)
+{
+    (void)sm;
+    tw->w = w;
+    tw->tc = tc;
+    w->timing = tw;
+    tw->loads_out = tw->stores_out = 0;
+    tw->ready_at = 0;
+    tw->age = age;
+    tw->acq_pending = 0;
+    if (tw->rcap)
+        memset(tw->rready, 0, tw->rcap * sizeof *tw->rready);
+    if (tw->pcap)
+        memset(tw->pready, 0, tw->pcap * sizeof *tw->pready);
+}
+
+/* Grow the scoreboard to the warp's register file (calls can grow it). */
+static int sb_fit(tm_warp *tw)
+{
+    exec_warp *w = tw->w;
+    if (tw->rcap < w->regs_cap) {
+        uint64_t *r = realloc(tw->rready, w->regs_cap * sizeof *r);
+        if (!r)
+            return -1;
+        memset(r + tw->rcap, 0, (w->regs_cap - tw->rcap) * sizeof *r);
+        tw->rready = r;
+        tw->rcap = w->regs_cap;
+    }
+    if (tw->pcap < w->preds_cap) {
+        uint64_t *p = realloc(tw->pready, w->preds_cap * sizeof *p);
+        if (!p)
+            return -1;
+        memset(p + tw->pcap, 0, (w->preds_cap - tw->pcap) * sizeof *p);
+        tw->pready = p;
+        tw->pcap = w->preds_cap;
+    }
+    return 0;
+}
+
+int sm_busy(const tm_sm *sm)
+{
+    return sm->lq_n || sm->out.n || sm->nresident;
+}
+
+/* ---- memory operations ------------------------------------------------------------- */
+
+static tm_mop *mop_new(tm_sm *sm)
+{
+    tm_mop *m = sm->free_mops;
+    if (m) {
+        sm->free_mops = m->next_free;
+    } else {
+        if (sm->nmops == sm->mops_cap) {
+            uint32_t cap = sm->mops_cap ? 2 * sm->mops_cap : 64;
+            tm_mop **v = realloc(sm->mops, cap * sizeof *v);
+            if (!v)
+                return NULL;
+            sm->mops = v;
+            sm->mops_cap = cap;
+        }
+        if (!(m = malloc(sizeof *m)))
+            return NULL;
+        sm->mops[sm->nmops++] = m;
+    }
+    memset(m, 0, offsetof(tm_mop, ad));
+    return m;
+}
+
+void sm_reset_inflight(tm_sm *sm)
+{
+    sm->free_mops = NULL;
+    for (uint32_t i = 0; i < sm->nmops; i++) {
+        sm->mops[i]->next_free = sm->free_mops;
+        sm->free_mops = sm->mops[i];
+    }
+    sm->lq_n = 0;
+    sm->out.head = sm->out.tail = NULL;
+    sm->out.n = 0;
+    for (uint32_t i = 0; i < sm->nmshr; i++)
+        sm->mshr[i].used = 0;
+    sm->ldst_busy_until = 0;
+}
+
+static uint64_t *mop_regs(const tm_mop *m)
+{
+    return m->tw->w->regs + (size_t)m->reg_base * WARP_SIZE;
+}
+
+/* One request of m is done; its value is available at t. */
+static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
+{
+    if (t > m->done_at)
+        m->done_at = t;
+    if (--m->pending)
+        return;
+    tm_warp *tw = m->tw;
+    const ir_insn *in = m->in;
+    uint64_t done = m->done_at;
+    int nd = in->op == OP_LD ? in->vec : in->op == OP_ATOM ? 1 : 0;
+    for (int i = 0; i < nd; i++)
+        if (in->d[i].kind == IRO_REG)
+            tw->rready[m->reg_base + in->d[i].idx] = done;
+    if (m->is_store)
+        tw->stores_out--;
+    else
+        tw->loads_out--;
+    if (m->acquire) {
+        tw->acq_pending = 0;
+        if (sm->g->cfg->l1_inval_on_fence && sm->l1) {
+            cache_invalidate_all(sm->l1);
+            for (uint32_t i = 0; i < sm->nmshr; i++)
+                sm->mshr[i].stale = 1;
+        }
+    }
+    if (tw->ready_at > done || tw->ready_at == TM_NEVER)
+        tw->ready_at = done;
+    if (sm->wake > done)
+        sm->wake = done;
+    m->next_free = sm->free_mops;
+    sm->free_mops = m;
+}
+
+/* Which partition serves an address, and a request's crossbar size. */
+static tm_req *req_make(tm_sm *sm, tm_mop *m, uint64_t line, uint8_t type, uint8_t flags)
+{
+    timing_gpu *g = sm->g;
+    tm_req *r = tm_req_new(g);
+    if (!r)
+        return NULL;
+    r->mop = m;
+    r->line = line;
+    r->sm = sm->id;
+    r->part = tm_part_of(g, line);
+    r->type = type;
+    r->flags = flags;
+    r->lanes = r->sectors = 0;
+    r->mshr = -1;
+    r->bmask[0] = r->bmask[1] = 0;
+    m->pending++;
+    return r;
+}
+
+static int lq_push(tm_sm *sm, tm_req *r, int cached)
+{
+    if (sm->lq_n == sm->lq_cap)
+        return -1;
+    tm_lacc *a = &sm->lq[(sm->lq_head + sm->lq_n) % sm->lq_cap];
+    a->req = r;
+    a->cached = (uint8_t)cached;
+    a->counted = 0;
+    sm->lq_n++;
+    return 0;
+}
+
+/* Does this load go through the L1 (principle 3: cached data may be stale)? */
+static int l1_cacheable(const timing_gpu *g, const ir_insn *in)
+{
+    if (!g->have_l1 || g->cfg->gmem_skip_l1 || in->op != OP_LD)
+        return 0;
+    if (in->cache == CACHE_CG || in->cache == CACHE_CV || (in->flags & IRF_VOLATILE))
+        return 0;
+    return in->sem == SEM_NONE || in->sem == SEM_WEAK;
+}
+
+/* Shared-memory bank conflicts: the most distinct 4-byte words any bank
+ * must deliver (lanes reading the same word share it: broadcast). */
+static uint32_t bank_degree(const timing_gpu *g, const exec_addr *ad, uint32_t lanes,
+                            uint32_t size)
+{
+    uint32_t nb = g->cfg->smem_banks;
+    uint32_t seen[64][4];
+    uint8_t cnt[64];
+    uint32_t deg = 1;
+    memset(cnt, 0, sizeof cnt);
+    uint32_t words = size >= 4 ? size / 4 : 1;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        int l = ctz32(m);
+        for (uint32_t k = 0; k < words; k++) {
+            uint32_t word = (uint32_t)(ad->a[l] / 4) + k;
+            uint32_t b = word % nb;
+            int dup = 0;
+            for (uint32_t j = 0; j < cnt[b] && j < 4; j++)
+                dup |= seen[b][j] == word;
+            if (dup)
+                continue;
+            if (cnt[b] < 4)
+                seen[b][cnt[b]] = word;
+            if (cnt[b] < 255)
+                cnt[b]++;
+            if (cnt[b] > deg)
+                deg = cnt[b];
+        }
+    }
+    return deg;
+}
+
+/*
+ * The memory issue hook (exec_launch.mem_issue): after address generation,
+ * shared, local and parameter accesses and constant loads execute at once
+ * (no other SM can see them, or they are read-only); global accesses become
+ * line requests whose data moves with them.  Timing-only requests model
+ * local memory traffic and constant-cache misses.
+ */
+int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active,
+                 const exec_addr *ad)
+{
+    timing_gpu *g = L->timing;
+    tm_sm *sm = &g->sms[c->smid];
+    tm_warp *tw = w->timing;
+    uint64_t now = g->now;
+    lockstep_timing_stats *st = g->st;
+    if (exec_mem_check(L, c, w, in, active, ad))
+        return -1;
+    g->hook_mem = 1;
+    uint32_t glob = 0, shared = 0, local = 0, param = 0;
+    for (uint32_t m = active; m; m &= m - 1) {
+        int l = ctz32(m);
+        switch (ad->space[l]) {
+        case SP_SHARED: shared |= 1u << l; break;
+        case SP_LOCAL: local |= 1u << l; break;
+        case SP_KPARAM: param |= 1u << l; break;
+        default: glob |= 1u << l; break;
+        }
+    }
+    int is_const = in->space == SP_CONST;
+    uint32_t at_once = shared | local | param | (is_const ? glob : 0);
+    if (at_once && exec_mem_access(L, c, w, in, at_once, ad))
+        return -1;
+    uint32_t size = exec_mem_size(in);
+    uint64_t ready = now + 1;
+    if (shared) {
+        uint32_t deg = bank_degree(g, ad, shared, size);
+        st->shmem_accesses++;
+        st->shmem_conflict_cycles += deg - 1;
+        if (ready < now + g->cfg->smem_latency + deg - 1)
+            ready = now + g->cfg->smem_latency + deg - 1;
+        sm->ldst_busy_until = now + deg;
+    }
+    if (param && ready < now + g->cfg->const_latency)
+        ready = now + g->cfg->const_latency;
+
+    tm_mop *mop = NULL;
+#define NEED_MOP()                                                                         \
+    do {                                                                                   \
+        if (!mop) {                                                                        \
+            if (!(mop = mop_new(sm)))                                                      \
+                goto oom;                                                                  \
+            mop->tw = tw;                                                                  \
+            mop->in = in;                                                                  \
+            mop->reg_base = w->reg_base;                                                   \
+            mop->is_store = in->op != OP_LD;                                               \
+        }                                                                                  \
+    } while (0)
+
+    if (is_const && glob) {
+        /* the constant cache delivers one address per cycle */
+        uint64_t lines[WARP_SIZE];
+        uint32_t nl = 0, naddr = 0;
+        uint64_t addrs[WARP_SIZE];
+        for (uint32_t m = glob; m; m &= m - 1) {
+            int l = ctz32(m);
+            int dup = 0;
+            for (uint32_t j = 0; j < naddr; j++)
+                dup |= addrs[j] == ad->a[l];
+            if (!dup)
+                addrs[naddr++] = ad->a[l];
+            uint64_t line = cache_line_addr(sm->cc, ad->a[l]);
+            dup = 0;
+            for (uint32_t j = 0; j < nl; j++)
+                dup |= lines[j] == line;
+            if (!dup)
+                lines[nl++] = line;
+        }
+        st->const_accesses++;
+        if (ready < now + g->cfg->const_latency + naddr - 1)
+            ready = now + g->cfg->const_latency + naddr - 1;
+        if (sm->ldst_busy_until < now + naddr)
+            sm->ldst_busy_until = now + naddr;
+        for (uint32_t j = 0; j < nl; j++) {
+            uint32_t valid;
+            int reserved;
+            if (cache_probe(sm->cc, lines[j], &valid, &reserved, 1, now) >= 0 && valid)
+                continue;
+            st->const_misses++;
+            NEED_MOP();
+            tm_req *r = req_make(sm, mop, lines[j] & ~(uint64_t)(TM_LINE - 1), REQ_RD, REQF_CONST);
+            if (!r)
+                goto oom;
+            r->sectors = 1u << ((lines[j] & (TM_LINE - 1)) / TM_SECTOR);
+            r->lanes = 0;
+            lq_push(sm, r, 0);
+        }
+        glob = 0;
+    }
+
+    if (local) {
+        /* local memory as the hardware lays it out: word k of every lane of
+         * a warp side by side, so a warp's same-offset access is one line */
+        NEED_MOP();
+        uint64_t wslot = ((uint64_t)c->smid * 1024 + (uint64_t)(tw->tc - sm->ctas)) * 64 + w->id;
+        uint64_t words = (L->local_bytes + 3) / 4;
+        uint64_t lines[WARP_SIZE];
+        uint32_t lanes_of[WARP_SIZE], nl = 0;
+        for (uint32_t m = local; m; m &= m - 1) {
+            int l = ctz32(m);
+            uint64_t ta = ADDR_LOCAL_WINDOW + ((wslot * words + ad->a[l] / 4) * WARP_SIZE + l) * 4;
+            uint64_t line = ta & ~(uint64_t)(TM_LINE - 1);
+            uint32_t j = 0;
+            while (j < nl && lines[j] != line)
+                j++;
+            if (j == nl) {
+                lines[nl] = line;
+                lanes_of[nl++] = 0;
+            }
+            lanes_of[j] |= 1u << l;
+        }
+        for (uint32_t j = 0; j < nl; j++) {
+            tm_req *r = req_make(sm, mop, lines[j], in->op == OP_LD ? REQ_RD : REQ_WR, 0);
+            if (!r)
+                goto oom;
+            r->lanes = lanes_of[j];
+            r->sectors = 0xf;
+            if (r->type == REQ_WR)
+                r->bmask[0] = r->bmask[1] = ~0ull;
+            lq_push(sm, r, in->op == OP_LD && g->have_l1);
+        }
+    }
+
+    if (glob) {
+        NEED_MOP();
+        mop->values = 1;
+        memcpy(&mop->ad, ad, sizeof *ad);
+        if (in->op == OP_LD && in->sem == SEM_ACQUIRE) {
+            mop->acquire = 1;
+            tw->acq_pending = 1;
+        }
+        uint8_t type = in->op == OP_LD ? REQ_RD : in->op == OP_ST ? REQ_WR : REQ_ATOM;
+        if (type == REQ_ATOM) {
+            const uint64_t *R = w->regs + (size_t)w->reg_base * WARP_SIZE;
+            for (int k = 0; k < 2 && k < in->nsrc; k++) {
+                const ir_opnd *o = &in->s[k];
+                uint64_t *dst = k ? mop->cv : mop->b;
+                const uint64_t *row = o->kind == IRO_REG ? R + (size_t)o->idx * WARP_SIZE
+                                    : o->kind == IRO_CONST ? L->mod->kpool + (size_t)o->idx * WARP_SIZE
+                                    : NULL;
+                for (uint32_t m = glob; m; m &= m - 1) {
+                    int l = ctz32(m);
+                    dst[l] = row ? row[l] : 0;
+                }
+            }
+        }
+        int cached = l1_cacheable(g, in);
+        /* coalesce: one request per 128-byte line, in order of first lane */
+        tm_req *reqs[WARP_SIZE];
+        uint32_t nl = 0;
+        const uint64_t *R = w->regs + (size_t)w->reg_base * WARP_SIZE;
+        for (uint32_t m = glob; m; m &= m - 1) {
+            int l = ctz32(m);
+            uint64_t line = ad->a[l] & ~(uint64_t)(TM_LINE - 1);
+            uint32_t j = 0;
+            while (j < nl && reqs[j]->line != line)
+                j++;
+            if (j == nl) {
+                if (!(reqs[nl] = req_make(sm, mop, line, type, REQF_VALUES)))
+                    goto oom;
+                nl++;
+            }
+            tm_req *r = reqs[j];
+            uint32_t off = (uint32_t)(ad->a[l] - line);
+            r->lanes |= 1u << l;
+            for (uint32_t s = off / TM_SECTOR; s <= (off + size - 1) / TM_SECTOR; s++)
+                r->sectors |= 1u << s;
+            if (type == REQ_WR) {
+                exec_store_bytes(L, in, R, l, r->data + off);
+                for (uint32_t b = off; b < off + size; b++)
+                    r->bmask[b >> 6] |= 1ull << (b & 63);
+            }
+        }
+        for (uint32_t j = 0; j < nl; j++)
+            lq_push(sm, reqs[j], cached);
+        st->mem_requests += nl;
+    }
+    if (mop) {
+        mop->done_at = ready;
+        if (mop->is_store)
+            tw->stores_out++;
+        else
+            tw->loads_out++;
+        g->hook_mop = mop;
+    }
+    g->hook_ready = ready;
+    return 0;
+#undef NEED_MOP
+oom:
+    L->oom = 1;
+    exec_fault(L, c, w, -1, (uint32_t)(in - L->mod->code), LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+               "out of host memory in the timing model");
+    return -1;
+}
+
+/* ---- the LD/ST unit ---------------------------------------------------------------- */
+
+static void mark_stale(tm_sm *sm, uint64_t line)
+{
+    for (uint32_t i = 0; i < sm->nmshr; i++)
+        if (sm->mshr[i].used && sm->mshr[i].line == line)
+            sm->mshr[i].stale = 1;
+}
+
+/* Handle the oldest queued line access; returns 0 when it must wait. */
+static int ldst_step(tm_sm *sm, uint64_t now)
+{
+    timing_gpu *g = sm->g;
+    lockstep_timing_stats *st = g->st;
+    tm_lacc *a = &sm->lq[sm->lq_head];
+    tm_req *r = a->req;
+    tm_mop *m = r->mop;
+    if (sm->out.n >= g->cfg->ldst_queue)
+        return 0;
+    if (r->type == REQ_RD && a->cached && sm->l1) {
+        uint32_t valid = 0;
+        int reserved = 0;
+        int idx = cache_probe(sm->l1, r->line, &valid, &reserved, 1, now);
+        int count = (r->flags & REQF_VALUES) && !a->counted;
+        a->counted = 1;
+        if (count)
+            st->l1d_accesses++;
+        if (idx >= 0 && !reserved && (valid & r->sectors) == r->sectors) {
+            /* hit: the value is the L1's copy, now */
+            if (m->values)
+                exec_load_from(m->in, r->lanes, &m->ad, r->line, cache_data(sm->l1, idx),
+                               mop_regs(m));
+            mop_part_done(sm, m, now + g->cfg->l1_latency);
+            tm_req_free(g, r);
+            goto done;
+        }
+        if (count)
+            st->l1d_misses++;
+        tm_mshr *hit = NULL;
+        for (uint32_t i = 0; i < sm->nmshr; i++)
+            if (sm->mshr[i].used && !sm->mshr[i].stale && sm->mshr[i].line == r->line) {
+                hit = &sm->mshr[i];
+                break;
+            }
+        uint32_t merge = g->l1cfg.mshr_max_merge ? g->l1cfg.mshr_max_merge : 1;
+        if (hit && (hit->sectors & r->sectors) == r->sectors && hit->nw < merge) {
+            hit->wmop[hit->nw] = m;
+            hit->wlanes[hit->nw++] = r->lanes;
+            if (r->flags & REQF_VALUES)
+                st->l1d_pending_hits++;
+            tm_req_free(g, r);
+            goto done;
+        }
+        if (!hit && !reserved) {
+            tm_mshr *e = NULL;
+            for (uint32_t i = 0; i < sm->nmshr; i++)
+                if (!sm->mshr[i].used) {
+                    e = &sm->mshr[i];
+                    break;
+                }
+            if (!e) {
+                st->l1d_reservation_fails++;
+                return 0;
+            }
+            cache_victim ev;
+            if (idx >= 0)
+                cache_invalidate(sm->l1, r->line, &ev);
+            int li = cache_allocate(sm->l1, r->line, 1, &ev, now);
+            if (li < 0) {
+                st->l1d_reservation_fails++;
+                return 0;
+            }
+            e->used = 1;
+            e->stale = 0;
+            e->line = r->line;
+            e->l1line = li;
+            if (g->l1cfg.type != 'S')
+                r->sectors = (1u << (TM_LINE / TM_SECTOR)) - 1;
+            e->sectors = r->sectors;
+            e->nw = 1;
+            e->wmop[0] = m;
+            e->wlanes[0] = r->lanes;
+            r->mshr = (int32_t)(e - sm->mshr);
+        }
+        /* else: a fill of this line is outstanding but cannot take this
+         * access (other sectors, merge limit, or stale): an uncached request */
+    } else if (r->type != REQ_RD) {
+        /* stores and atomics: write-evict (write-through updates in place),
+         * and a fill of the line in flight no longer installs */
+        if (sm->l1) {
+            uint32_t valid;
+            int reserved;
+            int idx = cache_probe(sm->l1, r->line, &valid, &reserved, 0, now);
+            if (idx >= 0) {
+                if (r->type == REQ_WR && g->l1cfg.write_policy == 'T' && !reserved) {
+                    uint8_t *d = cache_data(sm->l1, idx);
+                    for (uint32_t b = 0; b < TM_LINE; b++)
+                        if ((r->bmask[b >> 6] >> (b & 63)) & 1)
+                            d[b] = r->data[b];
+                } else {
+                    cache_victim ev;
+                    cache_invalidate(sm->l1, r->line, &ev);
+                }
+            }
+            mark_stale(sm, r->line);
+        }
+    }
+    r->t = now;
+    reqq_push(&sm->out, r);
+done:
+    sm->lq_head = (sm->lq_head + 1) % sm->lq_cap;
+    sm->lq_n--;
+    return 1;
+}
+
+/* A reply arrives from a partition. */
+void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
+{
+    timing_gpu *g = sm->g;
+    tm_mop *m = r->mop;
+    if (r->type == REQ_RD) {
+        if (r->mshr >= 0) {
+            tm_mshr *e = &sm->mshr[r->mshr];
+            cache_fill(sm->l1, e->l1line, r->sectors, r->data);
+            if (e->stale) {
+                cache_victim ev;
+                cache_invalidate(sm->l1, e->line, &ev);
+            }
+            for (uint32_t i = 0; i < e->nw; i++) {
+                tm_mop *wm = e->wmop[i];
+                if (wm->values)
+                    exec_load_from(wm->in, e->wlanes[i], &wm->ad, r->line, r->data, mop_regs(wm));
+                mop_part_done(sm, wm, now);
+            }
+            e->used = 0;
+            e->nw = 0;
+            tm_req_free(g, r);
+            return;
+        }
+        if (r->flags & REQF_CONST) {
+            uint32_t valid;
+            int reserved;
+            uint64_t a = r->line + (uint64_t)ctz32(r->sectors) * TM_SECTOR;
+            if (cache_probe(sm->cc, a, &valid, &reserved, 0, now) < 0) {
+                cache_victim ev;
+                int li = cache_allocate(sm->cc, a, 0, &ev, now);
+                if (li >= 0)
+                    cache_fill(sm->cc, li, (1u << (cache_get_config(sm->cc)->line_bytes /
+                                                   cache_get_config(sm->cc)->sector_bytes)) - 1,
+                               NULL);
+            }
+        } else if (m->values) {
+            exec_load_from(m->in, r->lanes, &m->ad, r->line, r->data, mop_regs(m));
+        }
+    } else if (r->type == REQ_ATOM && m->in->op == OP_ATOM && m->in->d[0].kind == IRO_REG) {
+        uint64_t *D = mop_regs(m) + (size_t)m->in->d[0].idx * WARP_SIZE;
+        for (uint32_t k = r->lanes; k; k &= k - 1) {
+            int l = ctz32(k);
+            memcpy(&D[l], r->data + 8 * l, 8);
+        }
+    }
+    mop_part_done(sm, m, now);
+    tm_req_free(g, r);
+}
+
+/* ---- issue ------------------------------------------------------------------------- */
+
+/* Why warp tw cannot issue at `now` (or ISSUED if it can); *when: the
+ * earliest cycle it might (TM_NEVER: an event will wake it). */
+static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uint64_t *when)
+{
+    timing_gpu *g = sm->g;
+    exec_launch *L = g->L;
+    exec_warp *w = tw->w;
+    *when = TM_NEVER;
+    if (w->state == WARP_BARRIER)
+        return LOCKSTEP_STALL_BARRIER;
+    if (w->state == WARP_DONE)
+        return LOCKSTEP_STALL_IDLE;
+    if (tw->ready_at > now) {
+        *when = tw->ready_at;
+        return LOCKSTEP_STALL_SCOREBOARD;
+    }
+    uint32_t pc = exec_warp_next_pc(L, tw->tc->c, w);
+    if (pc == IR_NO_PC)
+        return w->state == WARP_BARRIER ? LOCKSTEP_STALL_BARRIER : LOCKSTEP_STALL_IDLE;
+    *pc_out = pc;
+    if (sb_fit(tw))
+        return LOCKSTEP_STALL_IDLE;
+    const tm_insn *ti = &g->ti[pc];
+    const ir_insn *in = &L->mod->code[pc];
+    uint64_t t = 0;
+    const uint64_t *rr = tw->rready + w->reg_base;
+    for (int i = 0; i < ti->nsr; i++)
+        if (rr[ti->sr[i]] > t)
+            t = rr[ti->sr[i]];
+    for (int i = 0; i < ti->ndr; i++)
+        if (rr[ti->dr[i]] > t)
+            t = rr[ti->dr[i]];
+    const uint64_t *pr = tw->pready + w->pred_base;
+    for (int i = 0; i < ti->nsp; i++)
+        if (pr[ti->sp[i]] > t)
+            t = pr[ti->sp[i]];
+    for (int i = 0; i < ti->ndp; i++)
+        if (pr[ti->dp[i]] > t)
+            t = pr[ti->dp[i]];
+    if (t > now) {
+        *when = tw->ready_at = t;
+        return LOCKSTEP_STALL_SCOREBOARD;
+    }
+    if (ti->complex && tw->loads_out) {
+        tw->ready_at = TM_NEVER;
+        return LOCKSTEP_STALL_SCOREBOARD;
+    }
+    int fence = in->op == OP_MEMBAR || in->op == OP_FENCE ||
+                (ti->unit == TU_LDST && (tw->acq_pending || in->sem == SEM_RELEASE ||
+                                         in->sem == SEM_ACQ_REL || in->sem == SEM_SC));
+    if (fence && (tw->loads_out || tw->stores_out)) {
+        tw->ready_at = TM_NEVER;
+        return LOCKSTEP_STALL_FENCE;
+    }
+    if (ti->unit == TU_LDST) {
+        if (sm->lq_n || sm->ldst_busy_until > now || sm->out.n >= g->cfg->ldst_queue) {
+            *when = now + 1;
+            return LOCKSTEP_STALL_MEMORY;
+        }
+    } else if (ti->unit != TU_NONE) {
+        uint32_t n = g->units[ti->unit];
+        uint64_t best = TM_NEVER;
+        for (uint32_t k = 0; k < n; k++)
+            if (sm->unit_free[ti->unit][k] < best)
+                best = sm->unit_free[ti->unit][k];
+        if (best > now) {
+            *when = best;
+            return LOCKSTEP_STALL_FU_BUSY;
+        }
+    }
+    return LOCKSTEP_STALL_ISSUED;
+}
+
+/* Wake every warp of tw's CTA (a barrier may have been released). */
+static void wake_cta(tm_cta *tc, uint32_t nwarps, uint64_t t)
+{
+    for (uint32_t i = 0; i < nwarps; i++)
+        if (tc->warps[i].ready_at == TM_NEVER || tc->warps[i].ready_at > t)
+            tc->warps[i].ready_at = t;
+}
+
+/* Issue warp tw's instruction at pc. */
+static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
+{
+    timing_gpu *g = sm->g;
+    exec_launch *L = g->L;
+    exec_warp *w = tw->w;
+    const tm_insn *ti = &g->ti[pc];
+    const ir_insn *in = &L->mod->code[pc];
+    uint32_t reg_base = w->reg_base, pred_base = w->pred_base;
+    g->hook_mem = 0;
+    g->hook_mop = NULL;
+    if ((in->op == OP_MEMBAR || in->op == OP_FENCE) && g->cfg->l1_inval_on_fence && sm->l1 &&
+        in->scope != SCOPE_CTA) {
+        cache_invalidate_all(sm->l1);
+        for (uint32_t i = 0; i < sm->nmshr; i++)
+            sm->mshr[i].stale = 1;
+    }
+    uint32_t n = exec_warp_run(L, tw->tc->c, w, 1);
+    L->warp_insts += n;
+    if (L->opt.max_warp_insts && L->warp_insts > L->opt.max_warp_insts)
+        exec_fault(L, tw->tc->c, w, -1, pc, LOCKSTEP_ERROR_INSN_LIMIT, 0,
+                   "the launch ran past the limit of %llu warp instructions "
+                   "(-lockstep_max_warp_insts); this warp was running",
+                   (unsigned long long)L->opt.max_warp_insts);
+    if (ti->unit != TU_NONE && ti->unit != TU_LDST) {
+        uint32_t nu = g->units[ti->unit];
+        uint32_t best = 0;
+        for (uint32_t k = 1; k < nu; k++)
+            if (sm->unit_free[ti->unit][k] < sm->unit_free[ti->unit][best])
+                best = k;
+        sm->unit_free[ti->unit][best] = now + ti->ii;
+    }
+    uint64_t ready = g->hook_mop ? TM_NEVER : g->hook_mem ? g->hook_ready : now + ti->lat;
+    uint64_t *rr = tw->rready + reg_base;
+    for (int i = 0; i < ti->ndr; i++)
+        if (reg_base + ti->dr[i] < tw->rcap)
+            rr[ti->dr[i]] = ready;
+    uint64_t *pr = tw->pready + pred_base;
+    for (int i = 0; i < ti->ndp; i++)
+        if (pred_base + ti->dp[i] < tw->pcap)
+            pr[ti->dp[i]] = now + ti->lat;
+    if (in->op == OP_BAR || in->op == OP_BARRIER || in->op == OP_EXIT || in->op == OP_RET ||
+        w->state != WARP_RUNNING)
+        wake_cta(tw->tc, L->nwarps, now + 1);
+    tw->ready_at = now + 1;
+    g->progress_at = now;
+}
+
+/* One cycle of the SM. */
+void sm_cycle(tm_sm *sm, uint64_t now)
+{
+    timing_gpu *g = sm->g;
+    uint64_t wake = TM_NEVER;
+    if (sm->lq_n) {
+        if (ldst_step(sm, now))
+            g->progress_at = now;
+        wake = now + 1;
+    }
+    for (uint32_t s = 0; s < g->nsched && g->L->fault == LOCKSTEP_SUCCESS; s++) {
+        tm_warp **list = sm->sched[s];
+        uint32_t n = sm->nsw;
+        int best_reason = LOCKSTEP_STALL_IDLE;
+        static const uint8_t rank[LOCKSTEP_STALL_COUNT] = {
+            [LOCKSTEP_STALL_ISSUED] = 9, [LOCKSTEP_STALL_IDLE] = 0,
+            [LOCKSTEP_STALL_BARRIER] = 1, [LOCKSTEP_STALL_SCOREBOARD] = 2,
+            [LOCKSTEP_STALL_FENCE] = 3, [LOCKSTEP_STALL_FU_BUSY] = 4,
+            [LOCKSTEP_STALL_MEMORY] = 5};
+        tm_warp *chosen = NULL;
+        uint32_t chosen_pc = 0, chosen_k = 0;
+        uint32_t start = 0;
+        int greedy = g->policy == 1;
+        if (g->policy != 1)
+            start = sm->rr[s] % (n ? n : 1);
+        uint32_t limit = n, considered = 0;
+        if (greedy && sm->last[s] && sm->last[s]->tc->active) {
+            uint32_t pc;
+            uint64_t when;
+            int why = can_issue(sm, sm->last[s], now, &pc, &when);
+            if (why == LOCKSTEP_STALL_ISSUED) {
+                chosen = sm->last[s];
+                chosen_pc = pc;
+            } else {
+                if (rank[why] > rank[best_reason])
+                    best_reason = why;
+                if (when < wake)
+                    wake = when;
+            }
+        }
+        for (uint32_t i = 0; !chosen && i < limit; i++) {
+            uint32_t k = (start + i) % n;
+            tm_warp *tw = list[k];
+            if (!tw || !tw->tc->active || tw == (greedy ? sm->last[s] : NULL))
+                continue;
+            if (g->policy == 2) {
+                /* two-level: only the first N warps not waiting on memory compete */
+                if (tw->ready_at == TM_NEVER && tw->loads_out)
+                    continue;
+                if (considered++ >= g->two_level_n)
+                    break;
+            }
+            uint32_t pc;
+            uint64_t when;
+            int why = can_issue(sm, tw, now, &pc, &when);
+            if (why == LOCKSTEP_STALL_ISSUED) {
+                chosen = tw;
+                chosen_pc = pc;
+                chosen_k = k;
+                break;
+            }
+            if (rank[why] > rank[best_reason])
+                best_reason = why;
+            if (when < wake)
+                wake = when;
+            if (g->L->fault != LOCKSTEP_SUCCESS)
+                break;
+        }
+        if (chosen) {
+            issue(sm, chosen, chosen_pc, now);
+            sm->last[s] = chosen;
+            if (g->policy != 1)
+                sm->rr[s] = chosen_k + 1;
+            best_reason = LOCKSTEP_STALL_ISSUED;
+            wake = now + 1;
+        }
+        sm->stall[best_reason]++;
+        sm->last_reason[s] = (uint8_t)best_reason;
+    }
+    if (sm->out.n && wake > now + 1)
+        wake = now + 1;
+    sm->wake = wake;
+}

@@ -1,0 +1,47 @@
+/*
+ * timing.h -- the cycle-level timing model (timing mode): SMs with warp
+ * schedulers, a scoreboard and functional units, an LD/ST unit with a
+ * coalescer, L1 data cache, shared-memory banks and a constant cache; a
+ * crossbar; memory partitions with an L2 slice, an atomic unit and a DRAM
+ * channel.  It drives the functional core (src/exec) one instruction at a
+ * time and carries memory values with the timing (DESIGN principle 3):
+ * a global load gets its bytes when an L1 hit or the L2 slice services it,
+ * a store changes memory when it reaches its partition, atomics execute
+ * at the partition.  Modelled nondeterminism comes from per-component
+ * PRNG streams of one seed (principle 2).
+ *
+ * A timing_gpu lives as long as its device: L2 contents and the simulated
+ * clock carry over from one launch to the next; L1s start each kernel
+ * empty.
+ */
+#ifndef LOCKSTEP_TIMING_H
+#define LOCKSTEP_TIMING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/config.h"
+#include "exec/exec.h"
+
+typedef struct timing_gpu timing_gpu;
+
+/* A GPU built from cfg; NULL with a message in err if cfg describes an
+ * impossible GPU or the host is out of memory. */
+timing_gpu *timing_gpu_create(const lockstep_config *cfg, char *err, size_t errlen);
+void timing_gpu_free(timing_gpu *g);
+
+/* Run launch L (filled in as for exec_run) on the model; fills st. */
+lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats *st);
+
+/* Total simulated core cycles so far (gpu_tot_sim_cycle). */
+uint64_t timing_total_cycles(const timing_gpu *g);
+/* Core clock in MHz (for converting cycles to time). */
+double timing_core_mhz(const timing_gpu *g);
+uint32_t timing_num_sms(const timing_gpu *g);
+/* The last launch's scheduler-cycle breakdown of SM sm: 0, or -1. */
+int timing_sm_stalls(const timing_gpu *g, uint32_t sm, uint64_t stall[LOCKSTEP_STALL_COUNT]);
+/* Resident CTAs per SM for a kernel of these resources (0: does not fit). */
+uint32_t timing_occupancy(const timing_gpu *g, uint32_t threads, uint32_t regs_per_thread,
+                          uint32_t shared_bytes);
+
+#endif

@@ -1,0 +1,269 @@
+/*
+ * timing_int.h -- the timing model's internal structures, shared by its
+ * three files:
+ *
+ *   engine.c     the GPU: configuration, the cycle loop with idle skipping,
+ *                CTA dispatch with occupancy limits, statistics
+ *   sm.c         an SM: warp schedulers, scoreboard, functional units, the
+ *                LD/ST unit (coalescer, L1D with MSHRs, shared-memory banks,
+ *                constant cache) and what it does with replies
+ *   partition.c  a memory partition: ROP delay, L2 slice with MSHRs, the
+ *                atomic unit, the DRAM channel, the reply queue
+ *
+ * SMs and partitions talk only through the two crossbar directions
+ * (src/mem/icnt.c): tm_req messages go SM -> partition and come back as
+ * replies.  Every time is a core-clock cycle except inside the DRAM model.
+ */
+#ifndef LOCKSTEP_TIMING_INT_H
+#define LOCKSTEP_TIMING_INT_H
+
+#include "mem/cache.h"
+#include "mem/dram.h"
+#include "mem/icnt.h"
+#include "timing/timing.h"
+#include "util/rng.h"
+
+#define TM_LINE 128u           /* coalescing and L1/L2 line bytes */
+#define TM_SECTOR 32u
+#define TM_NEVER UINT64_MAX
+#define TM_MAX_SCHED 4
+
+enum tm_unit { TU_SP, TU_SFU, TU_DP, TU_INT, TU_LDST, TU_NONE, TU_COUNT };
+enum tm_req_type { REQ_RD, REQ_WR, REQ_ATOM };
+enum {
+    REQF_VALUES = 1,   /* carries values (global memory); else timing only */
+    REQF_CONST = 2,    /* fills the constant cache on return */
+};
+
+/* Per-pc facts the scheduler needs, computed once per launch. */
+typedef struct tm_insn {
+    uint8_t unit;       /* tm_unit */
+    uint8_t complex;    /* must wait until the warp has no memory load pending */
+    uint8_t nsr, ndr, nsp, ndp;
+    uint16_t lat, ii;
+    uint16_t sr[9], dr[4];  /* source / destination register rows (window-relative) */
+    uint16_t sp[4], dp[2];  /* source / destination predicates */
+} tm_insn;
+
+struct tm_warp;
+
+/* A memory instruction of a warp in flight. */
+typedef struct tm_mop {
+    struct tm_mop *next_free;
+    struct tm_warp *tw;
+    const ir_insn *in;
+    uint32_t reg_base;
+    uint32_t pending;      /* line requests not yet completed */
+    uint64_t done_at;      /* when the last completed part's value is available */
+    int is_store;          /* store / atomic: counted for fences */
+    int values;            /* global data travels with the requests */
+    int acquire;           /* an acquire load: invalidates the L1 when done (if configured) */
+    exec_addr ad;
+    /* atomic operands captured at issue; immutable afterwards, so the
+     * partition may read them through the request (a message by reference) */
+    uint64_t b[WARP_SIZE], cv[WARP_SIZE];
+} tm_mop;
+
+/* A coalesced line request: SM -> partition, and back as its reply. */
+typedef struct tm_req {
+    struct tm_req *next;
+    tm_mop *mop;
+    uint64_t line;         /* line address */
+    uint64_t t;            /* when it may move on (ROP exit, reply ready) */
+    uint32_t sm, part;
+    uint8_t type, flags;
+    uint32_t lanes;        /* lanes of mop it serves */
+    uint32_t sectors;
+    int32_t mshr;          /* SM L1 MSHR, -1 none */
+    uint64_t bmask[2];     /* store: bytes to write */
+    uint8_t data[WARP_SIZE * 8]; /* load: line bytes read at the partition; store: bytes to
+                                    write; atomic reply: old value per lane (uint64) */
+} tm_req;
+
+typedef struct tm_reqq {
+    tm_req *head, *tail;
+    uint32_t n;
+} tm_reqq;
+
+static inline void reqq_push(tm_reqq *q, tm_req *r)
+{
+    r->next = NULL;
+    if (q->tail)
+        q->tail->next = r;
+    else
+        q->head = r;
+    q->tail = r;
+    q->n++;
+}
+
+static inline tm_req *reqq_pop(tm_reqq *q)
+{
+    tm_req *r = q->head;
+    if (r) {
+        q->head = r->next;
+        if (!q->head)
+            q->tail = NULL;
+        q->n--;
+    }
+    return r;
+}
+
+typedef struct tm_cta tm_cta;
+
+typedef struct tm_warp {
+    exec_warp *w;
+    tm_cta *tc;
+    uint64_t *rready;      /* per absolute register row: cycle its value is ready */
+    uint32_t rcap;
+    uint64_t *pready;      /* per predicate */
+    uint32_t pcap;
+    uint32_t loads_out;    /* mops with destinations in flight */
+    uint32_t stores_out;   /* store / atomic mops in flight */
+    uint64_t ready_at;     /* no issue before this cycle (a hint; TM_NEVER: woken by an event) */
+    uint64_t age;          /* dispatch order (GTO: oldest first) */
+    int acq_pending;       /* an acquire load is in flight: later memory operations wait */
+} tm_warp;
+
+struct tm_cta {
+    exec_cta *c;
+    tm_warp *warps;
+    int active;
+    uint64_t age;
+};
+
+/* One queued line access of the LD/ST unit. */
+typedef struct tm_lacc {
+    tm_req *req;           /* prepared at issue */
+    uint8_t cached;        /* a load that may hit in / fill the L1 */
+    uint8_t counted;       /* its L1 access is already in the statistics (a retry) */
+} tm_lacc;
+
+typedef struct tm_mshr {
+    uint64_t line;
+    uint32_t sectors;
+    int used, stale, l1line;
+    uint32_t nw;
+    tm_mop **wmop;
+    uint32_t *wlanes;
+} tm_mshr;
+
+typedef struct tm_sm {
+    uint32_t id;
+    struct timing_gpu *g;
+    tm_cta *ctas;
+    uint32_t nresident;
+    tm_warp **sched[TM_MAX_SCHED];
+    uint32_t nsw;          /* warps per scheduler list */
+    uint32_t rr[TM_MAX_SCHED];
+    tm_warp *last[TM_MAX_SCHED];
+    uint8_t last_reason[TM_MAX_SCHED];
+    uint64_t *unit_free[TU_COUNT];
+    cache *l1, *cc;
+    tm_mshr *mshr;
+    uint32_t nmshr;
+    tm_lacc *lq;           /* LD/ST line accesses: ring */
+    uint32_t lq_head, lq_n, lq_cap;
+    uint64_t ldst_busy_until;
+    tm_reqq out;           /* waiting to enter the crossbar */
+    tm_mop *free_mops;
+    tm_mop **mops;         /* every mop ever allocated (freed with the SM) */
+    uint32_t nmops, mops_cap;
+    uint64_t wake;         /* earliest cycle it may act */
+    uint64_t stall[LOCKSTEP_STALL_COUNT];
+    rng rng;
+} tm_sm;
+
+typedef struct tm_l2mshr {
+    uint64_t line;
+    int used, l2line;
+    tm_reqq waiting;
+} tm_l2mshr;
+
+/* A DRAM access waiting dram_latency to enter the DRAM queue. */
+typedef struct tm_djob {
+    uint64_t t, addr;
+    uint32_t tag;          /* L2 MSHR index, or TM_WRITEBACK */
+    uint8_t write;
+} tm_djob;
+#define TM_WRITEBACK 0xffffffffu
+
+typedef struct tm_part {
+    uint32_t id;
+    struct timing_gpu *g;
+    cache *l2;
+    dram *dram;
+    tm_reqq rop;           /* entered, waiting rop_latency */
+    tm_djob *dq;           /* ring of DRAM jobs */
+    uint32_t dq_head, dq_n, dq_cap;
+    tm_reqq replies;       /* serviced, waiting to leave (t) */
+    tm_l2mshr *mshr;
+    uint32_t nmshr;
+    uint64_t dram_now;     /* DRAM cycles advanced to */
+    rng rng;
+} tm_part;
+
+struct timing_gpu {
+    const lockstep_config *cfg;
+    uint32_t nsms, nparts, nsched;
+    double mhz[4];
+    uint32_t lat[3][5], ii[3][5];   /* int, fp, dp */
+    uint32_t threads_per_sm, regs_per_sm, shmem_per_sm, ctas_per_sm;
+    int policy;                      /* 0 lrr, 1 gto, 2 two-level */
+    uint32_t two_level_n;
+    uint32_t units[TU_COUNT];
+    cache_config l1cfg, ccfg, l2cfg;
+    int have_l1;
+    dram_config dcfg;
+    icnt *reqnet, *repnet;
+    tm_sm *sms;
+    tm_part *parts;
+    uint32_t part_offset;            /* seeded: which partition address 0 starts in */
+    tm_req *free_reqs;
+    tm_req **reqs;                   /* every request ever allocated */
+    uint32_t nreqs, reqs_cap;
+    uint64_t now;                    /* core cycle */
+    uint64_t seq;
+    /* the launch being run */
+    exec_launch *L;
+    tm_insn *ti;
+    uint32_t ti_n;
+    const ir_module *ti_mod;
+    lockstep_timing_stats *st;
+    uint64_t progress_at;            /* last cycle anything issued or moved */
+    uint64_t last_sm_stall[1];       /* unused */
+    uint64_t hook_ready;             /* set by the memory issue hook */
+    tm_mop *hook_mop;
+    int hook_mem;
+};
+
+/* sm.c */
+int sm_init(timing_gpu *g, tm_sm *sm, uint32_t id);
+void sm_release(tm_sm *sm);
+void sm_launch_begin(tm_sm *sm);
+void sm_cycle(tm_sm *sm, uint64_t now);
+void sm_reply(tm_sm *sm, tm_req *r, uint64_t now);
+int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active,
+                 const exec_addr *ad);
+void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age);
+int sm_busy(const tm_sm *sm);
+
+/* Forget every request and memory operation in flight (after a fault). */
+void sm_reset_inflight(tm_sm *sm);
+void part_reset_inflight(tm_part *p);
+
+/* partition.c */
+int part_init(timing_gpu *g, tm_part *p, uint32_t id);
+void part_release(tm_part *p);
+void part_accept(tm_part *p, tm_req *r, uint64_t now);
+void part_cycle(tm_part *p, uint64_t now);
+uint64_t part_next_event(const tm_part *p, uint64_t now);
+int part_idle(const tm_part *p);
+
+/* engine.c */
+tm_req *tm_req_new(timing_gpu *g);
+void tm_req_free(timing_gpu *g, tm_req *r);
+uint32_t tm_part_of(const timing_gpu *g, uint64_t addr);
+uint64_t tm_part_local(const timing_gpu *g, uint64_t addr);
+uint32_t tm_req_bytes(const tm_req *r, int reply);
+
+#endif

@@ -1,0 +1,110 @@
+#!/bin/sh
+# tests/bench/timing_suite.sh BUILD -- the workload suite on the timing model.
+#
+#  1. every workload passes its own check in timing mode (default config);
+#     race-free workloads give exactly functional mode's output hash
+#     (BUILD/bench-functional.json, written by the functional suite run
+#     just before; DESIGN principle 3: values travel with timing, and a
+#     race-free program cannot tell);
+#  2. race-free workloads on the shipped configs (configs/*.config) give the
+#     same hashes too (subsets of 1. and 2. in the sanitizer build, to bound
+#     CI time);
+#  3. modelled nondeterminism: the order-sensitive float reduction and the
+#     racy BFS give more than one output over nondeterminism seeds, race-free
+#     workloads one; the same seed twice gives byte-identical statistics.
+# Needs nvcc (the workloads are CUDA programs) and python3.
+build=${1:-build}
+lockstep=$build/lockstep
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+say() { printf '%s\n' "$*"; }
+bad() { say "FAIL: $*"; fail=1; }
+
+# order-sensitive or racy: their outputs may differ from functional mode's
+racy="atm atomic_reduce bc bfs_racy conv_wgrad ht pagerank"
+functional=$build/bench-functional.json
+if [ ! -f "$functional" ]; then
+    python3 bench/run --lockstep "$lockstep" --mode functional --json-file "$functional" \
+        >/dev/null 2>&1 || { bad "functional suite run failed"; exit 1; }
+fi
+
+# compare FILE: race-free hashes in FILE equal the functional ones
+compare() {
+    python3 - "$functional" "$1" "$racy" <<'PY' || fail=1
+import json, sys
+f = {r["name"]: r for r in json.load(open(sys.argv[1]))}
+t = json.load(open(sys.argv[2]))
+racy = set(sys.argv[3].split())
+bad = 0
+for r in t:
+    if not r["ok"]:
+        print("FAIL: %s: %s" % (r["name"], r.get("error")))
+        bad = 1
+    elif r["name"] not in racy and r["hash"] != f[r["name"]]["hash"]:
+        print("FAIL: %s: timing hash %s, functional %s" % (r["name"], r["hash"], f[r["name"]]["hash"]))
+        bad = 1
+print("%d workloads: race-free outputs equal functional mode's" % len(t))
+sys.exit(bad)
+PY
+}
+
+# the sanitizer build (LOCKSTEP_RUN_ENV preloads ASan) runs ~5x slower: a subset
+if [ -n "$LOCKSTEP_RUN_ENV" ]; then
+    all="aes atomic_reduce bfs bfs_racy hotspot lud nw pathfinder"
+else
+    all=""
+fi
+say "== the suite in timing mode (default config)"
+python3 bench/run --lockstep "$lockstep" --json-file "$tmp/timing.json" $all >"$tmp/out" 2>&1 ||
+    { cat "$tmp/out"; bad "timing suite"; }
+compare "$tmp/timing.json"
+
+subset="aes bfs hotspot lps lud nw pathfinder srad"
+for cfg in configs/gtx480.config configs/titanv.config configs/m2070.config; do
+    say "== $cfg"
+    if [ -n "$LOCKSTEP_RUN_ENV" ]; then names="aes hotspot"; else names=""; fi
+    python3 bench/run --lockstep "$lockstep" --config "$cfg" --json-file "$tmp/cfg.json" \
+        $names >"$tmp/out" 2>&1 || { cat "$tmp/out"; bad "suite on $cfg"; }
+    compare "$tmp/cfg.json"
+done
+
+say "== nondeterminism seeds"
+for s in 1 2 3; do
+    python3 bench/run --lockstep "$lockstep" --nondet-seed "$s" --json-file "$tmp/seed$s.json" \
+        atomic_reduce bfs_racy aes hotspot >"$tmp/out" 2>&1 || { cat "$tmp/out"; bad "seed $s"; }
+done
+python3 - "$tmp" <<'PY' || fail=1
+import json, sys
+runs = [{r["name"]: r["hash"] for r in json.load(open("%s/seed%d.json" % (sys.argv[1], s)))}
+        for s in (1, 2, 3)]
+bad = 0
+for name in ("atomic_reduce", "bfs_racy"):
+    hashes = {r[name] for r in runs}
+    print("%s: %d distinct outputs over 3 seeds" % (name, len(hashes)))
+    if len(hashes) < 2:
+        print("FAIL: %s gives one output for every seed" % name)
+        bad = 1
+for name in ("aes", "hotspot"):
+    hashes = {r[name] for r in runs}
+    if len(hashes) != 1:
+        print("FAIL: race-free %s gives %d outputs over seeds" % (name, len(hashes)))
+        bad = 1
+sys.exit(bad)
+PY
+
+say "== same seed, same statistics"
+mkdir -p "$tmp/bin"
+for k in 1 2; do
+    env $LOCKSTEP_RUN_ENV "$lockstep" run --nondet-seed 7 --stats-json "$tmp/st$k.json" --no-stats \
+        -- "$build/bench/atomic_reduce" --size small >/dev/null 2>&1 || bad "atomic_reduce run $k"
+done
+# host_seconds is the host's own time; everything else must match byte for byte
+for k in 1 2; do grep -v '"host_seconds"' "$tmp/st$k.json" >"$tmp/st$k.cmp"; done
+if cmp -s "$tmp/st1.cmp" "$tmp/st2.cmp"; then
+    say "identical statistics ($(wc -c <"$tmp/st1.cmp") bytes)"
+else
+    bad "statistics differ between two runs with seed 7"
+fi
+[ "$fail" -eq 0 ] && say "timing suite: ok"
+exit "$fail"
