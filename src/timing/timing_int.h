@@ -227,10 +227,8 @@ struct timing_gpu {
     exec_launch *L;
     tm_insn *ti;
     uint32_t ti_n;
-    const ir_module *ti_mod;
     lockstep_timing_stats *st;
     uint64_t progress_at;            /* last cycle anything issued or moved */
-    uint64_t last_sm_stall[1];       /* unused */
     uint64_t hook_ready;             /* set by the memory issue hook */
     tm_mop *hook_mop;
     int hook_mem;
