@@ -87,10 +87,26 @@ void part_reset_inflight(tm_part *p)
             cache_invalidate(p->l2, p->mshr[i].line, &ev);
         }
         p->mshr[i].used = 0;
+        p->mshr[i].waiting.head = p->mshr[i].waiting.tail = NULL;
+        p->mshr[i].waiting.n = 0;
     }
     /* DRAM jobs of dropped fills become plain reads nobody waits for */
     for (uint32_t i = 0; i < p->dq_n; i++)
         p->dq[(p->dq_head + i) % p->dq_cap].tag = TM_WRITEBACK;
+    /* and what the DRAM has accepted runs to completion now, so that no
+     * late completion can reach an MSHR a later launch reuses */
+    uint64_t t, tag, done;
+    while ((t = dram_next_event(p->dram)) != UINT64_MAX) {
+        dram_advance(p->dram, t);
+        p->dram_now = t;
+        while (dram_pop_done(p->dram, &tag, &done))
+            ;
+    }
+    if (p->dram_now) {
+        uint64_t c = core_cycle_at(p->g, p->dram_now) + 1;
+        if (c > p->g->now)
+            p->g->now = c;
+    }
 }
 
 void part_accept(tm_part *p, tm_req *r, uint64_t now)
@@ -233,13 +249,18 @@ void part_cycle(tm_part *p, uint64_t now)
     timing_gpu *g = p->g;
     /* DRAM: fills that completed serve their waiting requests in order */
     uint64_t dnow = dram_cycle_at(g, now);
+    if (dnow < p->dram_now)
+        dnow = p->dram_now;
     dram_advance(p->dram, dnow);
+    p->dram_now = dnow;
     uint64_t tag, done;
     while (dram_pop_done(p->dram, &tag, &done)) {
         g->progress_at = now;
         if (tag == TM_WRITEBACK)
             continue;
         tm_l2mshr *m = &p->mshr[tag];
+        if (!m->used)
+            continue;
         uint32_t all = (1u << (TM_LINE / TM_SECTOR)) - 1;
         cache_fill(p->l2, m->l2line, all, NULL);
         tm_req *r;

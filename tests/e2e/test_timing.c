@@ -15,6 +15,9 @@
  *               values are the same as functional mode's for race-free code
  *   watchdog    a kernel that makes no progress for the configured number
  *               of cycles stops with an error
+ *   after fault a launch stopped with memory requests in flight, its module
+ *               unloaded, leaves nothing behind for the next launch (the
+ *               PTX fuzzer found late DRAM fills reaching freed requests)
  */
 #include <stddef.h>
 #include <string.h>
@@ -335,6 +338,31 @@ static void test_watchdog(void)
     e2e_device_destroy(dev);
 }
 
+static void test_after_fault(void)
+{
+    lockstep_device *dev = device_with("-lockstep_max_warp_insts 20000");
+    uint32_t n = 1u << 16;
+    for (int round = 0; dev && round < 2; round++) {
+        lockstep_module *mod = NULL;
+        if (!E2E_OK(dev, lockstep_module_load_ptx(dev, chase_ptx, strlen(chase_ptx), "timing.ptx",
+                                                  &mod)))
+            break;
+        lockstep_kernel *k = e2e_kernel(dev, mod, "copy");
+        lockstep_dptr src = e2e_alloc(dev, (size_t)n * 4), dst = e2e_alloc(dev, (size_t)n * 4);
+        void *args[] = {&src, &dst, &n};
+        /* many CTAs, each missing to DRAM, stopped by the instruction limit */
+        lockstep_status s = k ? lockstep_launch_args(dev, k, e2e_dim3(120, 1, 1),
+                                                     e2e_dim3(256, 1, 1), 0, args, NULL)
+                              : LOCKSTEP_SUCCESS;
+        CHECK_EQ_INT(s, LOCKSTEP_ERROR_INSN_LIMIT);
+        lockstep_synchronize(dev);
+        lockstep_module_unload(mod);
+        e2e_free(dev, src);
+        e2e_free(dev, dst);
+    }
+    e2e_device_destroy(dev);
+}
+
 int main(void)
 {
     RUN(test_latency);
@@ -343,5 +371,6 @@ int main(void)
     RUN(test_occupancy);
     RUN(test_seeds);
     RUN(test_watchdog);
+    RUN(test_after_fault);
     return test_summary();
 }
