@@ -10,11 +10,14 @@
  *
  * State.  Input i is a ring of packet records (capacity in_queue_flits, which
  * bounds the packet count because every queued packet has at least one
- * unsent flit), the number of flits still queued, and how many flits of its
- * head packet have crossed.  Output o is a ring of out_buffer_pkts + latency
- * records holding the packets that crossed and are in the latency pipeline
- * or ready to pop (the first `ready` of them are ready), the input holding
- * it (mid packet, or granted this cycle), and its round-robin pointer.  A
+ * unsent flit), the number of flits still queued, how many flits of its
+ * head packet have crossed, and (credit_delay > 0) the cycles at which its
+ * last flits left, whose space the source does not see yet.  Output o is a
+ * ring of out_buffer_pkts + latency records holding the packets that crossed
+ * and are in the latency pipeline or ready to pop, its ejection occupancy
+ * `occ` (packets that became deliverable, less the pops the crossbar has
+ * seen), the cycles of pops not yet seen, the input holding it (mid packet,
+ * or granted this cycle), and its round-robin pointer.  A
  * global FIFO records (deliverable cycle, output) of in-flight packets; the latency
  * is constant and cycles are simulated in order, so it is sorted by time.
  *
@@ -24,8 +27,8 @@
  * outputs) and every pass visits inputs in index order, which makes the
  * arbitration, and the random draws it makes, a function of the state only.
  *
- * A cycle c (icnt_cycle): (1) packets whose deliverable cycle is c become
- * ready; (2) every idle input whose head packet was pushed before c requests
+ * A cycle c (icnt_cycle): (0) pops made at cycles <= c free their ejection
+ * slots; (1) packets whose deliverable cycle is c become ready; (2) every idle input whose head packet was pushed before c requests
  * the head's output, unless the output is held by another input (arb stall)
  * or its ejection buffer is full (out-full stall); (3) each requested output
  * grants one requester, round-robin from its pointer or by a seeded random
@@ -68,6 +71,8 @@ typedef struct icnt_pkt {
 
 typedef struct icnt_in {
     icnt_pkt *q;    /* ring of in_queue_flits records */
+    uint64_t *cred; /* ring of credit_delay + 1 cycles: flits sent, space not yet seen */
+    uint32_t chead, ccount;
     uint32_t head, count;
     uint32_t qflits; /* flits queued and not yet sent */
     uint32_t sent;   /* flits of the head packet already sent (> 0: it holds its output) */
@@ -76,15 +81,18 @@ typedef struct icnt_in {
 
 typedef struct icnt_out {
     icnt_pkt *q; /* ring of ocap records: pipeline, then ready */
-    uint32_t head, count, ready;
+    uint32_t head, count;
+    uint32_t occ;  /* ejection occupancy the arbiter sees */
+    uint64_t *pops; /* ring of ocap cycles: pops the arbiter has not seen yet */
+    uint32_t phead, pcount;
     uint32_t holder; /* input holding the output, or ICNT_NONE */
     uint32_t rr;     /* round-robin pointer: the input with first claim */
     uint32_t nreq, best, pick; /* arbitration scratch, valid within one cycle */
 } icnt_out;
 
 typedef struct icnt_flight {
-    uint64_t when;
-    uint32_t dst;
+    uint64_t when, push;
+    uint32_t dst, nflits;
 } icnt_flight;
 
 struct icnt {
@@ -95,6 +103,8 @@ struct icnt {
     icnt_out *out;
     uint32_t ocap; /* output ring capacity: out_buffer_pkts + latency */
     icnt_pkt *inq, *outq; /* backing stores of the rings */
+    uint64_t *credq, *popq; /* backing stores of the credit and pop rings */
+    uint32_t ccap;          /* credit ring capacity: credit_delay + 1 */
     uint32_t *act;        /* active inputs, sorted by index */
     uint32_t nact;
     uint32_t *req;     /* this cycle's requesting inputs, in index order */
@@ -143,13 +153,22 @@ icnt *icnt_create(const icnt_config *c, uint64_t seed, uint32_t instance)
     n->req = calloc(c->nin, sizeof *n->req);
     n->touched = calloc(c->nout, sizeof *n->touched);
     n->fl = calloc(n->fl_cap, sizeof *n->fl);
-    if (!n->in || !n->out || !n->inq || !n->outq || !n->act || !n->req || !n->touched || !n->fl)
+    if (c->credit_delay >= UINT32_MAX / 2)
+        goto fail;
+    n->ccap = c->credit_delay + 1;
+    n->credq = calloc(icnt_size(c->nin, n->ccap, 1), sizeof *n->credq);
+    n->popq = calloc(icnt_size(c->nout, n->ocap, 1), sizeof *n->popq);
+    if (!n->in || !n->out || !n->inq || !n->outq || !n->act || !n->req || !n->touched || !n->fl ||
+        !n->credq || !n->popq)
         goto fail;
     rng_seed(&n->r, seed, RNG_ICNT, instance);
-    for (uint32_t i = 0; i < c->nin; i++)
+    for (uint32_t i = 0; i < c->nin; i++) {
         n->in[i].q = n->inq + (size_t)i * c->in_queue_flits;
+        n->in[i].cred = n->credq + (size_t)i * n->ccap;
+    }
     for (uint32_t o = 0; o < c->nout; o++) {
         n->out[o].q = n->outq + (size_t)o * n->ocap;
+        n->out[o].pops = n->popq + (size_t)o * n->ocap;
         n->out[o].holder = ICNT_NONE;
         n->out[o].rr = rng_below(&n->r, c->nin);
     }
@@ -172,6 +191,8 @@ void icnt_free(icnt *n)
     free(n->req);
     free(n->touched);
     free(n->fl);
+    free(n->credq);
+    free(n->popq);
     free(n);
 }
 
@@ -183,15 +204,37 @@ uint32_t icnt_packet_flits(const icnt *n, uint32_t bytes)
 
 uint64_t icnt_now(const icnt *n) { return n->now; }
 
-/* A packet fits if the queue is empty (even one larger than the queue) or if
- * its flits fit beside the queued ones. */
-int icnt_has_space(const icnt *n, uint32_t src, uint32_t bytes)
+/* Flits of input `in` that left at cycles the source does not see at cycle
+ * t: a flit sent at cycle e frees its space for the source from cycle
+ * e + credit_delay + 1 on. */
+static uint32_t icnt_uncredited(const icnt *n, const icnt_in *in, uint64_t t)
+{
+    uint32_t u = 0;
+    for (uint32_t k = in->ccount; k > 0; k--) {
+        uint64_t e = in->cred[(in->chead + k - 1) % n->ccap];
+        if (e + n->c.credit_delay + 1 <= t)
+            break;
+        u++;
+    }
+    return u;
+}
+
+/* A packet fits if the queue looks empty (even one larger than the queue) or
+ * if its flits fit beside the queued ones and those whose space the source
+ * has not seen freed yet. */
+int icnt_has_space_at(const icnt *n, uint32_t src, uint32_t bytes, uint64_t t)
 {
     if (src >= n->c.nin)
         return 0;
     const icnt_in *in = &n->in[src];
     uint32_t f = icnt_packet_flits(n, bytes);
-    return in->count == 0 || (uint64_t)in->qflits + f <= n->c.in_queue_flits;
+    uint32_t u = in->ccount ? icnt_uncredited(n, in, t) : 0;
+    return (in->count == 0 && u == 0) || (uint64_t)in->qflits + u + f <= n->c.in_queue_flits;
+}
+
+int icnt_has_space(const icnt *n, uint32_t src, uint32_t bytes)
+{
+    return icnt_has_space_at(n, src, bytes, n->now + 1);
 }
 
 /* Append to src's ring and, if src was empty, insert it into the sorted
@@ -200,7 +243,7 @@ int icnt_push(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes,
 {
     if (src >= n->c.nin || dst >= n->c.nout)
         return -1;
-    if (!icnt_has_space(n, src, bytes)) {
+    if (!icnt_has_space_at(n, src, bytes, now > n->now ? now : n->now + 1)) {
         n->st.push_refused++;
         return -1;
     }
@@ -242,11 +285,17 @@ uint64_t icnt_next_event(const icnt *n)
         const icnt_pkt *p = &in->q[in->head];
         const icnt_out *out = &n->out[p->dst];
         /* (An output with a holder has an input with in->sent > 0.) */
-        if (out->holder == ICNT_NONE && out->ready < n->c.out_buffer_pkts) {
-            uint64_t t = p->push + 1 > n->now + 1 ? p->push + 1 : n->now + 1;
-            if (t < ev)
-                ev = t;
+        uint64_t t = p->push + 1 > n->now + 1 ? p->push + 1 : n->now + 1;
+        if (out->holder == ICNT_NONE && out->occ >= n->c.out_buffer_pkts) {
+            uint32_t j = out->occ - n->c.out_buffer_pkts; /* pops before one that opens it */
+            if (j >= out->pcount)
+                continue; /* waits for a pop, which is no event */
+            uint64_t f = out->pops[(out->phead + j) % n->ocap];
+            if (f > t)
+                t = f;
         }
+        if (t < ev)
+            ev = t;
     }
     return ev;
 }
@@ -259,7 +308,7 @@ static void icnt_account_gap(icnt *n, uint64_t a, uint64_t b)
         const icnt_in *in = &n->in[n->act[k]];
         const icnt_pkt *p = &in->q[in->head];
         const icnt_out *out = &n->out[p->dst];
-        if (in->sent || out->holder != ICNT_NONE || out->ready < n->c.out_buffer_pkts)
+        if (in->sent || out->holder != ICNT_NONE || out->occ < n->c.out_buffer_pkts)
             continue;
         uint64_t first = p->push + 1 > a + 1 ? p->push + 1 : a + 1;
         if (first <= b)
@@ -273,14 +322,23 @@ static void icnt_cycle(icnt *n, uint64_t c)
     const uint32_t nin = n->c.nin, obuf = n->c.out_buffer_pkts, iq = n->c.in_queue_flits;
     const uint32_t ocap = n->ocap;
 
+    /* (0) Pops up to this cycle free their ejection slots. */
+    for (uint32_t o = 0; o < n->c.nout; o++) {
+        icnt_out *out = &n->out[o];
+        while (out->pcount && out->pops[out->phead] <= c) {
+            out->occ--;
+            out->phead = (out->phead + 1) % ocap;
+            out->pcount--;
+        }
+    }
+
     /* (1) Packets whose pipeline delay has passed become ready. */
     while (n->fl_count && n->fl[n->fl_head].when <= c) {
-        icnt_out *out = &n->out[n->fl[n->fl_head].dst];
-        const icnt_pkt *p = &out->q[(out->head + out->ready) % ocap];
-        out->ready++;
+        const icnt_flight *f = &n->fl[n->fl_head];
+        n->out[f->dst].occ++;
         n->st.packets++;
-        n->st.flits += p->nflits;
-        n->st.total_latency += p->when - p->push;
+        n->st.flits += f->nflits;
+        n->st.total_latency += f->when - f->push;
         n->fl_head = (n->fl_head + 1) % n->fl_cap;
         n->fl_count--;
     }
@@ -301,7 +359,7 @@ static void icnt_cycle(icnt *n, uint64_t c)
             n->st.arb_stalls++;
             continue;
         }
-        if (out->ready >= obuf) {
+        if (out->occ >= obuf) {
             n->st.out_full_stalls++;
             continue;
         }
@@ -351,6 +409,14 @@ static void icnt_cycle(icnt *n, uint64_t c)
         if (out->holder == i) {
             in->sent++;
             in->qflits--;
+            if (n->c.credit_delay) {
+                /* forget sends every future query already sees, then note this one */
+                while (in->ccount && in->cred[in->chead] + n->c.credit_delay < c) {
+                    in->chead = (in->chead + 1) % n->ccap;
+                    in->ccount--;
+                }
+                in->cred[(in->chead + in->ccount++) % n->ccap] = c;
+            }
             if (in->sent == p->nflits) {
                 icnt_pkt *d = &out->q[(out->head + out->count) % ocap];
                 *d = *p;
@@ -359,7 +425,9 @@ static void icnt_cycle(icnt *n, uint64_t c)
                 out->holder = ICNT_NONE;
                 icnt_flight *f = &n->fl[(n->fl_head + n->fl_count) % n->fl_cap];
                 f->when = d->when;
+                f->push = d->push;
                 f->dst = p->dst;
+                f->nflits = d->nflits;
                 n->fl_count++;
                 in->head = (in->head + 1) % iq;
                 in->count--;
@@ -389,12 +457,15 @@ void icnt_advance(icnt *n, uint64_t now)
     }
 }
 
-/* Take the oldest ready packet of output dst, freeing its ejection slot. */
-int icnt_pop_msg(icnt *n, uint32_t dst, icnt_msg *m)
+/* Take the oldest packet of output dst deliverable before cycle t; its
+ * ejection slot is free for the arbiter from cycle t on. */
+int icnt_pop_at(icnt *n, uint32_t dst, uint64_t t, icnt_msg *m)
 {
-    if (dst >= n->c.nout || !n->out[dst].ready)
+    if (dst >= n->c.nout)
         return 0;
     icnt_out *out = &n->out[dst];
+    if (!out->count || out->q[out->head].when >= t)
+        return 0;
     const icnt_pkt *p = &out->q[out->head];
     if (m) {
         m->payload = p->payload;
@@ -406,10 +477,16 @@ int icnt_pop_msg(icnt *n, uint32_t dst, icnt_msg *m)
     }
     out->head = (out->head + 1) % n->ocap;
     out->count--;
-    out->ready--;
+    if (t <= n->now || out->pcount == n->ocap) {
+        out->occ--; /* the arbiter has passed t already */
+    } else {
+        out->pops[(out->phead + out->pcount++) % n->ocap] = t;
+    }
     n->live--;
     return 1;
 }
+
+int icnt_pop_msg(icnt *n, uint32_t dst, icnt_msg *m) { return icnt_pop_at(n, dst, n->now + 1, m); }
 
 int icnt_pop(icnt *n, uint32_t dst, void **payload, uint32_t *src)
 {
@@ -423,7 +500,17 @@ int icnt_pop(icnt *n, uint32_t dst, void **payload, uint32_t *src)
     return 1;
 }
 
-int icnt_ready(const icnt *n, uint32_t dst) { return dst < n->c.nout && n->out[dst].ready > 0; }
+int icnt_ready(const icnt *n, uint32_t dst)
+{
+    return icnt_next_delivery(n, dst) <= n->now + 1;
+}
+
+uint64_t icnt_next_delivery(const icnt *n, uint32_t dst)
+{
+    if (dst >= n->c.nout || !n->out[dst].count)
+        return UINT64_MAX;
+    return n->out[dst].q[n->out[dst].head].when + 1;
+}
 
 int icnt_idle(const icnt *n) { return n->live == 0; }
 

@@ -29,6 +29,21 @@
  * an output are in the canonical order (delivery cycle, source, per-source
  * sequence number) and the whole network is a function of its call sequence
  * and seed (DESIGN principles 1 and 4).
+ *
+ * Windows.  A parallel engine runs every SM and partition through a window
+ * of W cycles [T, T+W) on its own and only then advances the crossbar
+ * through T+W-1.  That is exact when nothing a component sees in the window
+ * depends on crossbar cycles >= T:
+ *   - deliveries: icnt_pop_at(t) returns packets whose deliverable cycle is
+ *     before t, which crossed at least `latency` cycles earlier, so W <=
+ *     latency suffices;
+ *   - input space: a flit sent at cycle e frees its slot for the source from
+ *     e + credit_delay + 1 on (icnt_has_space_at), so credit_delay >= W - 1;
+ *   - ejection space: pops carry their cycle; the arbiter at cycle c counts
+ *     only pops made at cycles <= c, so the order in which the receivers
+ *     and the crossbar are run does not matter.
+ * With credit_delay 0 and calls made cycle by cycle, the network behaves as
+ * one without windows.
  */
 #ifndef LOCKSTEP_MEM_ICNT_H
 #define LOCKSTEP_MEM_ICNT_H
@@ -44,6 +59,8 @@ typedef struct icnt_config {
     uint32_t out_buffer_pkts; /* ejection buffer per output, packets, >= 1: an output stops
                                  granting while this many wait to be popped */
     int random_arbitration;   /* 0: round-robin (seeded start), 1: seeded random pick */
+    uint32_t credit_delay;    /* extra cycles before a source sees the space its sent flits
+                                 freed (0: the next cycle); see "Windows" above */
 } icnt_config;
 
 typedef struct icnt icnt;
@@ -60,8 +77,10 @@ uint32_t icnt_packet_flits(const icnt *n, uint32_t bytes);
 /* The cycle the network has been advanced to (0 after create). */
 uint64_t icnt_now(const icnt *n);
 
-/* Can input `src` take a packet of `bytes` now?  (A const query: refusals are
- * counted by icnt_push only.) */
+/* Can input `src` take a packet of `bytes` at cycle t (> the advanced time)?
+ * (A const query: refusals are counted by icnt_push only.)  icnt_has_space
+ * asks for the cycle after the advanced time. */
+int icnt_has_space_at(const icnt *n, uint32_t src, uint32_t bytes, uint64_t t);
 int icnt_has_space(const icnt *n, uint32_t src, uint32_t bytes);
 /* Queue a packet at input src for output dst at cycle `now` (taken as the
  * advanced time if earlier); payload is opaque.  0, or -1 if there is no space
@@ -84,6 +103,14 @@ typedef struct icnt_msg {
 } icnt_msg;
 /* Like icnt_pop, filling *m (which may be NULL). */
 int icnt_pop_msg(icnt *n, uint32_t dst, icnt_msg *m);
+/* Pop, at receiver cycle t, the next packet of output dst whose deliverable
+ * cycle is before t (it may be later than the advanced time, see Windows);
+ * its ejection slot is free for the arbiter from cycle t.  icnt_pop and
+ * icnt_pop_msg pop at the cycle after the advanced time. */
+int icnt_pop_at(icnt *n, uint32_t dst, uint64_t t, icnt_msg *m);
+/* The first cycle at which icnt_pop_at can return output dst's next packet
+ * (its deliverable cycle + 1), or UINT64_MAX if none has crossed. */
+uint64_t icnt_next_delivery(const icnt *n, uint32_t dst);
 /* Earliest cycle > the advanced time at which anything changes (a flit can
  * move or a packet becomes deliverable); UINT64_MAX if nothing will change
  * until the next push or pop. */

@@ -4,14 +4,17 @@
  * the occupancy limits (threads, registers, shared memory, CTA slots), and
  * runs the cycle loop.
  *
- * Each simulated cycle visits the components in a fixed order -- replies
- * to SMs, partitions, SMs, then the crossbars -- and every list in index
- * order, so a run is a pure function of (program, config, seed).  Messages
- * between SMs and partitions cross only the crossbar, whose minimum latency
- * is the lookahead a parallel engine will use (docs/ARCHITECTURE.md).
- * Idle time is free: when no component can act in the next cycle, the
- * loop jumps to the earliest cycle at which one can (DESIGN, "Idle time is
- * free"), charging the skipped cycles to each scheduler's current reason.
+ * Time advances in windows of W = crossbar latency cycles: every SM runs
+ * through the window, then every partition, then the crossbars; between
+ * windows a serial step retires and dispatches CTAs and checks faults.
+ * Components run in index order, so a run is a pure function of (program,
+ * config, seed); and since nothing crosses from one component to another
+ * within a window, the order does not matter either, which is what lets a
+ * parallel engine run them on separate threads (docs/ARCHITECTURE.md).
+ * Idle time is free: each component jumps to its next event within a
+ * window, and the loop jumps to the earliest cycle at which any can act
+ * (DESIGN, "Idle time is free"), charging the skipped cycles to each
+ * scheduler's current reason.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,8 +206,11 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, char *err, size_t errl
     g->dcfg.tRFC = cfg->dram_rfc;
     g->dcfg.jitter = cfg->nondet ? cfg->dram_jitter : 0;
     uint64_t seed = cfg->nondet ? cfg->nondet_seed : 0;
+    /* windows as long as the crossbar latency; input space freed in the
+     * crossbar reaches the source a window later (icnt.h, "Windows") */
+    g->window = cfg->icnt_latency;
     icnt_config ic = {g->nsms, g->nparts, cfg->flit_size, cfg->icnt_latency, cfg->icnt_in_buf,
-                      cfg->icnt_out_buf, 0};
+                      cfg->icnt_out_buf, 0, g->window - 1};
     if (!(g->reqnet = icnt_create(&ic, seed, 0)))
         goto oom;
     ic.nin = g->nparts;
@@ -424,7 +430,7 @@ static lockstep_status fail_launch(exec_launch *L, lockstep_status st, const cha
 }
 
 /* Start the next CTA on SM s if it has a free slot. */
-static int dispatch(timing_gpu *g, launch_state *ls, uint32_t s)
+static int dispatch(timing_gpu *g, launch_state *ls, uint32_t s, uint64_t now)
 {
     exec_launch *L = g->L;
     tm_sm *sm = &g->sms[s];
@@ -447,7 +453,7 @@ static int dispatch(timing_gpu *g, launch_state *ls, uint32_t s)
         for (uint32_t i = 0; i < L->nwarps; i++)
             sm_warp_bind(sm, &tc->warps[i], &tc->c->warps[i], tc, tc->age * 64 + i);
         sm->nresident++;
-        sm->wake = g->now;
+        sm->wake = now;
         if (g->policy != 0)
             for (uint32_t q = 0; q < g->nsched; q++)
                 qsort(sm->sched[q], sm->nsw, sizeof(tm_warp *), age_cmp);
@@ -484,46 +490,148 @@ static void retire(timing_gpu *g, launch_state *ls, uint32_t s)
     }
 }
 
+/* Charge `n` cycles in which SM sm does not act to each scheduler's current
+ * reason (idle when nothing is resident). */
+static void sm_charge(tm_sm *sm, uint32_t nsched, uint64_t n)
+{
+    for (uint32_t q = 0; q < nsched; q++)
+        sm->stall[sm->nresident ? sm->last_reason[q] : LOCKSTEP_STALL_IDLE] += n;
+}
+
+/* The earliest cycle after t at which SM s can act on its own: its LD/ST
+ * queue or crossbar queue has work, its schedulers wake, or a reply
+ * becomes deliverable. */
+static uint64_t sm_next(const timing_gpu *g, const tm_sm *sm, uint64_t t)
+{
+    if (sm->lq_n || sm->out.n)
+        return t + 1;
+    uint64_t nx = sm->nresident ? sm->wake : TM_NEVER;
+    uint64_t d = icnt_next_delivery(g->repnet, sm->id);
+    if (d < nx)
+        nx = d;
+    return nx > t ? nx : t + 1;
+}
+
+/* SM s through the cycles [t, end): take the replies delivered, step the
+ * pipeline, offer requests to the crossbar.  It touches only its own state,
+ * its crossbar ports and the launch it executes (docs/ARCHITECTURE.md). */
+static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
+{
+    const exec_launch *L = g->L;
+    while (t < end && L->fault == LOCKSTEP_SUCCESS) {
+        g->now = t; /* the clock the interpreter's hook and %clock read */
+        icnt_msg m;
+        while (icnt_pop_at(g->repnet, sm->id, t, &m)) {
+            sm_reply(sm, m.payload, t);
+            tm_progress(g, t);
+            sm->last_active = t;
+        }
+        if (sm->wake <= t || sm->lq_n) {
+            if (sm->nresident || sm->lq_n)
+                sm->last_active = t;
+            sm_cycle(sm, t);
+        } else {
+            sm_charge(sm, g->nsched, 1);
+        }
+        while (sm->out.head) {
+            tm_req *r = sm->out.head;
+            uint32_t bytes = tm_req_bytes(r, 0);
+            if (!icnt_has_space_at(g->reqnet, sm->id, bytes, t))
+                break;
+            reqq_pop(&sm->out);
+            icnt_push(g->reqnet, t, sm->id, r->part, bytes, r);
+        }
+        uint64_t nx = sm_next(g, sm, t);
+        if (nx > end)
+            nx = end;
+        if (nx > t + 1)
+            sm_charge(sm, g->nsched, nx - t - 1);
+        t = nx;
+    }
+}
+
+/* Partition p through the cycles [t, end): accept the requests delivered
+ * and step the ROP, L2, atomic unit and DRAM at the cycles they can act. */
+static void part_window(timing_gpu *g, tm_part *p, uint64_t t, uint64_t end)
+{
+    while (t < end) {
+        icnt_msg m;
+        int took = 0;
+        while (icnt_pop_at(g->reqnet, p->id, t, &m)) {
+            part_accept(p, m.payload, t);
+            took = 1;
+        }
+        if (took || (t > 0 && part_next_event(p, t - 1) <= t)) {
+            part_cycle(p, t);
+            p->last_active = t;
+        }
+        uint64_t nx = part_next_event(p, t);
+        uint64_t d = icnt_next_delivery(g->reqnet, p->id);
+        if (d < nx)
+            nx = d;
+        t = nx > t ? nx : t + 1;
+    }
+}
+
+/* The earliest cycle >= from at which any component can act, or TM_NEVER. */
+static uint64_t next_event(const timing_gpu *g, const launch_state *ls, uint64_t from)
+{
+    uint64_t next = TM_NEVER;
+    for (uint32_t s = 0; s < g->nsms && next > from; s++) {
+        const tm_sm *sm = &g->sms[s];
+        if (sm->nresident < ls->occ && ls->next_cta < ls->total_ctas)
+            return from; /* a CTA to dispatch */
+        uint64_t t = sm_next(g, sm, from - 1);
+        if (t < next)
+            next = t;
+    }
+    for (uint32_t p = 0; p < g->nparts && next > from; p++) {
+        uint64_t t = part_next_event(&g->parts[p], from - 1);
+        uint64_t d = icnt_next_delivery(g->reqnet, p);
+        next = MIN(next, MIN(t, d));
+    }
+    /* the crossbars' own events (a flit that can move) come before any
+     * delivery they cause, so a window must start no later than they do */
+    next = MIN(next, icnt_next_event(g->reqnet));
+    next = MIN(next, icnt_next_event(g->repnet));
+    return next < from ? from : next;
+}
+
+/* The launch in windows of g->window cycles [T, T+W).  Within a window
+ * every SM, then every partition, runs on its own: nothing one component
+ * does in a window can reach another before the window ends, because
+ * crossbar deliveries take at least the crossbar latency (>= W) and input
+ * space freed in the crossbar reaches a source W - 1 cycles later
+ * (icnt.h, "Windows").  Between windows, one serial step advances the
+ * crossbars, retires finished CTAs, dispatches new ones, checks for faults
+ * and the watchdog, and jumps over time in which nothing can happen.  So
+ * the SMs of a window, and the partitions, could run on separate host
+ * threads without changing a bit of the result (docs/ARCHITECTURE.md). */
 static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
 {
     exec_launch *L = g->L;
     const lockstep_config *cfg = g->cfg;
-    uint64_t now = g->now;
-    g->progress_at = now;
+    uint64_t T = g->now, last = g->now;
+    g->progress_at = T;
+    for (uint32_t s = 0; s < g->nsms; s++)
+        g->sms[s].last_active = 0;
+    for (uint32_t p = 0; p < g->nparts; p++)
+        g->parts[p].last_active = 0;
     for (;;) {
+        uint64_t end = T + g->window;
         for (uint32_t s = 0; s < g->nsms; s++)
-            dispatch(g, ls, s);
-        void *payload;
-        uint32_t src;
-        for (uint32_t s = 0; s < g->nsms; s++)
-            while (icnt_pop(g->repnet, s, &payload, &src)) {
-                sm_reply(&g->sms[s], payload, now);
-                g->progress_at = now;
-            }
-        for (uint32_t p = 0; p < g->nparts; p++) {
-            while (icnt_pop(g->reqnet, p, &payload, &src))
-                part_accept(&g->parts[p], payload, now);
-            part_cycle(&g->parts[p], now);
-        }
-        for (uint32_t s = 0; s < g->nsms && L->fault == LOCKSTEP_SUCCESS; s++) {
-            tm_sm *sm = &g->sms[s];
-            if (sm->wake <= now || sm->lq_n) {
-                sm_cycle(sm, now);
-            } else {
-                for (uint32_t q = 0; q < g->nsched; q++)
-                    sm->stall[sm->nresident ? sm->last_reason[q] : LOCKSTEP_STALL_IDLE]++;
-            }
-            while (sm->out.head) {
-                tm_req *r = sm->out.head;
-                uint32_t bytes = tm_req_bytes(r, 0);
-                if (!icnt_has_space(g->reqnet, s, bytes))
-                    break;
-                reqq_pop(&sm->out);
-                icnt_push(g->reqnet, now, s, r->part, bytes, r);
-            }
-            if (sm->nresident)
+            while (dispatch(g, ls, s, T))
+                ;
+        for (uint32_t s = 0; s < g->nsms && L->fault == LOCKSTEP_SUCCESS; s++)
+            sm_window(g, &g->sms[s], T, end);
+        for (uint32_t p = 0; p < g->nparts && L->fault == LOCKSTEP_SUCCESS; p++)
+            part_window(g, &g->parts[p], T, end);
+        g->now = end - 1;
+        icnt_advance(g->reqnet, end - 1);
+        icnt_advance(g->repnet, end - 1);
+        for (uint32_t s = 0; s < g->nsms && L->fault == LOCKSTEP_SUCCESS; s++)
+            if (g->sms[s].nresident)
                 retire(g, ls, s);
-        }
         if (L->fault == LOCKSTEP_SUCCESS && L->oom)
             exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
                        "out of host memory in the timing model");
@@ -536,8 +644,6 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
                        (unsigned long long)L->opt.max_warp_insts);
             break;
         }
-        icnt_advance(g->reqnet, now);
-        icnt_advance(g->repnet, now);
         if (ls->done_ctas == ls->total_ctas) {
             int idle = icnt_idle(g->reqnet) && icnt_idle(g->repnet);
             for (uint32_t p = 0; idle && p < g->nparts; p++)
@@ -545,54 +651,34 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
             if (idle)
                 break;
         }
-        /* the next cycle at which anything can happen */
-        uint64_t next = TM_NEVER;
-        for (uint32_t s = 0; s < g->nsms; s++) {
-            const tm_sm *sm = &g->sms[s];
-            if (sm->lq_n || sm->out.n || icnt_ready(g->repnet, s) ||
-                (sm->nresident < ls->occ && ls->next_cta < ls->total_ctas))
-                next = now + 1;
-            else if (sm->nresident && sm->wake < next)
-                next = sm->wake;
-        }
-        for (uint32_t p = 0; p < g->nparts && next > now + 1; p++) {
-            if (icnt_ready(g->reqnet, p))
-                next = now + 1;
-            uint64_t t = part_next_event(&g->parts[p], now);
-            if (t < next)
-                next = t;
-        }
-        uint64_t t = icnt_next_event(g->reqnet);
-        if (t < next)
-            next = t;
-        t = icnt_next_event(g->repnet);
-        if (t < next)
-            next = t;
-        if (next <= now)
-            next = now + 1;
+        uint64_t next = next_event(g, ls, end);
         if (next == TM_NEVER ||
             (cfg->deadlock_cycles && next - g->progress_at > cfg->deadlock_cycles)) {
             exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_BARRIER_DEADLOCK, 0,
                        "no progress for %llu cycles at cycle %llu (-lockstep_deadlock_cycles): "
                        "%llu of %llu CTAs finished; warps wait for each other or for memory "
                        "that never answers",
-                       (unsigned long long)(next == TM_NEVER ? now - g->progress_at
-                                                             : next - g->progress_at),
-                       (unsigned long long)now, (unsigned long long)ls->done_ctas,
+                       (unsigned long long)((next == TM_NEVER ? end : next) - g->progress_at),
+                       (unsigned long long)end, (unsigned long long)ls->done_ctas,
                        (unsigned long long)ls->total_ctas);
             break;
         }
-        uint64_t skipped = next - now - 1;
-        if (skipped)
-            for (uint32_t s = 0; s < g->nsms; s++) {
-                tm_sm *sm = &g->sms[s];
-                for (uint32_t q = 0; q < g->nsched; q++)
-                    sm->stall[sm->nresident ? sm->last_reason[q] : LOCKSTEP_STALL_IDLE] += skipped;
-            }
-        now = next;
-        g->now = now;
+        if (next > end) /* nothing acts in [end, next): charge it and jump */
+            for (uint32_t s = 0; s < g->nsms; s++)
+                sm_charge(&g->sms[s], g->nsched, next - end);
+        T = next;
     }
-    g->now = now + 1;
+    /* the launch ends after the last cycle in which anything acted */
+    for (uint32_t s = 0; s < g->nsms; s++)
+        last = MAX(last, g->sms[s].last_active);
+    for (uint32_t p = 0; p < g->nparts; p++)
+        last = MAX(last, g->parts[p].last_active);
+    if (L->fault != LOCKSTEP_SUCCESS)
+        last = MAX(last, g->now);
+    g->end = last + 1;
+    /* the next launch starts after the crossbars' time, so its first window
+     * holds (see icnt.h): the gap is idle time between launches */
+    g->now = MAX(g->end, MAX(icnt_now(g->reqnet), icnt_now(g->repnet)) + 1);
     return L->fault;
 }
 
@@ -676,7 +762,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         hostfp_enter(&env);
         ret = run_loop(g, &ls);
         hostfp_leave(&env);
-        st->cycles = g->now - start;
+        st->cycles = g->end - start;
         icnt_get_stats(g->reqnet, &i1[0]);
         icnt_get_stats(g->repnet, &i1[1]);
         st->icnt_req_packets = i1[0].packets - i0[0].packets;

@@ -255,7 +255,7 @@ void part_cycle(tm_part *p, uint64_t now)
     p->dram_now = dnow;
     uint64_t tag, done;
     while (dram_pop_done(p->dram, &tag, &done)) {
-        g->progress_at = now;
+        tm_progress(g, now);
         if (tag == TM_WRITEBACK)
             continue;
         tm_l2mshr *m = &p->mshr[tag];
@@ -281,7 +281,7 @@ void part_cycle(tm_part *p, uint64_t now)
     if (p->rop.head && p->rop.head->t <= now) {
         tm_req *r = reqq_pop(&p->rop);
         if (l2_access(p, r, now)) {
-            g->progress_at = now;
+            tm_progress(g, now);
         } else { /* no MSHR or line free: back to the head, retried next cycle */
             r->next = p->rop.head;
             p->rop.head = r;
@@ -312,11 +312,11 @@ void part_cycle(tm_part *p, uint64_t now)
         }
         tm_req *r = p->replies.head;
         uint32_t bytes = tm_req_bytes(r, 1);
-        if (!icnt_has_space(g->repnet, p->id, bytes))
+        if (!icnt_has_space_at(g->repnet, p->id, bytes, now))
             break;
         reqq_pop(&p->replies);
         icnt_push(g->repnet, now, p->id, r->sm, bytes, r);
-        g->progress_at = now;
+        tm_progress(g, now);
     }
 }
 

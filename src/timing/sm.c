@@ -792,7 +792,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
         w->state != WARP_RUNNING)
         wake_cta(tw->tc, L->nwarps, now + 1);
     tw->ready_at = now + 1;
-    g->progress_at = now;
+    tm_progress(g, now);
 }
 
 /* One cycle of the SM. */
@@ -802,7 +802,7 @@ void sm_cycle(tm_sm *sm, uint64_t now)
     uint64_t wake = TM_NEVER;
     if (sm->lq_n) {
         if (ldst_step(sm, now))
-            g->progress_at = now;
+            tm_progress(g, now);
         wake = now + 1;
     }
     for (uint32_t s = 0; s < g->nsched && g->L->fault == LOCKSTEP_SUCCESS; s++) {

@@ -169,6 +169,7 @@ typedef struct tm_sm {
     tm_mop **mops;         /* every mop ever allocated (freed with the SM) */
     uint32_t nmops, mops_cap;
     uint64_t wake;         /* earliest cycle it may act */
+    uint64_t last_active;  /* last cycle it issued, stepped its LD/ST unit or took a reply */
     uint64_t stall[LOCKSTEP_STALL_COUNT];
     rng rng;
 } tm_sm;
@@ -199,6 +200,7 @@ typedef struct tm_part {
     tm_l2mshr *mshr;
     uint32_t nmshr;
     uint64_t dram_now;     /* DRAM cycles advanced to */
+    uint64_t last_active;  /* last cycle it took a request or stepped with work */
     rng rng;
 } tm_part;
 
@@ -222,13 +224,15 @@ struct timing_gpu {
     tm_req **reqs;                   /* every request ever allocated */
     uint32_t nreqs, reqs_cap;
     uint64_t now;                    /* core cycle */
+    uint64_t end;                    /* the cycle after the last launch's last active one */
     uint64_t seq;
     /* the launch being run */
     exec_launch *L;
     tm_insn *ti;
     uint32_t ti_n;
     lockstep_timing_stats *st;
-    uint64_t progress_at;            /* last cycle anything issued or moved */
+    uint64_t progress_at;            /* last cycle anything issued or moved (only grows) */
+    uint32_t window;                 /* cycles per window: the crossbar latency */
     uint64_t hook_ready;             /* set by the memory issue hook */
     tm_mop *hook_mop;
     int hook_mem;
@@ -263,5 +267,13 @@ void tm_req_free(timing_gpu *g, tm_req *r);
 uint32_t tm_part_of(const timing_gpu *g, uint64_t addr);
 uint64_t tm_part_local(const timing_gpu *g, uint64_t addr);
 uint32_t tm_req_bytes(const tm_req *r, int reply);
+
+/* Note that something moved at cycle now (the deadlock watchdog's clock).
+ * Components may report out of cycle order within a window: it only grows. */
+static inline void tm_progress(struct timing_gpu *g, uint64_t now)
+{
+    if (now > g->progress_at)
+        g->progress_at = now;
+}
 
 #endif

@@ -6,7 +6,9 @@
  * ejection-buffer back-pressure, per-(src,dst) ordering and exactly-once
  * delivery under seeded random traffic, seeded arbitration (different seeds
  * differ, one seed repeats), event-driven skipping of idle time that matches
- * cycle-by-cycle stepping, and rejection of bad configurations.
+ * cycle-by-cycle stepping, windowed runs (sources, receivers, then the
+ * crossbar, per window) equal to cycle-by-cycle ones, the credit delay, and
+ * rejection of bad configurations.
  *
  * Expected values are computed from the parameters, never read back from
  * the implementation.
@@ -609,6 +611,120 @@ static void test_bad_config(void)
     CHECK(icnt_create(&c, 0, 0) == NULL);
 }
 
+/* Windows (icnt.h).  Sources push multi-flit packets to random outputs and
+ * retry when the input looks full; receivers pop at most two packets per
+ * cycle and none on every third cycle, so both kinds of back-pressure act.
+ * Every source and receiver decides from its own state and the cycle only.
+ * Run once cycle by cycle and once in windows of W = latency cycles (every
+ * source through the window, then every receiver, then the crossbar): with
+ * credit_delay W - 1, the two runs must pop the same packets at the same
+ * cycles with the same statistics. */
+#define WN_IN 5u
+#define WN_OUT 3u
+#define WN_PKTS 60u
+typedef struct wn_src {
+    rng r;
+    uint32_t sent, dst, bytes;
+} wn_src;
+
+static void wn_source_cycle(icnt *n, wn_src *s, uint32_t i, uint64_t t)
+{
+    if (s->sent == WN_PKTS || rng_below(&s->r, 4) == 0)
+        return;
+    if (!icnt_has_space_at(n, i, s->bytes, t))
+        return;
+    uint64_t tag = ((uint64_t)i << 32) | s->sent;
+    CHECK_EQ_INT(icnt_push(n, t, i, s->dst, s->bytes, (void *)(uintptr_t)(tag + 1)), 0);
+    s->sent++;
+    s->dst = rng_below(&s->r, WN_OUT);
+    s->bytes = 1 + rng_below(&s->r, 4 * FLIT);
+}
+
+static uint64_t wn_receiver_cycle(icnt *n, uint32_t o, uint64_t t, uint64_t h, uint32_t *got)
+{
+    icnt_msg m;
+    for (int k = 0; k < 2 && t % 3 && icnt_pop_at(n, o, t, &m); k++) {
+        CHECK(m.ready_cycle < t);
+        h = fnv(fnv(fnv(h, (uintptr_t)m.payload), t), m.ready_cycle);
+        (*got)++;
+    }
+    return h;
+}
+
+static uint64_t wn_run(uint32_t window, uint64_t seed, icnt_stats *st)
+{
+    icnt_config c = make_cfg(WN_IN, WN_OUT);
+    c.in_queue_flits = 6;
+    c.out_buffer_pkts = 2;
+    c.latency = 5;
+    c.credit_delay = c.latency - 1;
+    icnt *n = icnt_create(&c, seed, 0);
+    CHECK(n != NULL);
+    wn_src src[WN_IN];
+    for (uint32_t i = 0; i < WN_IN; i++) {
+        rng_seed(&src[i].r, seed, RNG_SCHED, i);
+        src[i].sent = 0;
+        src[i].dst = rng_below(&src[i].r, WN_OUT);
+        src[i].bytes = 1 + rng_below(&src[i].r, 4 * FLIT);
+    }
+    uint64_t h[WN_OUT]; /* one per output: the runs visit outputs in different orders */
+    for (uint32_t o = 0; o < WN_OUT; o++)
+        h[o] = 14695981039346656037ull;
+    uint32_t got = 0;
+    for (uint64_t T = 1; got < WN_IN * WN_PKTS && T < 100000; T += window) {
+        for (uint32_t i = 0; i < WN_IN; i++)
+            for (uint64_t t = T; t < T + window; t++)
+                wn_source_cycle(n, &src[i], i, t);
+        for (uint32_t o = 0; o < WN_OUT; o++)
+            for (uint64_t t = T; t < T + window; t++)
+                h[o] = wn_receiver_cycle(n, o, t, h[o], &got);
+        icnt_advance(n, T + window - 1);
+    }
+    CHECK_EQ_INT(got, WN_IN * WN_PKTS);
+    CHECK(icnt_idle(n));
+    icnt_get_stats(n, st);
+    icnt_free(n);
+    return fnv(fnv(h[0], h[1]), h[2]);
+}
+
+static void test_windows_equal_cycles(void)
+{
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        icnt_stats a, b;
+        uint64_t ha = wn_run(1, seed, &a), hb = wn_run(5, seed, &b);
+        CHECK_EQ_U64(ha, hb);
+        CHECK_EQ_U64(a.packets, b.packets);
+        CHECK_EQ_U64(a.arb_stalls, b.arb_stalls);
+        CHECK_EQ_U64(a.out_full_stalls, b.out_full_stalls);
+        CHECK_EQ_U64(a.total_latency, b.total_latency);
+        CHECK(a.out_full_stalls > 0); /* back-pressure did act */
+    }
+}
+
+/* A flit sent at cycle e frees its input slot for the source at e +
+ * credit_delay + 1, not earlier. */
+static void test_credit_delay(void)
+{
+    icnt_config c = make_cfg(1, 1);
+    c.in_queue_flits = 2;
+    c.credit_delay = 3;
+    icnt *n = icnt_create(&c, 1, 0);
+    CHECK(n != NULL);
+    CHECK_EQ_INT(icnt_push(n, 0, 0, 0, 2 * FLIT, NULL), 0); /* fills the queue */
+    CHECK(!icnt_has_space_at(n, 0, FLIT, 1));
+    icnt_advance(n, 2); /* its flits leave at cycles 1 and 2 */
+    CHECK(!icnt_has_space_at(n, 0, FLIT, 3));
+    CHECK(!icnt_has_space_at(n, 0, FLIT, 4));
+    CHECK(icnt_has_space_at(n, 0, FLIT, 5));      /* the flit of cycle 1 */
+    CHECK(!icnt_has_space_at(n, 0, 2 * FLIT, 5)); /* not yet the one of cycle 2 */
+    CHECK(icnt_has_space_at(n, 0, 2 * FLIT, 6));
+    CHECK_EQ_INT(icnt_push(n, 4, 0, 0, FLIT, NULL), -1); /* refused, and counted */
+    icnt_stats s;
+    icnt_get_stats(n, &s);
+    CHECK_EQ_U64(s.push_refused, 1);
+    icnt_free(n);
+}
+
 int main(void)
 {
     RUN(test_one_flit_timing);
@@ -622,5 +738,7 @@ int main(void)
     RUN(test_seeded_arbitration);
     RUN(test_next_event_skips_idle);
     RUN(test_bad_config);
+    RUN(test_windows_equal_cycles);
+    RUN(test_credit_delay);
     return test_summary();
 }
