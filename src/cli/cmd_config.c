@@ -48,7 +48,7 @@ static const struct {
     {"-gpgpu_n_mem", "Memory partitions and L2"},
     {"-dram_latency", "DRAM"},
     {"-icnt_flit_size", "Interconnect"},
-    {"-lockstep_deadlock_cycles", "Watchdog"},
+    {"-lockstep_deadlock_cycles", "Watchdog and engine checks"},
 };
 
 static void config_usage(FILE *f)

@@ -127,7 +127,9 @@
     X(U32, regs_per_thread, "-lockstep_regs_per_thread", "0", 0, 255,                           \
       "registers per thread for occupancy (0: the PTX-declared count, at most 32)")             \
     X(U64, deadlock_cycles, "-lockstep_deadlock_cycles", "1000000", 0, UINT64_MAX,               \
-      "stop a kernel when nothing has issued or moved for this many cycles (0: never)")
+      "stop a kernel when nothing has issued or moved for this many cycles (0: never)")       \
+    X(U32, window_order, "-lockstep_window_order", "0", 0, 1,                                    \
+      "order components run in within a window: 0 index, 1 reverse (a check: same results)")
 
 enum cfg_type { CFG_U64, CFG_U32, CFG_STR };
 

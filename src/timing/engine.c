@@ -622,10 +622,13 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         for (uint32_t s = 0; s < g->nsms; s++)
             while (dispatch(g, ls, s, T))
                 ;
-        for (uint32_t s = 0; s < g->nsms && L->fault == LOCKSTEP_SUCCESS; s++)
-            sm_window(g, &g->sms[s], T, end);
-        for (uint32_t p = 0; p < g->nparts && L->fault == LOCKSTEP_SUCCESS; p++)
-            part_window(g, &g->parts[p], T, end);
+        /* -lockstep_window_order 1 runs them backwards: the results must not
+         * change (test_timing checks), as they must not on N threads */
+        const int rev = cfg->window_order != 0;
+        for (uint32_t i = 0; i < g->nsms && L->fault == LOCKSTEP_SUCCESS; i++)
+            sm_window(g, &g->sms[rev ? g->nsms - 1 - i : i], T, end);
+        for (uint32_t i = 0; i < g->nparts && L->fault == LOCKSTEP_SUCCESS; i++)
+            part_window(g, &g->parts[rev ? g->nparts - 1 - i : i], T, end);
         g->now = end - 1;
         icnt_advance(g->reqnet, end - 1);
         icnt_advance(g->repnet, end - 1);
