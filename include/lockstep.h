@@ -309,6 +309,13 @@ typedef struct lockstep_launch_stats {
 LOCKSTEP_API int lockstep_last_launch_sm_stalls(const lockstep_device *dev, uint32_t sm,
                                                 uint64_t stall[LOCKSTEP_STALL_COUNT]);
 
+/* End the timing model's Chrome trace (-lockstep_trace FILE): write its
+ * closing and close the file, so Perfetto can open it while the device
+ * lives on; later launches are not traced.  lockstep_device_destroy does
+ * this too.  LOCKSTEP_SUCCESS (also when there is no trace), or
+ * LOCKSTEP_ERROR_IO if writing the file failed. */
+LOCKSTEP_API lockstep_status lockstep_trace_finish(lockstep_device *dev);
+
 /* Launch `k` and run it to completion (functional mode).
  * `params` is the packed parameter buffer laid out as lockstep_kernel_info
  * describes (params_bytes must equal param_bytes).  Returns the launch's

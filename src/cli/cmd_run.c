@@ -41,6 +41,10 @@ static void run_usage(FILE *f)
             "  --functional        functional mode: the fast emulator, sequentially consistent\n"
             "  --timing            the cycle-level timing model (the default)\n"
             "  --nondet-seed S     seed of the modelled hardware nondeterminism (default 0)\n"
+            "  --trace FILE        write a Chrome trace of the timing model (open it in\n"
+            "                      https://ui.perfetto.dev): kernels, CTAs per SM, per-SM\n"
+            "                      issue rate and stalls\n"
+            "  --no-progress       no progress line (printed on a terminal during long launches)\n"
             "  --stats FILE        write the statistics to FILE instead of stderr\n"
             "  --stats-json FILE   also write the statistics as JSON\n"
             "  --no-stats          do not print statistics\n"
@@ -174,6 +178,7 @@ out:
 int cmd_run(int argc, char **argv)
 {
     const char *config = NULL, *stats = "-", *stats_json = NULL, *cudart_dir = NULL;
+    int progress = isatty(STDERR_FILENO); /* the progress line, on a terminal only */
     strbuf options = STRBUF_INIT;
     int i = 1;
     for (; i < argc; i++) {
@@ -195,9 +200,13 @@ int cmd_run(int argc, char **argv)
             stats = NULL;
             continue;
         }
+        if (!strcmp(a, "--no-progress")) {
+            progress = 0;
+            continue;
+        }
         int takes = !strcmp(a, "--config") || !strcmp(a, "--stats") || !strcmp(a, "--stats-json") ||
                     !strcmp(a, "-O") || !strcmp(a, "--option") || !strcmp(a, "--cudart-dir") ||
-                    !strcmp(a, "--nondet-seed");
+                    !strcmp(a, "--nondet-seed") || !strcmp(a, "--trace");
         if (takes) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "lockstep run: %s needs a value\n", a);
@@ -215,6 +224,15 @@ int cmd_run(int argc, char **argv)
                 cudart_dir = v;
             else if (!strcmp(a, "--nondet-seed"))
                 sb_printf(&options, "-lockstep_nondet_seed %s\n", v);
+            else if (!strcmp(a, "--trace")) {
+                if (!*v || strpbrk(v, " \t\n\r\"")) {
+                    fprintf(stderr, "lockstep run: --trace '%s': give a file name without "
+                                    "blanks or quotes\n", v);
+                    sb_free(&options);
+                    return 2;
+                }
+                sb_printf(&options, "-lockstep_trace %s\n", v);
+            }
             else {
                 sb_puts(&options, v);
                 sb_putc(&options, '\n');
@@ -235,6 +253,14 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
 
+    if (progress) { /* first, so that an -O can still turn it off */
+        strbuf o = STRBUF_INIT;
+        sb_puts(&o, "-lockstep_progress 1\n");
+        sb_puts(&o, sb_cstr(&options));
+        sb_free(&options);
+        options = o;
+    }
+
     /* check the configuration here, so mistakes are reported before the program runs */
     lockstep_config *cfg;
     if (lockstep_config_create(&cfg) != LOCKSTEP_SUCCESS) {
@@ -247,8 +273,19 @@ int cmd_run(int argc, char **argv)
     if (!bad && options.len &&
         lockstep_config_parse(cfg, sb_cstr(&options), options.len, "--option") != LOCKSTEP_SUCCESS)
         bad = 1;
-    if (bad)
+    if (bad) {
         fprintf(stderr, "lockstep run: %s\n", lockstep_config_last_error(cfg));
+    } else {
+        char mode[32], trace[4096];
+        if (lockstep_config_get(cfg, "-lockstep_mode", mode, sizeof mode) == LOCKSTEP_SUCCESS &&
+            lockstep_config_get(cfg, "-lockstep_trace", trace, sizeof trace) ==
+                LOCKSTEP_SUCCESS &&
+            strcmp(mode, "timing") && trace[0]) {
+            fprintf(stderr, "lockstep run: --trace traces the timing model; it cannot be used "
+                            "with --functional\n");
+            bad = 1;
+        }
+    }
     lockstep_config_destroy(cfg);
     if (bad) {
         sb_free(&options);

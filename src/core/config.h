@@ -129,7 +129,13 @@
     X(U64, deadlock_cycles, "-lockstep_deadlock_cycles", "1000000", 0, UINT64_MAX,               \
       "stop a kernel when nothing has issued or moved for this many cycles (0: never)")       \
     X(U32, window_order, "-lockstep_window_order", "0", 0, 1,                                    \
-      "order components run in within a window: 0 index, 1 reverse (a check: same results)")
+      "order components run in within a window: 0 index, 1 reverse (a check: same results)")   \
+    X(STR, trace_file, "-lockstep_trace", "", 0, 0,                                               \
+      "write a Chrome trace (Perfetto) of the timing model to this file (empty: none)")         \
+    X(U64, trace_interval, "-lockstep_trace_interval", "1000", 1, UINT64_MAX,                    \
+      "cycles between the trace's per-SM activity samples")                                     \
+    X(U32, progress, "-lockstep_progress", "0", 0, 1,                                            \
+      "print a progress line (kernel, cycle, IPC) to stderr during long launches")
 
 enum cfg_type { CFG_U64, CFG_U32, CFG_STR };
 

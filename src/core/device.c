@@ -623,6 +623,16 @@ int lockstep_last_launch_sm_stalls(const lockstep_device *dev, uint32_t sm,
     return timing_sm_stalls(dev->tg, sm, stall);
 }
 
+lockstep_status lockstep_trace_finish(lockstep_device *dev)
+{
+    if (!dev)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (dev->tg && timing_trace_finish(dev->tg))
+        return fail(dev, LOCKSTEP_ERROR_IO, "error writing the trace file %s",
+                    dev->cfg->trace_file);
+    return LOCKSTEP_SUCCESS;
+}
+
 /* Simulated time on the device's timing model (0 without one). */
 uint64_t device_total_cycles(const lockstep_device *dev, double *core_mhz)
 {
@@ -731,6 +741,13 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
     lockstep_status st;
     lockstep_timing_stats ts;
     int timing = !strcmp(cfg->mode, "timing");
+    if (!timing && cfg->trace_file[0]) {
+        exec_launch_release(&L);
+        return fail(dev, LOCKSTEP_ERROR_INVALID_CONFIG,
+                    "launch of '%s': -lockstep_trace traces the timing model; it needs "
+                    "-lockstep_mode timing",
+                    f->name);
+    }
     if (timing && !dev->tg) {
         char err[300];
         if (!(dev->tg = timing_gpu_create(cfg, err, sizeof err))) {

@@ -1616,8 +1616,11 @@ static void write_stats(const char *dest, void (*fn)(FILE *))
 __attribute__((destructor)) static void cudart_at_exit(void)
 {
     lock();
-    if (rt.dev)
+    if (rt.dev) {
         lockstep_synchronize(rt.dev);
+        if (lockstep_trace_finish(rt.dev) != LOCKSTEP_SUCCESS)
+            say("%s", lockstep_device_last_error(rt.dev));
+    }
     fflush(stdout); /* the program's output comes before the statistics */
     write_stats(getenv("LOCKSTEP_STATS"), write_stats_text);
     write_stats(getenv("LOCKSTEP_STATS_JSON"), write_stats_json);

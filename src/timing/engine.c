@@ -230,6 +230,8 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, char *err, size_t errl
         rng_seed(&r, cfg->nondet_seed, RNG_PARTMAP, 0);
         g->part_offset = rng_below(&r, g->nparts);
     }
+    if (tm_observe_open(g, err, errlen))
+        goto fail;
     return g;
 oom:
     snprintf(err, errlen, "out of host memory building the GPU model");
@@ -242,6 +244,7 @@ void timing_gpu_free(timing_gpu *g)
 {
     if (!g)
         return;
+    tm_observe_close(g);
     if (g->sms)
         for (uint32_t s = 0; s < g->nsms; s++)
             sm_release(&g->sms[s]);
@@ -258,6 +261,8 @@ void timing_gpu_free(timing_gpu *g)
     free(g->ti);
     free(g);
 }
+
+int timing_trace_finish(timing_gpu *g) { return tm_observe_close(g); }
 
 uint64_t timing_total_cycles(const timing_gpu *g) { return g->now; }
 double timing_core_mhz(const timing_gpu *g) { return g->mhz[0]; }
@@ -450,6 +455,7 @@ static int dispatch(timing_gpu *g, launch_state *ls, uint32_t s, uint64_t now)
         tc->c->smid = s;
         tc->active = 1;
         tc->age = ls->age++;
+        tm_observe_cta_start(g, s, k, now);
         for (uint32_t i = 0; i < L->nwarps; i++)
             sm_warp_bind(sm, &tc->warps[i], &tc->c->warps[i], tc, tc->age * 64 + i);
         sm->nresident++;
@@ -487,6 +493,7 @@ static void retire(timing_gpu *g, launch_state *ls, uint32_t s)
         tc->active = 0;
         sm->nresident--;
         ls->done_ctas++;
+        tm_observe_cta_end(g, s, k, tc->c, MAX(sm->last_active + 1, g->now - g->window + 1));
     }
 }
 
@@ -635,6 +642,7 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         for (uint32_t s = 0; s < g->nsms && L->fault == LOCKSTEP_SUCCESS; s++)
             if (g->sms[s].nresident)
                 retire(g, ls, s);
+        tm_observe_window(g, end, ls->done_ctas, ls->total_ctas);
         if (L->fault == LOCKSTEP_SUCCESS && L->oom)
             exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
                        "out of host memory in the timing model");
@@ -761,6 +769,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
             d0.activates += d.activates;
             d0.refreshes += d.refreshes;
         }
+        tm_observe_begin(g, ls.occ);
         hostfp_env env;
         hostfp_enter(&env);
         ret = run_loop(g, &ls);
@@ -792,6 +801,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         for (uint32_t s = 0; s < g->nsms; s++)
             for (int r = 0; r < LOCKSTEP_STALL_COUNT; r++)
                 st->stall[r] += g->sms[s].stall[r];
+        tm_observe_end(g, st);
     }
     if (ret != LOCKSTEP_SUCCESS) {
         /* a fault leaves requests in flight: drop them so the next launch starts clean */

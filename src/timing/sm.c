@@ -766,6 +766,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     }
     uint32_t n = exec_warp_run(L, tw->tc->c, w, 1);
     L->warp_insts += n;
+    sm->insts += n;
     if (L->opt.max_warp_insts && L->warp_insts > L->opt.max_warp_insts)
         exec_fault(L, tw->tc->c, w, -1, pc, LOCKSTEP_ERROR_INSN_LIMIT, 0,
                    "the launch ran past the limit of %llu warp instructions "

@@ -35,6 +35,9 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
 
 /* Total simulated core cycles so far (gpu_tot_sim_cycle). */
 uint64_t timing_total_cycles(const timing_gpu *g);
+/* End the Chrome trace (-lockstep_trace), if one is being written: close
+ * the file; later launches are not traced.  0, or -1 if a write failed. */
+int timing_trace_finish(timing_gpu *g);
 /* Core clock in MHz (for converting cycles to time). */
 double timing_core_mhz(const timing_gpu *g);
 uint32_t timing_num_sms(const timing_gpu *g);

@@ -170,6 +170,7 @@ typedef struct tm_sm {
     uint32_t nmops, mops_cap;
     uint64_t wake;         /* earliest cycle it may act */
     uint64_t last_active;  /* last cycle it issued, stepped its LD/ST unit or took a reply */
+    uint64_t insts;        /* warp instructions issued, all launches */
     uint64_t stall[LOCKSTEP_STALL_COUNT];
     rng rng;
 } tm_sm;
@@ -204,6 +205,12 @@ typedef struct tm_part {
     rng rng;
 } tm_part;
 
+/* observe.c's snapshot of one SM at the last trace sample */
+typedef struct tm_obs_sm {
+    uint64_t insts;
+    uint64_t stall[LOCKSTEP_STALL_COUNT];
+} tm_obs_sm;
+
 struct timing_gpu {
     const lockstep_config *cfg;
     uint32_t nsms, nparts, nsched;
@@ -233,6 +240,14 @@ struct timing_gpu {
     lockstep_timing_stats *st;
     uint64_t progress_at;            /* last cycle anything issued or moved (only grows) */
     uint32_t window;                 /* cycles per window: the crossbar latency */
+    /* observe.c: the trace and the progress line */
+    struct ctrace *trace;
+    tm_obs_sm *obs_last;
+    uint64_t *obs_slots;             /* per SM and CTA slot: the CTA's dispatch cycle */
+    uint32_t obs_nslots, obs_named_slots;
+    uint64_t obs_start, obs_at, obs_next, obs_windows, obs_done, obs_total;
+    double obs_host0, obs_host_last;
+    int obs_printed;
     uint64_t hook_ready;             /* set by the memory issue hook */
     tm_mop *hook_mop;
     int hook_mem;
@@ -267,6 +282,16 @@ void tm_req_free(timing_gpu *g, tm_req *r);
 uint32_t tm_part_of(const timing_gpu *g, uint64_t addr);
 uint64_t tm_part_local(const timing_gpu *g, uint64_t addr);
 uint32_t tm_req_bytes(const tm_req *r, int reply);
+
+/* observe.c */
+int tm_observe_open(timing_gpu *g, char *err, size_t errlen);
+int tm_observe_close(timing_gpu *g);
+void tm_observe_begin(timing_gpu *g, uint32_t slots_per_sm);
+void tm_observe_cta_start(timing_gpu *g, uint32_t sm, uint32_t slot, uint64_t now);
+void tm_observe_cta_end(timing_gpu *g, uint32_t sm, uint32_t slot, const exec_cta *c,
+                        uint64_t now);
+void tm_observe_window(timing_gpu *g, uint64_t now, uint64_t done_ctas, uint64_t total_ctas);
+void tm_observe_end(timing_gpu *g, const lockstep_timing_stats *st);
 
 /* Note that something moved at cycle now (the deadlock watchdog's clock).
  * Components may report out of cycle order within a window: it only grows. */

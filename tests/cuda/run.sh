@@ -175,6 +175,56 @@ if [ $# -eq 0 ] || [ "$names" = "$*" ]; then
     fi
 fi
 
+# --trace: a Chrome trace whose kernel slices match the statistics, with CTA
+# slices and per-SM counters, while the statistics stay those of a run
+# without a trace; --trace cannot be combined with --functional.
+if { [ $# -eq 0 ] || [ "$names" = "$*" ]; } && command -v python3 >/dev/null 2>&1; then
+    n=$((n + 1))
+    bin=$build/cuda/grids
+    tr=$build/cuda/grids.trace.json
+    rm -f "$tr"
+    why=
+    env $LOCKSTEP_RUN_ENV "$lockstep" run --no-stats --stats-json "$build/cuda/grids.plain.json" \
+        -- "$bin" >/dev/null 2>&1 || why="run without a trace failed"
+    [ -z "$why" ] && { env $LOCKSTEP_RUN_ENV "$lockstep" run --no-stats --trace "$tr" \
+        --stats-json "$build/cuda/grids.traced.json" -- "$bin" >/dev/null 2>&1 ||
+        why="run with --trace failed"; }
+    if [ -z "$why" ] && ! python3 - "$tr" "$build/cuda/grids.plain.json" \
+        "$build/cuda/grids.traced.json" >"$build/cuda/trace.check" 2>&1 <<'PY'; then
+import json, sys
+t = json.load(open(sys.argv[1]))["traceEvents"]
+plain, traced = (json.load(open(f)) for f in sys.argv[2:4])
+assert plain["kernels"] == traced["kernels"], "tracing changed the statistics"
+ks = [e for e in t if e.get("cat") == "kernel"]
+assert [e["args"]["gpu_sim_cycle"] for e in ks] == \
+    [k["gpu_sim_cycle"] for k in plain["kernels"]], "kernel slices do not match the statistics"
+ctas = [e for e in t if e.get("cat") == "cta"]
+assert len(ctas) == sum(k["ctas"] for k in plain["kernels"]), "one slice per CTA"
+for e in ctas:
+    k = max((k for k in ks if k["ts"] <= e["ts"] + 1e-9), key=lambda k: k["ts"])
+    assert e["ts"] + e["dur"] <= k["ts"] + k["dur"] + 1e-6, "a CTA outlives its kernel"
+names = {e["args"]["name"] for e in t if e["ph"] == "M" and e["name"] == "process_name"}
+assert "GPU" in names and "SM 0" in names
+assert any(e["ph"] == "C" and e["name"] == "issue" for e in t)
+assert any(e["ph"] == "C" and e["name"] == "stalls" for e in t)
+PY
+        why="trace: $(tail -n 1 "$build/cuda/trace.check")"
+    fi
+    if [ -z "$why" ]; then
+        "$lockstep" run --functional --trace "$tr" -- "$bin" >/dev/null 2>"$build/cuda/trace.err"
+        rc=$?
+        if [ "$rc" -ne 2 ] || ! grep -q "timing model" "$build/cuda/trace.err"; then
+            why="--functional --trace: exit $rc, expected 2 and a message"
+        fi
+    fi
+    if [ -z "$why" ]; then
+        echo "PASS trace (--trace)"
+    else
+        echo "FAIL trace: $why"
+        fail=$((fail + 1))
+    fi
+fi
+
 if [ "$fail" -ne 0 ]; then
     echo "$fail of $n CUDA programs failed"
     exit 1
