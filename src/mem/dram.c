@@ -77,6 +77,8 @@ struct dram {
     size_t head, counted, end, dcap;
     uint64_t seq;
     dram_stats st;
+    uint64_t ev;          /* dram_next_event's answer while ev_ok: the state is unchanged */
+    int ev_ok;
 };
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -328,6 +330,7 @@ int dram_push(dram *d, uint64_t now, uint64_t local_addr, uint32_t bytes, int is
 {
     if (bytes == 0 || bytes % 32 || bytes > d->c.row_bytes)
         return -1;
+    d->ev_ok = 0;
     if (!dram_can_accept(d)) {
         d->st.queue_full++;
         return -1;
@@ -574,12 +577,18 @@ static void count_done(dram *d, uint64_t now)
 
 void dram_advance(dram *d, uint64_t now)
 {
+    /* the remembered next event stays right while nothing issues or
+     * completes: until then the command candidates do not change */
+    size_t counted = d->counted;
+    int acted = 0;
     while (d->cur <= now) {
         if (d->open_count == 0 && (d->qn == 0 || d->q[0].arrive > d->cur)) {
             /* Nothing can happen but refreshes until the next arrival. */
             uint64_t lim = d->qn ? min64(now, d->q[0].arrive - 1) : now;
-            if (idle_refresh(d, lim))
+            if (idle_refresh(d, lim)) {
+                acted = 1;
                 continue;
+            }
             if (d->qn == 0 || d->q[0].arrive > now)
                 break;
             d->cur = d->q[0].arrive;
@@ -589,6 +598,7 @@ void dram_advance(dram *d, uint64_t now)
         uint64_t next;
         if (scan(d, d->cur, &c, &next)) {
             issue(d, &c, d->cur);
+            acted = 1;
             d->cur++;
             continue;
         }
@@ -599,12 +609,15 @@ void dram_advance(dram *d, uint64_t now)
     if (d->cur <= now)
         d->cur = now + 1;
     count_done(d, now);
+    if (acted || d->counted != counted || (d->ev_ok && d->ev < d->cur))
+        d->ev_ok = 0;
 }
 
 int dram_pop_done(dram *d, uint64_t *tag, uint64_t *done_cycle)
 {
     if (d->head == d->counted)
         return 0;
+    d->ev_ok = 0;
     const dram_done *e = &d->dn[d->head++];
     if (tag)
         *tag = e->tag;
@@ -615,8 +628,10 @@ int dram_pop_done(dram *d, uint64_t *tag, uint64_t *done_cycle)
     return 1;
 }
 
-uint64_t dram_next_event(const dram *d)
+uint64_t dram_next_event(dram *d)
 {
+    if (d->ev_ok)
+        return d->ev;
     uint64_t t = UINT64_MAX;
     if (d->counted < d->end)
         t = d->dn[d->counted].done;
@@ -627,6 +642,8 @@ uint64_t dram_next_event(const dram *d)
             next = d->cur;
         t = min64(t, next);
     }
+    d->ev = t;
+    d->ev_ok = 1;
     return t;
 }
 

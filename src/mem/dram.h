@@ -122,7 +122,7 @@ int dram_pop_done(dram *d, uint64_t *tag, uint64_t *done_cycle);
 /* The earliest cycle > the last advanced time at which something can happen
  * (a command can issue, a request completes, a refresh starts or ends);
  * UINT64_MAX when nothing is queued or in flight. */
-uint64_t dram_next_event(const dram *d);
+uint64_t dram_next_event(dram *d); /* remembers its answer until the state changes */
 
 /* The channel's refresh phase (the first cycle refresh is due), or
  * UINT64_MAX when refresh is off. */

@@ -460,6 +460,7 @@ static int dispatch(timing_gpu *g, launch_state *ls, uint32_t s, uint64_t now)
             sm_warp_bind(sm, &tc->warps[i], &tc->c->warps[i], tc, tc->age * 64 + i);
         sm->nresident++;
         sm->wake = now;
+        sm->sched_at = now;
         if (g->policy != 0)
             for (uint32_t q = 0; q < g->nsched; q++)
                 qsort(sm->sched[q], sm->nsw, sizeof(tm_warp *), age_cmp);

@@ -96,6 +96,7 @@ void sm_launch_begin(tm_sm *sm)
         sm->last_reason[s] = LOCKSTEP_STALL_IDLE;
     }
     sm->wake = 0;
+    sm->sched_at = 0;
 }
 
 /* A CTA starts in slot tc: its warps get fresh scoreboards. */
@@ -217,6 +218,8 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
         tw->ready_at = done;
     if (sm->wake > done)
         sm->wake = done;
+    if (sm->sched_at > done)
+        sm->sched_at = done;
     m->next_free = sm->free_mops;
     sm->free_mops = m;
 }
@@ -722,7 +725,12 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
     }
     if (ti->unit == TU_LDST) {
         if (sm->lq_n || sm->ldst_busy_until > now || sm->out.n >= g->cfg->ldst_queue) {
-            *when = now + 1;
+            /* the LD/ST unit takes one queued line access per cycle, so
+             * it is not free before its queue has drained */
+            uint64_t t1 = now + (sm->lq_n ? sm->lq_n : 1);
+            if (sm->ldst_busy_until > t1)
+                t1 = sm->ldst_busy_until;
+            *when = sm->out.n >= g->cfg->ldst_queue ? now + 1 : t1;
             return LOCKSTEP_STALL_MEMORY;
         }
     } else if (ti->unit != TU_NONE) {
@@ -800,11 +808,18 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
 void sm_cycle(tm_sm *sm, uint64_t now)
 {
     timing_gpu *g = sm->g;
-    uint64_t wake = TM_NEVER;
-    if (sm->lq_n) {
-        if (ldst_step(sm, now))
-            tm_progress(g, now);
-        wake = now + 1;
+    uint64_t wake = TM_NEVER; /* the schedulers' earliest next issue */
+    int lq = sm->lq_n != 0;
+    if (lq && ldst_step(sm, now))
+        tm_progress(g, now);
+    if (now < sm->sched_at) {
+        /* no warp can issue before sched_at and none has changed since the
+         * schedulers last looked (mop_part_done and dispatch lower it): the
+         * same stall reasons as then */
+        for (uint32_t s = 0; s < g->nsched; s++)
+            sm->stall[sm->last_reason[s]]++;
+        sm->wake = lq || sm->out.n ? now + 1 : sm->sched_at;
+        return;
     }
     for (uint32_t s = 0; s < g->nsched && g->L->fault == LOCKSTEP_SUCCESS; s++) {
         tm_warp **list = sm->sched[s];
@@ -875,7 +890,8 @@ void sm_cycle(tm_sm *sm, uint64_t now)
         sm->stall[best_reason]++;
         sm->last_reason[s] = (uint8_t)best_reason;
     }
-    if (sm->out.n && wake > now + 1)
+    sm->sched_at = wake;
+    if ((lq || sm->out.n) && wake > now + 1)
         wake = now + 1;
     sm->wake = wake;
 }

@@ -169,6 +169,7 @@ typedef struct tm_sm {
     tm_mop **mops;         /* every mop ever allocated (freed with the SM) */
     uint32_t nmops, mops_cap;
     uint64_t wake;         /* earliest cycle it may act */
+    uint64_t sched_at;     /* earliest cycle a scheduler may issue (see sm_cycle) */
     uint64_t last_active;  /* last cycle it issued, stepped its LD/ST unit or took a reply */
     uint64_t insts;        /* warp instructions issued, all launches */
     uint64_t stall[LOCKSTEP_STALL_COUNT];
