@@ -270,6 +270,7 @@ typedef enum lockstep_stall {
     LOCKSTEP_STALL_MEMORY,     /* a ready memory instruction found the memory pipeline busy */
     LOCKSTEP_STALL_BARRIER,    /* its warps wait at a barrier */
     LOCKSTEP_STALL_FENCE,      /* a fence waits for earlier memory operations */
+    LOCKSTEP_STALL_NO_INST,    /* its warps' instruction buffers are empty: fetch in progress */
     LOCKSTEP_STALL_COUNT
 } lockstep_stall;
 LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);

@@ -280,7 +280,7 @@ int cmd_run(int argc, char **argv)
         if (lockstep_config_get(cfg, "-lockstep_mode", mode, sizeof mode) == LOCKSTEP_SUCCESS &&
             lockstep_config_get(cfg, "-lockstep_trace", trace, sizeof trace) ==
                 LOCKSTEP_SUCCESS &&
-            strcmp(mode, "timing") && trace[0]) {
+            strcmp(mode, "timing") && strcmp(trace, "none")) {
             fprintf(stderr, "lockstep run: --trace traces the timing model; it cannot be used "
                             "with --functional\n");
             bad = 1;

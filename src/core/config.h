@@ -56,6 +56,10 @@
     X(U32, num_sched, "-gpgpu_num_sched_per_core", "2", 1, 4, "warp schedulers per SM")          \
     X(STR, scheduler, "-gpgpu_scheduler", "gto", 0, 0,                                           \
       "warp scheduling policy: lrr, gto or two_level_active:N (N active warps per scheduler)")  \
+    X(U32, ibuffer, "-lockstep_ibuffer", "2", 0, 64,                                              \
+      "instruction buffer entries per warp, filled by one fetch (0: no fetch model)")           \
+    X(U32, fetch_latency, "-lockstep_fetch_latency", "2", 1, 1000,                              \
+      "cycles from a warp's fetch to its decoded instructions (i-cache hit and decode)")        \
     X(U32, num_sp_units, "-gpgpu_num_sp_units", "1", 1, 64, "SP (fp32/int) pipelines per SM")    \
     X(U32, num_sfu_units, "-gpgpu_num_sfu_units", "1", 1, 64, "SFU pipelines per SM")            \
     X(U32, num_dp_units, "-gpgpu_num_dp_units", "0", 0, 64,                                      \
@@ -130,8 +134,8 @@
       "stop a kernel when nothing has issued or moved for this many cycles (0: never)")       \
     X(U32, window_order, "-lockstep_window_order", "0", 0, 1,                                    \
       "order components run in within a window: 0 index, 1 reverse (a check: same results)")   \
-    X(STR, trace_file, "-lockstep_trace", "", 0, 0,                                               \
-      "write a Chrome trace (Perfetto) of the timing model to this file (empty: none)")         \
+    X(STR, trace_file, "-lockstep_trace", "none", 0, 0,                                           \
+      "write a Chrome trace (Perfetto) of the timing model to this file (none: no trace)")      \
     X(U64, trace_interval, "-lockstep_trace_interval", "1000", 1, UINT64_MAX,                    \
       "cycles between the trace's per-SM activity samples")                                     \
     X(U32, progress, "-lockstep_progress", "0", 0, 1,                                            \

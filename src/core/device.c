@@ -607,7 +607,7 @@ IR_MIXES(X)
 _Static_assert((int)LOCKSTEP_MIX_COUNT == (int)MIX_COUNT, "lockstep_mix and ir_mix differ");
 
 static const char *const stall_names[LOCKSTEP_STALL_COUNT] = {
-    "issued", "idle", "scoreboard", "fu_busy", "memory", "barrier", "fence",
+    "issued", "idle", "scoreboard", "fu_busy", "memory", "barrier", "fence", "no_inst",
 };
 
 const char *lockstep_stall_name(lockstep_stall s)
@@ -741,7 +741,7 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
     lockstep_status st;
     lockstep_timing_stats ts;
     int timing = !strcmp(cfg->mode, "timing");
-    if (!timing && cfg->trace_file[0]) {
+    if (!timing && strcmp(cfg->trace_file, "none")) {
         exec_launch_release(&L);
         return fail(dev, LOCKSTEP_ERROR_INVALID_CONFIG,
                     "launch of '%s': -lockstep_trace traces the timing model; it needs "

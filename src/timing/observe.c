@@ -38,7 +38,7 @@ static double us(const timing_gpu *g, uint64_t cycle) { return (double)cycle / g
 int tm_observe_open(timing_gpu *g, char *err, size_t errlen)
 {
     const lockstep_config *cfg = g->cfg;
-    if (!cfg->trace_file || !cfg->trace_file[0])
+    if (!cfg->trace_file || !strcmp(cfg->trace_file, "none"))
         return 0;
     char msg[512];
     if (!(g->trace = ctrace_open(cfg->trace_file, msg, sizeof msg))) {

@@ -97,6 +97,7 @@ void sm_launch_begin(tm_sm *sm)
     }
     sm->wake = 0;
     sm->sched_at = 0;
+    sm->fetch_free = 0;
 }
 
 /* A CTA starts in slot tc: its warps get fresh scoreboards. */
@@ -110,6 +111,8 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     tw->ready_at = 0;
     tw->age = age;
     tw->acq_pending = 0;
+    tw->ib_n = 0;
+    tw->ib_ready = 0;
     if (tw->rcap)
         memset(tw->rready, 0, tw->rcap * sizeof *tw->rready);
     if (tw->pcap)
@@ -669,6 +672,22 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
 
 /* ---- issue ------------------------------------------------------------------------- */
 
+/* Instruction fetch and decode.  The SM's fetch unit serves one warp a
+ * cycle: it reads `-lockstep_ibuffer` consecutive instructions from pc into
+ * the warp's buffer, decoded fetch_latency cycles later.  Issue takes the
+ * buffer's head; a control transfer the buffer did not follow (a taken
+ * branch, a call, reconvergence) empties it, and the warp fetches again
+ * right after the issue that redirected it.  (No i-cache misses: kernels
+ * are small next to an instruction cache.) */
+static void fetch(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
+{
+    uint64_t t = sm->fetch_free > now ? sm->fetch_free : now;
+    sm->fetch_free = t + 1;
+    tw->ib_pc = pc;
+    tw->ib_n = sm->g->cfg->ibuffer;
+    tw->ib_ready = t + sm->g->cfg->fetch_latency;
+}
+
 /* Why warp tw cannot issue at `now` (or ISSUED if it can); *when: the
  * earliest cycle it might (TM_NEVER: an event will wake it). */
 static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uint64_t *when)
@@ -691,6 +710,14 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
     *pc_out = pc;
     if (sb_fit(tw))
         return LOCKSTEP_STALL_IDLE;
+    if (g->cfg->ibuffer) {
+        if (!tw->ib_n || tw->ib_pc != pc)
+            fetch(sm, tw, pc, now); /* empty, or a jump the buffer did not follow */
+        if (tw->ib_ready > now) {
+            *when = tw->ready_at = tw->ib_ready;
+            return LOCKSTEP_STALL_NO_INST;
+        }
+    }
     const tm_insn *ti = &g->ti[pc];
     const ir_insn *in = &L->mod->code[pc];
     uint64_t t = 0;
@@ -775,6 +802,17 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     uint32_t n = exec_warp_run(L, tw->tc->c, w, 1);
     L->warp_insts += n;
     sm->insts += n;
+    if (g->cfg->ibuffer && tw->ib_n) {
+        /* take the buffer's head; fetch again at once if the warp goes
+         * elsewhere than the next buffered instruction, or ran out */
+        tw->ib_pc++;
+        tw->ib_n--;
+        if (w->state == WARP_RUNNING) {
+            uint32_t next = exec_warp_next_pc(L, tw->tc->c, w);
+            if (next != IR_NO_PC && (!tw->ib_n || next != tw->ib_pc))
+                fetch(sm, tw, next, now);
+        }
+    }
     if (L->opt.max_warp_insts && L->warp_insts > L->opt.max_warp_insts)
         exec_fault(L, tw->tc->c, w, -1, pc, LOCKSTEP_ERROR_INSN_LIMIT, 0,
                    "the launch ran past the limit of %llu warp instructions "
@@ -828,8 +866,8 @@ void sm_cycle(tm_sm *sm, uint64_t now)
         static const uint8_t rank[LOCKSTEP_STALL_COUNT] = {
             [LOCKSTEP_STALL_ISSUED] = 9, [LOCKSTEP_STALL_IDLE] = 0,
             [LOCKSTEP_STALL_BARRIER] = 1, [LOCKSTEP_STALL_SCOREBOARD] = 2,
-            [LOCKSTEP_STALL_FENCE] = 3, [LOCKSTEP_STALL_FU_BUSY] = 4,
-            [LOCKSTEP_STALL_MEMORY] = 5};
+            [LOCKSTEP_STALL_NO_INST] = 3, [LOCKSTEP_STALL_FENCE] = 4,
+            [LOCKSTEP_STALL_FU_BUSY] = 5, [LOCKSTEP_STALL_MEMORY] = 6};
         tm_warp *chosen = NULL;
         uint32_t chosen_pc = 0, chosen_k = 0;
         uint32_t start = 0;

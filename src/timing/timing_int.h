@@ -122,6 +122,10 @@ typedef struct tm_warp {
     uint64_t ready_at;     /* no issue before this cycle (a hint; TM_NEVER: woken by an event) */
     uint64_t age;          /* dispatch order (GTO: oldest first) */
     int acq_pending;       /* an acquire load is in flight: later memory operations wait */
+    /* instruction buffer: ib_n decoded instructions from ib_pc on, usable
+     * from cycle ib_ready (fetch.c's model in sm.c) */
+    uint32_t ib_pc, ib_n;
+    uint64_t ib_ready;
 } tm_warp;
 
 struct tm_cta {
@@ -170,6 +174,7 @@ typedef struct tm_sm {
     uint32_t nmops, mops_cap;
     uint64_t wake;         /* earliest cycle it may act */
     uint64_t sched_at;     /* earliest cycle a scheduler may issue (see sm_cycle) */
+    uint64_t fetch_free;   /* the fetch unit's next free cycle (one warp's fetch a cycle) */
     uint64_t last_active;  /* last cycle it issued, stepped its LD/ST unit or took a reply */
     uint64_t insts;        /* warp instructions issued, all launches */
     uint64_t stall[LOCKSTEP_STALL_COUNT];

@@ -77,6 +77,74 @@ static const char *chase_ptx =
     "  atom.global.add.u32 %r5, [%rd1], 1;\n"
     "  mul.wide.u32 %rd3, %r4, 4;\n  add.u64 %rd2, %rd2, %rd3;\n  st.global.u32 [%rd2], %r5;\n"
     "  ret;\n}\n"
+    "// straight(): 64 independent adds in a straight line, for the fetch model\n"
+    ".visible .entry straight()\n{\n"
+    "  .reg .u32 %r<65>;\n  mov.u32 %r0, %tid.x;\n"
+    "  add.u32 %r1, %r0, 0;\n"
+    "  add.u32 %r2, %r0, 1;\n"
+    "  add.u32 %r3, %r0, 2;\n"
+    "  add.u32 %r4, %r0, 3;\n"
+    "  add.u32 %r5, %r0, 4;\n"
+    "  add.u32 %r6, %r0, 5;\n"
+    "  add.u32 %r7, %r0, 6;\n"
+    "  add.u32 %r8, %r0, 7;\n"
+    "  add.u32 %r9, %r0, 8;\n"
+    "  add.u32 %r10, %r0, 9;\n"
+    "  add.u32 %r11, %r0, 10;\n"
+    "  add.u32 %r12, %r0, 11;\n"
+    "  add.u32 %r13, %r0, 12;\n"
+    "  add.u32 %r14, %r0, 13;\n"
+    "  add.u32 %r15, %r0, 14;\n"
+    "  add.u32 %r16, %r0, 15;\n"
+    "  add.u32 %r17, %r0, 16;\n"
+    "  add.u32 %r18, %r0, 17;\n"
+    "  add.u32 %r19, %r0, 18;\n"
+    "  add.u32 %r20, %r0, 19;\n"
+    "  add.u32 %r21, %r0, 20;\n"
+    "  add.u32 %r22, %r0, 21;\n"
+    "  add.u32 %r23, %r0, 22;\n"
+    "  add.u32 %r24, %r0, 23;\n"
+    "  add.u32 %r25, %r0, 24;\n"
+    "  add.u32 %r26, %r0, 25;\n"
+    "  add.u32 %r27, %r0, 26;\n"
+    "  add.u32 %r28, %r0, 27;\n"
+    "  add.u32 %r29, %r0, 28;\n"
+    "  add.u32 %r30, %r0, 29;\n"
+    "  add.u32 %r31, %r0, 30;\n"
+    "  add.u32 %r32, %r0, 31;\n"
+    "  add.u32 %r33, %r0, 32;\n"
+    "  add.u32 %r34, %r0, 33;\n"
+    "  add.u32 %r35, %r0, 34;\n"
+    "  add.u32 %r36, %r0, 35;\n"
+    "  add.u32 %r37, %r0, 36;\n"
+    "  add.u32 %r38, %r0, 37;\n"
+    "  add.u32 %r39, %r0, 38;\n"
+    "  add.u32 %r40, %r0, 39;\n"
+    "  add.u32 %r41, %r0, 40;\n"
+    "  add.u32 %r42, %r0, 41;\n"
+    "  add.u32 %r43, %r0, 42;\n"
+    "  add.u32 %r44, %r0, 43;\n"
+    "  add.u32 %r45, %r0, 44;\n"
+    "  add.u32 %r46, %r0, 45;\n"
+    "  add.u32 %r47, %r0, 46;\n"
+    "  add.u32 %r48, %r0, 47;\n"
+    "  add.u32 %r49, %r0, 48;\n"
+    "  add.u32 %r50, %r0, 49;\n"
+    "  add.u32 %r51, %r0, 50;\n"
+    "  add.u32 %r52, %r0, 51;\n"
+    "  add.u32 %r53, %r0, 52;\n"
+    "  add.u32 %r54, %r0, 53;\n"
+    "  add.u32 %r55, %r0, 54;\n"
+    "  add.u32 %r56, %r0, 55;\n"
+    "  add.u32 %r57, %r0, 56;\n"
+    "  add.u32 %r58, %r0, 57;\n"
+    "  add.u32 %r59, %r0, 58;\n"
+    "  add.u32 %r60, %r0, 59;\n"
+    "  add.u32 %r61, %r0, 60;\n"
+    "  add.u32 %r62, %r0, 61;\n"
+    "  add.u32 %r63, %r0, 62;\n"
+    "  add.u32 %r64, %r0, 63;\n"
+    "  ret;\n}\n"
     "// empty(): occupancy probe\n"
     ".visible .entry empty()\n{\n  ret;\n}\n";
 
@@ -368,6 +436,47 @@ static void test_window_order(void)
     CHECK(once);
 }
 
+/* Fetch: one warp runs a straight line of independent instructions.  With
+ * a B-entry instruction buffer each fetch brings B instructions, and the
+ * warp waits fetch_latency for each; so raising the fetch latency by D
+ * costs D cycles per fetch, ceil(N / B) fetches for N instructions (one
+ * fetch of slack for the kernel's start and end). */
+static uint64_t straight_cycles(const char *opts, uint64_t *insts, uint64_t *no_inst)
+{
+    lockstep_device *dev = device_with(opts);
+    lockstep_kernel *k = kernel(dev, "straight");
+    lockstep_launch_stats st;
+    uint64_t c = 0;
+    if (k && E2E_OK(dev, lockstep_launch_args(dev, k, e2e_dim3(1, 1, 1), e2e_dim3(32, 1, 1), 0,
+                                              NULL, &st))) {
+        c = st.t.cycles;
+        *insts = st.warp_insts;
+        *no_inst = st.t.stall[LOCKSTEP_STALL_NO_INST];
+    }
+    e2e_device_destroy(dev);
+    return c;
+}
+
+static void test_fetch(void)
+{
+    uint64_t n = 0, ni0 = 0, ni1 = 0, ni2 = 0;
+    for (uint32_t b = 1; b <= 4; b *= 2) {
+        char lo[128], hi[128];
+        snprintf(lo, sizeof lo, "-lockstep_ibuffer %u -lockstep_fetch_latency 2", b);
+        snprintf(hi, sizeof hi, "-lockstep_ibuffer %u -lockstep_fetch_latency 12", b);
+        uint64_t c_lo = straight_cycles(lo, &n, &ni1), c_hi = straight_cycles(hi, &n, &ni2);
+        uint64_t fetches = (n + b - 1) / b, want = fetches * 10;
+        CHECK_MSG(c_hi - c_lo + 10 >= want && c_hi - c_lo <= want + 10,
+                  "ibuffer %u: fetch latency 2 -> 12 costs %llu cycles, expected %llu (+-10)", b,
+                  (unsigned long long)(c_hi - c_lo), (unsigned long long)want);
+        CHECK(ni2 > ni1); /* the wait shows as no_inst */
+    }
+    /* without the fetch model no cycle is charged to it */
+    uint64_t c0 = straight_cycles("-lockstep_ibuffer 0", &n, &ni0);
+    CHECK(c0 > 0);
+    CHECK_EQ_U64(ni0, 0);
+}
+
 static void test_watchdog(void)
 {
     /* with a watchdog shorter than one DRAM round trip, a dependent chase
@@ -430,6 +539,7 @@ int main(void)
     RUN(test_bandwidth);
     RUN(test_bank_conflicts);
     RUN(test_occupancy);
+    RUN(test_fetch);
     RUN(test_seeds);
     RUN(test_window_order);
     RUN(test_watchdog);
