@@ -549,6 +549,8 @@ static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
             reqq_pop(&sm->out);
             icnt_push(g->reqnet, t, sm->id, r->part, bytes, r);
         }
+        if (sm->out_waiters && sm->out.n < g->cfg->ldst_queue)
+            sm_out_drained(sm, t);
         uint64_t nx = sm_next(g, sm, t);
         if (nx > end)
             nx = end;
@@ -728,6 +730,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
     for (uint32_t s = 0; ok && s < g->nsms; s++) {
         tm_sm *sm = &g->sms[s];
         sm->ctas = ls.ctas + (size_t)s * ls.occ;
+        sm->nresident_slots = ls.occ;
         sm->nresident = 0;
         sm->nsw = nsw;
         for (uint32_t q = 0; ok && q < g->nsched; q++) {

@@ -98,6 +98,7 @@ void sm_launch_begin(tm_sm *sm)
     sm->wake = 0;
     sm->sched_at = 0;
     sm->fetch_free = 0;
+    sm->out_waiters = 0;
 }
 
 /* A CTA starts in slot tc: its warps get fresh scoreboards. */
@@ -109,6 +110,7 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     w->timing = tw;
     tw->loads_out = tw->stores_out = 0;
     tw->ready_at = 0;
+    tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
     tw->age = age;
     tw->acq_pending = 0;
     tw->ib_n = 0;
@@ -217,8 +219,13 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
                 sm->mshr[i].stale = 1;
         }
     }
-    if (tw->ready_at > done || tw->ready_at == TM_NEVER)
+    /* a reply can end a wait for operands or a fence, not one for the LD/ST
+     * unit, a functional unit or a fetch: those keep their time */
+    if ((tw->ready_at > done || tw->ready_at == TM_NEVER) &&
+        (tw->ready_why == LOCKSTEP_STALL_SCOREBOARD || tw->ready_why == LOCKSTEP_STALL_FENCE)) {
         tw->ready_at = done;
+        tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+    }
     if (sm->wake > done)
         sm->wake = done;
     if (sm->sched_at > done)
@@ -702,7 +709,7 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
         return LOCKSTEP_STALL_IDLE;
     if (tw->ready_at > now) {
         *when = tw->ready_at;
-        return LOCKSTEP_STALL_SCOREBOARD;
+        return tw->ready_why;
     }
     uint32_t pc = exec_warp_next_pc(L, tw->tc->c, w);
     if (pc == IR_NO_PC)
@@ -715,7 +722,7 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
             fetch(sm, tw, pc, now); /* empty, or a jump the buffer did not follow */
         if (tw->ib_ready > now) {
             *when = tw->ready_at = tw->ib_ready;
-            return LOCKSTEP_STALL_NO_INST;
+            return tw->ready_why = LOCKSTEP_STALL_NO_INST;
         }
     }
     const tm_insn *ti = &g->ti[pc];
@@ -737,18 +744,18 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
             t = pr[ti->dp[i]];
     if (t > now) {
         *when = tw->ready_at = t;
-        return LOCKSTEP_STALL_SCOREBOARD;
+        return tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
     }
     if (ti->complex && tw->loads_out) {
         tw->ready_at = TM_NEVER;
-        return LOCKSTEP_STALL_SCOREBOARD;
+        return tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
     }
     int fence = in->op == OP_MEMBAR || in->op == OP_FENCE ||
                 (ti->unit == TU_LDST && (tw->acq_pending || in->sem == SEM_RELEASE ||
                                          in->sem == SEM_ACQ_REL || in->sem == SEM_SC));
     if (fence && (tw->loads_out || tw->stores_out)) {
         tw->ready_at = TM_NEVER;
-        return LOCKSTEP_STALL_FENCE;
+        return tw->ready_why = LOCKSTEP_STALL_FENCE;
     }
     if (ti->unit == TU_LDST) {
         if (sm->lq_n || sm->ldst_busy_until > now || sm->out.n >= g->cfg->ldst_queue) {
@@ -757,8 +764,14 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
             uint64_t t1 = now + (sm->lq_n ? sm->lq_n : 1);
             if (sm->ldst_busy_until > t1)
                 t1 = sm->ldst_busy_until;
-            *when = sm->out.n >= g->cfg->ldst_queue ? now + 1 : t1;
-            return LOCKSTEP_STALL_MEMORY;
+            if (sm->out.n >= g->cfg->ldst_queue) {
+                /* nothing moves until the crossbar takes a request:
+                 * sm_out_drained wakes the warp then */
+                sm->out_waiters = 1;
+                t1 = TM_NEVER;
+            }
+            *when = tw->ready_at = t1;
+            return tw->ready_why = LOCKSTEP_STALL_MEMORY;
         }
     } else if (ti->unit != TU_NONE) {
         uint32_t n = g->units[ti->unit];
@@ -767,19 +780,42 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
             if (sm->unit_free[ti->unit][k] < best)
                 best = sm->unit_free[ti->unit][k];
         if (best > now) {
-            *when = best;
-            return LOCKSTEP_STALL_FU_BUSY;
+            *when = tw->ready_at = best; /* units only get busier until then */
+            return tw->ready_why = LOCKSTEP_STALL_FU_BUSY;
         }
     }
     return LOCKSTEP_STALL_ISSUED;
+}
+
+/* The crossbar took requests at cycle t and the SM's queue to it is no
+ * longer full: warps that waited for that may look again at t + 1. */
+void sm_out_drained(tm_sm *sm, uint64_t t)
+{
+    sm->out_waiters = 0;
+    for (uint32_t k = 0; k < sm->nresident_slots; k++) {
+        tm_cta *tc = &sm->ctas[k];
+        if (!tc->active)
+            continue;
+        for (uint32_t i = 0; i < sm->g->L->nwarps; i++) {
+            tm_warp *tw = &tc->warps[i];
+            if (tw->ready_why == LOCKSTEP_STALL_MEMORY && tw->ready_at > t + 1)
+                tw->ready_at = t + 1;
+        }
+    }
+    if (sm->sched_at > t + 1)
+        sm->sched_at = t + 1;
+    if (sm->wake > t + 1)
+        sm->wake = t + 1;
 }
 
 /* Wake every warp of tw's CTA (a barrier may have been released). */
 static void wake_cta(tm_cta *tc, uint32_t nwarps, uint64_t t)
 {
     for (uint32_t i = 0; i < nwarps; i++)
-        if (tc->warps[i].ready_at == TM_NEVER || tc->warps[i].ready_at > t)
+        if (tc->warps[i].ready_at == TM_NEVER || tc->warps[i].ready_at > t) {
             tc->warps[i].ready_at = t;
+            tc->warps[i].ready_why = LOCKSTEP_STALL_SCOREBOARD;
+        }
 }
 
 /* Issue warp tw's instruction at pc. */
@@ -839,6 +875,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
         w->state != WARP_RUNNING)
         wake_cta(tw->tc, L->nwarps, now + 1);
     tw->ready_at = now + 1;
+    tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
     tm_progress(g, now);
 }
 

@@ -120,6 +120,7 @@ typedef struct tm_warp {
     uint32_t loads_out;    /* mops with destinations in flight */
     uint32_t stores_out;   /* store / atomic mops in flight */
     uint64_t ready_at;     /* no issue before this cycle (a hint; TM_NEVER: woken by an event) */
+    uint8_t ready_why;     /* the stall reason until ready_at (lockstep_stall) */
     uint64_t age;          /* dispatch order (GTO: oldest first) */
     int acq_pending;       /* an acquire load is in flight: later memory operations wait */
     /* instruction buffer: ib_n decoded instructions from ib_pc on, usable
@@ -175,6 +176,8 @@ typedef struct tm_sm {
     uint64_t wake;         /* earliest cycle it may act */
     uint64_t sched_at;     /* earliest cycle a scheduler may issue (see sm_cycle) */
     uint64_t fetch_free;   /* the fetch unit's next free cycle (one warp's fetch a cycle) */
+    uint32_t nresident_slots; /* CTA slots of this launch (ctas[]) */
+    int out_waiters;       /* warps wait for the queue to the crossbar to drain */
     uint64_t last_active;  /* last cycle it issued, stepped its LD/ST unit or took a reply */
     uint64_t insts;        /* warp instructions issued, all launches */
     uint64_t stall[LOCKSTEP_STALL_COUNT];
@@ -264,6 +267,7 @@ int sm_init(timing_gpu *g, tm_sm *sm, uint32_t id);
 void sm_release(tm_sm *sm);
 void sm_launch_begin(tm_sm *sm);
 void sm_cycle(tm_sm *sm, uint64_t now);
+void sm_out_drained(tm_sm *sm, uint64_t t);
 void sm_reply(tm_sm *sm, tm_req *r, uint64_t now);
 int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active,
                  const exec_addr *ad);
