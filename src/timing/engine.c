@@ -145,6 +145,17 @@ static int parse_cache(const char *name, const char *s, cache_config *c, char *e
     return 0;
 }
 
+/* n cycles of a clock running at `ratio` times the core clock, in core
+ * cycles, rounded up and at least 1. */
+static uint32_t clock_cycles(uint32_t n, double ratio)
+{
+    double c = (double)n / ratio;
+    uint64_t k = (uint64_t)c;
+    if ((double)k < c)
+        k++;
+    return k < 1 ? 1 : k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
+}
+
 timing_gpu *timing_gpu_create(const lockstep_config *cfg, char *err, size_t errlen)
 {
     timing_gpu *g = calloc(1, sizeof *g);
@@ -206,10 +217,22 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, char *err, size_t errl
     g->dcfg.tRFC = cfg->dram_rfc;
     g->dcfg.jitter = cfg->nondet ? cfg->dram_jitter : 0;
     uint64_t seed = cfg->nondet ? cfg->nondet_seed : 0;
+    /* Clock domains.  The model steps at the core clock.  Latencies given
+     * in L2 cycles become core cycles (rounded up); the crossbar, at
+     * icnt/core flits per core cycle, gets a flit of flit_size x icnt/core
+     * bytes and its latency in core cycles. */
+    double l2r = g->mhz[2] / g->mhz[0], ir = g->mhz[1] / g->mhz[0];
+    g->rop_lat = clock_cycles(cfg->rop_latency, l2r);
+    g->l2_lat = clock_cycles(cfg->l2_latency, l2r);
+    g->dram_lat = cfg->dram_latency ? clock_cycles(cfg->dram_latency, l2r) : 0;
+    uint32_t icnt_lat = clock_cycles(cfg->icnt_latency, ir);
+    uint32_t flit = (uint32_t)((double)cfg->flit_size * ir + 0.5);
+    if (flit < 1)
+        flit = 1;
     /* windows as long as the crossbar latency; input space freed in the
      * crossbar reaches the source a window later (icnt.h, "Windows") */
-    g->window = cfg->icnt_latency;
-    icnt_config ic = {g->nsms, g->nparts, cfg->flit_size, cfg->icnt_latency, cfg->icnt_in_buf,
+    g->window = icnt_lat;
+    icnt_config ic = {g->nsms, g->nparts, flit, icnt_lat, cfg->icnt_in_buf,
                       cfg->icnt_out_buf, 0, g->window - 1};
     if (!(g->reqnet = icnt_create(&ic, seed, 0)))
         goto oom;

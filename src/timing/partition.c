@@ -111,7 +111,7 @@ void part_reset_inflight(tm_part *p)
 
 void part_accept(tm_part *p, tm_req *r, uint64_t now)
 {
-    r->t = now + p->g->cfg->rop_latency;
+    r->t = now + p->g->rop_lat;
     reqq_push(&p->rop, r);
 }
 
@@ -138,7 +138,7 @@ static void writeback(tm_part *p, const cache_victim *ev, uint64_t now)
     if (!ev->valid || !ev->dirty)
         return;
     p->g->st->l2_writebacks++;
-    dq_push(p, now + p->g->cfg->dram_latency, ev->line_addr, TM_WRITEBACK, 1);
+    dq_push(p, now + p->g->dram_lat, ev->line_addr, TM_WRITEBACK, 1);
 }
 
 /* Serve request r at the L2 now: the data moves here. */
@@ -168,7 +168,7 @@ static void serve(tm_part *p, tm_req *r, uint64_t now)
         }
         }
     }
-    r->t = now + g->cfg->l2_latency;
+    r->t = now + g->l2_lat;
     reqq_push(&p->replies, r);
 }
 
@@ -237,7 +237,7 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
     m->waiting.head = m->waiting.tail = NULL;
     m->waiting.n = 0;
     reqq_push(&m->waiting, r);
-    if (dq_push(p, now + g->cfg->dram_latency, la, (uint32_t)(m - p->mshr), 0)) {
+    if (dq_push(p, now + g->dram_lat, la, (uint32_t)(m - p->mshr), 0)) {
         g->L->oom = 1;
         return 1;
     }

@@ -224,6 +224,7 @@ struct timing_gpu {
     const lockstep_config *cfg;
     uint32_t nsms, nparts, nsched;
     double mhz[4];
+    uint32_t rop_lat, l2_lat, dram_lat; /* in core cycles (the config gives L2 cycles) */
     uint32_t lat[3][5], ii[3][5];   /* int, fp, dp */
     uint32_t threads_per_sm, regs_per_sm, shmem_per_sm, ctas_per_sm;
     int policy;                      /* 0 lrr, 1 gto, 2 two-level */
