@@ -284,6 +284,15 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "lockstep run: --trace traces the timing model; it cannot be used "
                             "with --functional\n");
             bad = 1;
+        } else if (strcmp(trace, "none")) {
+            FILE *tf = fopen(trace, "w"); /* say now if it cannot be written */
+            if (!tf) {
+                fprintf(stderr, "lockstep run: cannot write the trace %s: %s\n", trace,
+                        strerror(errno));
+                bad = 1;
+            } else {
+                fclose(tf);
+            }
         }
     }
     lockstep_config_destroy(cfg);

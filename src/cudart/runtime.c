@@ -560,7 +560,7 @@ static cudaError_t launch(struct rt_function *f, dim3 grid, dim3 block, void **a
         return cudaSuccess;
     cudaError_t e = from_status(s);
     if (s == LOCKSTEP_ERROR_INVALID_LAUNCH || s == LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES ||
-        s == LOCKSTEP_ERROR_INVALID_VALUE) {
+        s == LOCKSTEP_ERROR_INVALID_VALUE || s == LOCKSTEP_ERROR_INVALID_CONFIG) {
         say("launch of %s failed: %s", f->name, lockstep_device_last_error(rt.dev));
         return e;
     }

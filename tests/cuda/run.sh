@@ -177,7 +177,8 @@ fi
 
 # --trace: a Chrome trace whose kernel slices match the statistics, with CTA
 # slices and per-SM counters, while the statistics stay those of a run
-# without a trace; --trace cannot be combined with --functional.
+# without a trace; --trace cannot be combined with --functional, and a trace
+# file that cannot be written is reported before the program starts.
 if { [ $# -eq 0 ] || [ "$names" = "$*" ]; } && command -v python3 >/dev/null 2>&1; then
     n=$((n + 1))
     bin=$build/cuda/grids
@@ -215,6 +216,14 @@ PY
         rc=$?
         if [ "$rc" -ne 2 ] || ! grep -q "timing model" "$build/cuda/trace.err"; then
             why="--functional --trace: exit $rc, expected 2 and a message"
+        fi
+    fi
+    if [ -z "$why" ]; then
+        "$lockstep" run --trace /nonexistent/dir/t.json -- "$bin" >/dev/null 2>"$build/cuda/trace.err"
+        rc=$?
+        if [ "$rc" -ne 2 ] || ! grep -q "cannot write the trace /nonexistent/dir/t.json" \
+            "$build/cuda/trace.err"; then
+            why="--trace into a missing directory: exit $rc, expected 2 and a message"
         fi
     fi
     if [ -z "$why" ]; then
