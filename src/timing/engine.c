@@ -719,6 +719,21 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
     return L->fault;
 }
 
+/* The DRAM counters summed over the partitions. */
+static void dram_totals(const timing_gpu *g, dram_stats *t)
+{
+    memset(t, 0, sizeof *t);
+    for (uint32_t p = 0; p < g->nparts; p++) {
+        dram_stats d;
+        dram_get_stats(g->parts[p].dram, &d);
+        t->reads += d.reads;
+        t->writes += d.writes;
+        t->row_hits += d.row_hits;
+        t->activates += d.activates;
+        t->refreshes += d.refreshes;
+    }
+}
+
 lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats *st)
 {
     memset(st, 0, sizeof *st);
@@ -787,15 +802,8 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         icnt_stats i0[2], i1[2];
         icnt_get_stats(g->reqnet, &i0[0]);
         icnt_get_stats(g->repnet, &i0[1]);
-        dram_stats d0 = {0}, d1 = {0}, d;
-        for (uint32_t p = 0; p < g->nparts; p++) {
-            dram_get_stats(g->parts[p].dram, &d);
-            d0.reads += d.reads;
-            d0.writes += d.writes;
-            d0.row_hits += d.row_hits;
-            d0.activates += d.activates;
-            d0.refreshes += d.refreshes;
-        }
+        dram_stats d0, d1;
+        dram_totals(g, &d0);
         tm_observe_begin(g, ls.occ);
         hostfp_env env;
         hostfp_enter(&env);
@@ -812,14 +820,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
                            i1[1].out_full_stalls) -
                           (i0[0].arb_stalls + i0[0].out_full_stalls + i0[1].arb_stalls +
                            i0[1].out_full_stalls);
-        for (uint32_t p = 0; p < g->nparts; p++) {
-            dram_get_stats(g->parts[p].dram, &d);
-            d1.reads += d.reads;
-            d1.writes += d.writes;
-            d1.row_hits += d.row_hits;
-            d1.activates += d.activates;
-            d1.refreshes += d.refreshes;
-        }
+        dram_totals(g, &d1);
         st->dram_reads = d1.reads - d0.reads;
         st->dram_writes = d1.writes - d0.writes;
         st->dram_row_hits = d1.row_hits - d0.row_hits;
