@@ -3,10 +3,11 @@
 #
 #   make               library + command                     -> build/
 #   make test          build and run every test
+#   make all-tests     build every test program without running them
 #   make demo          build and run the demo
 #   make SAN=1 test    the tests under ASan + UBSan           -> build-san/
 #   make WERROR=1 ...  warnings are errors (CI)
-#   make fuzz          the PTX parser's libFuzzer target (clang) -> build-fuzz/
+#   make fuzz          libFuzzer targets: PTX parser, fat-binary reader -> build-fuzz/
 #   make bench         functional-mode speed benchmark
 #   make V=1 ...       show the compiler command lines
 #
@@ -49,7 +50,7 @@ TESTS    = $(patsubst %.c,$(BUILD)/%,$(TEST_SRC))
 CUDART_TEST_SRC = $(wildcard tests/cudart/test_*.c)
 CUDART_TESTS    = $(patsubst %.c,$(BUILD)/%,$(CUDART_TEST_SRC))
 
-.PHONY: all test demo fuzz bench clean
+.PHONY: all all-tests test demo fuzz bench clean
 all: $(BUILD)/liblockstep.a $(BUILD)/liblockstep.so $(BUILD)/lockstep $(BUILD)/lib/libcudart.so.13
 
 $(BUILD)/obj/%.o: %.c
@@ -68,16 +69,12 @@ $(BUILD)/lockstep: $(CLI_OBJ) $(BUILD)/liblockstep.a
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The CUDA runtime replacement: libcudart.so.13 with nvcc 13's symbol
-# version, holding liblockstep inside it.  zstd decompresses the PTX nvcc
-# compresses by default (Debian: libzstd-dev); without it the library still
-# builds and explains which programs it cannot load.
-ZSTD := $(shell printf '\043include <zstd.h>\nint main(void){return 0;}\n' | $(CC) -x c - -lzstd -o /dev/null 2>/dev/null && echo 1)
+# version, holding liblockstep inside it.  The zstd decompressor for the PTX
+# nvcc compresses by default is the system's libzstd.so.1, loaded at run
+# time (src/cudart/fatbin.c), so the build needs no -dev package.
 CUDART_SRC = $(wildcard src/cudart/*.c)
 CUDART_OBJ = $(CUDART_SRC:%.c=$(BUILD)/obj/%.o)
-ifeq ($(ZSTD),1)
-$(CUDART_OBJ): CPPFLAGS += -DLOCKSTEP_HAVE_ZSTD
-CUDART_LIBS = -lzstd
-endif
+CUDART_LIBS = -ldl
 $(BUILD)/lib/libcudart.so.13: $(CUDART_OBJ) $(LIB_OBJ) src/cudart/exports.map
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcudart.so.13 \
@@ -93,7 +90,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/liblockstep.a tests/test.h
 $(BUILD)/tests/cudart/%: tests/cudart/%.c $(CUDART_OBJ) $(BUILD)/liblockstep.a tests/test.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) $(if $(filter 1,$(ZSTD)),-DLOCKSTEP_HAVE_ZSTD) -MMD -MP \
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) -MMD -MP \
 	    -o $@ $< $(CUDART_OBJ) $(BUILD)/liblockstep.a $(CUDART_LIBS) $(LDLIBS)
 
 # In the sanitizer build, CUDA programs (not instrumented themselves) load an
@@ -102,7 +99,9 @@ ifeq ($(SAN),1)
 export LOCKSTEP_RUN_ENV = LD_PRELOAD=$(shell $(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0
 endif
 
-test: all $(TESTS) $(CUDART_TESTS) $(BUILD)/demo
+all-tests: all $(TESTS) $(CUDART_TESTS) $(BUILD)/demo $(BUILD)/bench_functional
+
+test: all-tests
 	@sh tests/run.sh $(BUILD)
 
 $(BUILD)/demo: examples/demo.c $(BUILD)/liblockstep.a
@@ -128,11 +127,14 @@ endif
 
 # The fuzz target compiles the library sources itself, instrumented.
 FUZZ_CC ?= clang
+FUZZ_FLAGS = $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 build-fuzz/ptx_fuzz: fuzz/ptx_fuzz.c $(LIB_SRC)
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
-fuzz: build-fuzz/ptx_fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(LDLIBS)
+build-fuzz/fatbin_fuzz: fuzz/fatbin_fuzz.c src/cudart/fatbin.c
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -ldl $(LDLIBS)
+fuzz: build-fuzz/ptx_fuzz build-fuzz/fatbin_fuzz
 
 $(BUILD)/bench_functional: bench/functional/bench_functional.c $(BUILD)/liblockstep.a
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(BUILD)/liblockstep.a $(LDLIBS)

@@ -6,7 +6,7 @@
  * launched once with a tiny grid, zeroed parameters and a small
  * instruction limit, so the interpreter sees what the parser lets through.
  *
- *   make fuzz && build-fuzz/ptx_fuzz -max_total_time=60 fuzz/corpus
+ *   make fuzz && build-fuzz/ptx_fuzz -max_total_time=60 fuzz/corpus-ptx
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -16,9 +16,21 @@ typedef struct fatbin_ptx {
 } fatbin_ptx;
 
 /* Extract the PTX of the highest architecture from the fat binary behind
- * `wrapper` (a __fatBinC_Wrapper_t).  Returns 0, or -1 with a message in
- * err saying why and, where the program's build is the cause, what nvcc
- * flag fixes it. */
+ * `wrapper` (a __fatBinC_Wrapper_t), reading no further than the memory
+ * behind it is mapped.  Returns 0, or -1 with a message in err saying why
+ * and, where the program's build is the cause, what nvcc flag fixes it. */
 int fatbin_extract_ptx(const void *wrapper, fatbin_ptx *out, char *err, size_t errlen);
+
+/* The same for a fat binary image of exactly `size` bytes at `data` (the
+ * .nv_fatbin section of a program, or a fuzzer's input); rdc says the
+ * program was built with relocatable device code, for the message when the
+ * image holds no PTX.  Reads nothing outside [data, data + size). */
+int fatbin_parse(const void *data, size_t size, int rdc, fatbin_ptx *out, char *err,
+                 size_t errlen);
+
+/* Load zstd from this shared-object name instead of libzstd.so.1 from the
+ * next decompression on (tests: a name that does not exist shows the
+ * message a machine without the library gives). */
+void fatbin_zstd_library(const char *soname);
 
 #endif

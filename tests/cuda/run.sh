@@ -175,6 +175,28 @@ if [ $# -eq 0 ] || [ "$names" = "$*" ]; then
     fi
 fi
 
+# nvcc compresses the PTX it embeds (zstd) unless told not to: the same
+# program built both ways gives the same output (the loop above ran the
+# compressed build; this is the plain one).
+if [ $# -eq 0 ] || [ "$names" = "$*" ]; then
+    n=$((n + 1))
+    plain=$build/cuda/memory_plain
+    if [ ! -x "$plain" ] || [ tests/cuda/memory.cu -nt "$plain" ]; then
+        nvcc -cudart shared -O2 -Xfatbin=-compress=false -o "$plain" tests/cuda/memory.cu \
+            >"$build/cuda/memory_plain.build" 2>&1
+    fi
+    env $LOCKSTEP_RUN_ENV $limit "$lockstep" run --no-stats -- "$plain" \
+        >"$build/cuda/memory_plain.stdout" 2>"$build/cuda/memory_plain.stderr"
+    rc=$?
+    if [ "$rc" -eq 0 ] && cmp -s "$build/cuda/memory_plain.stdout" "$build/cuda/memory.stdout"; then
+        echo "PASS memory (built with -Xfatbin=-compress=false)"
+    else
+        echo "FAIL memory_plain: exit $rc, or its output differs from the compressed build's"
+        show "$build/cuda/memory_plain.stderr"
+        fail=$((fail + 1))
+    fi
+fi
+
 # --trace: a Chrome trace whose kernel slices match the statistics, with CTA
 # slices and per-SM counters, while the statistics stay those of a run
 # without a trace; --trace cannot be combined with --functional, and a trace

@@ -1,9 +1,14 @@
 /*
  * test_fatbin.c -- the fat-binary reader on synthetic fat binaries laid
- * out like nvcc 13's: plain PTX, zstd-compressed PTX (nvcc's default),
- * several PTX entries (the highest architecture wins), machine code only
- * (a clear "rebuild with ..." error), relocatable device code, and damaged
- * headers, which must fail cleanly.
+ * out like nvcc 13's: plain PTX, several PTX entries (the highest
+ * architecture wins), machine code only (a clear "rebuild with ..." error),
+ * relocatable device code, and damaged headers, which must fail cleanly;
+ * and on two fat binaries nvcc made (tests/cudart/fixtures, committed, so
+ * this needs no nvcc): zstd-compressed (nvcc's default, decompressed with
+ * the system's libzstd.so.1 loaded at run time) and uncompressed.  Every
+ * image is read from a buffer of exactly its size, so the sanitizer build
+ * catches any read past the end; random mutations of a real fat binary
+ * must never crash.
  */
 #include <stdint.h>
 #include <string.h>
@@ -11,10 +16,7 @@
 #include "cudart/cuda_abi.h"
 #include "cudart/fatbin.h"
 #include "test.h"
-
-#ifdef LOCKSTEP_HAVE_ZSTD
-#include <zstd.h>
-#endif
+#include "util/rng.h"
 
 typedef struct builder {
     uint8_t buf[1 << 16];
@@ -93,30 +95,162 @@ static void test_plain_and_highest_arch(void)
     free(p.text);
 }
 
-static void test_compressed(void)
+/* A fixture read into a buffer of exactly its size. */
+static uint8_t *fixture(const char *name, size_t *n)
 {
-#ifdef LOCKSTEP_HAVE_ZSTD
-    static builder b;
-    uint8_t z[4096];
-    size_t zn = ZSTD_compress(z, sizeof z, ptx75, sizeof ptx75, 3);
-    CHECK(!ZSTD_isError(zn));
-    begin(&b);
-    entry(&b, 1, 75, z, zn, 1, sizeof ptx75);
-    finish(&b);
-    fatbin_wrapper w = {FATBINC_MAGIC, 2, (const unsigned long long *)b.buf, NULL};
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/cudart/fixtures/%s", LOCKSTEP_SRC_DIR, name);
+    FILE *f = fopen(path, "rb");
+    CHECK_MSG(f != NULL, "cannot open %s", path);
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)len);
+    CHECK(b && fread(b, 1, (size_t)len, f) == (size_t)len);
+    fclose(f);
+    *n = (size_t)len;
+    return b;
+}
+
+/* The fat binary in an .nv_fatbin section that holds PTX.  nvcc 13 puts
+ * two fat binaries in a program's section (the first carries only machine
+ * code); each is registered on its own.  Sets *n to its size. */
+static uint8_t *ptx_fatbin(uint8_t *sec, size_t secn, size_t *n)
+{
+    size_t off = 0;
+    uint8_t *found = NULL;
+    while (off + 16 <= secn) {
+        uint16_t hs;
+        uint64_t tot;
+        memcpy(&hs, sec + off + 6, 2);
+        memcpy(&tot, sec + off + 8, 8);
+        fatbin_ptx p;
+        char err[512];
+        if (fatbin_parse(sec + off, hs + tot, 0, &p, err, sizeof err) == 0) {
+            CHECK(found == NULL);
+            found = sec + off;
+            *n = hs + tot;
+            free(p.text);
+        } else {
+            CHECK_STR_CONTAINS(err, "holds no PTX, only machine code for sm_75");
+        }
+        off += hs + tot;
+    }
+    CHECK(found != NULL && off == secn);
+    return found;
+}
+
+/* nvcc's own output, compressed and not: the same PTX comes out of both. */
+static void test_nvcc_fixtures(void)
+{
+    size_t zsn = 0, psn = 0, zn = 0, pn = 0;
+    uint8_t *zsec = fixture("scale.zstd.fatbin", &zsn), *psec = fixture("scale.plain.fatbin", &psn);
+    if (!zsec || !psec)
+        return;
+    uint8_t *z = ptx_fatbin(zsec, zsn, &zn), *pl = ptx_fatbin(psec, psn, &pn);
+    if (!z || !pl)
+        return;
+    fatbin_ptx a = {0}, b = {0};
+    char err[512] = "";
+    CHECK_MSG(fatbin_parse(pl, pn, 0, &a, err, sizeof err) == 0, "%s", err);
+    CHECK_MSG(fatbin_parse(z, zn, 0, &b, err, sizeof err) == 0, "%s", err);
+    if (!a.text || !b.text)
+        return;
+    CHECK_STR_CONTAINS(a.text, ".entry _Z5scalePffi");
+    CHECK(a.len == b.len && !memcmp(a.text, b.text, a.len));
+    CHECK_EQ_INT(strlen(b.text), b.len);
+    CHECK_EQ_INT(a.arch, 75);
+    CHECK_EQ_INT(b.arch, 75);
+    free(a.text);
+    free(b.text);
+
+    /* the same through a wrapper, as a program registers it */
+    fatbin_wrapper w = {FATBINC_MAGIC, 1, (const unsigned long long *)(void *)z, NULL};
+    CHECK_MSG(fatbin_extract_ptx(&w, &b, err, sizeof err) == 0, "%s", err);
+    free(b.text);
+
+    /* a machine without libzstd.so.1: a message saying what to do */
+    fatbin_zstd_library("liblockstep-no-such-zstd.so.9");
+    CHECK(fatbin_parse(z, zn, 0, &b, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "zstd library cannot be loaded");
+    CHECK_STR_CONTAINS(err, "libzstd1");
+    CHECK_STR_CONTAINS(err, "-Xfatbin=-compress=false");
+    /* the uncompressed one needs no library */
+    CHECK_MSG(fatbin_parse(pl, pn, 0, &a, err, sizeof err) == 0, "%s", err);
+    free(a.text);
+    fatbin_zstd_library(NULL);
+    CHECK_MSG(fatbin_parse(z, zn, 0, &b, err, sizeof err) == 0, "%s", err);
+    free(b.text);
+
+    /* every truncation of both fails cleanly or still finds the PTX */
+    const uint8_t *imgs[2] = {z, pl};
+    size_t lens[2] = {zn, pn};
+    for (int k = 0; k < 2; k++)
+        for (size_t cut = 0; cut < lens[k]; cut += 7) {
+            uint8_t *t = malloc(cut ? cut : 1);
+            memcpy(t, imgs[k], cut);
+            if (fatbin_parse(t, cut, 0, &a, err, sizeof err) == 0)
+                free(a.text);
+            free(t);
+        }
+    free(zsec);
+    free(psec);
+}
+
+/* Header mutations of a real fat binary: no crash, no read outside the
+ * image (the sanitizer build checks), for declared sizes up to 2^64. */
+static void test_mutations(void)
+{
+    size_t zsn = 0, zn = 0;
+    uint8_t *zsec = fixture("scale.zstd.fatbin", &zsn);
+    uint8_t *z = zsec ? ptx_fatbin(zsec, zsn, &zn) : NULL;
+    if (!z)
+        return;
+    uint8_t *t = malloc(zn);
     fatbin_ptx p;
-    char err[256] = "";
-    CHECK_MSG(fatbin_extract_ptx(&w, &p, err, sizeof err) == 0, "%s", err);
-    CHECK(p.text && !strcmp(p.text, ptx75)); /* the stored NUL is dropped */
-    free(p.text);
-    /* a damaged compressed payload fails cleanly */
-    b.buf[16 + 80 + 5] ^= 0xff;
-    b.buf[16 + 80 + 9] ^= 0xff;
-    if (fatbin_extract_ptx(&w, &p, err, sizeof err) == 0)
-        free(p.text); /* zstd may still decode; what matters is no crash */
-#else
-    printf("SKIP: built without libzstd\n");
-#endif
+    char err[512];
+    /* the ones found by hand: header_size 0xffff, payload_size 1 GiB */
+    memcpy(t, z, zn);
+    t[6] = t[7] = 0xff;
+    CHECK(fatbin_parse(t, zn, 0, &p, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "header is damaged");
+    memcpy(t, z, zn);
+    uint64_t gig = 1ull << 30;
+    memcpy(t + 16 + 8, &gig, 8);
+    CHECK(fatbin_parse(t, zn, 0, &p, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "damaged entry");
+    rng r;
+    rng_seed(&r, 12345, RNG_TEST, 0);
+    int ok = 0, failed = 0;
+    for (int i = 0; i < 3000; i++) {
+        memcpy(t, z, zn);
+        int flips = 1 + (int)(rng_next(&r) % 4);
+        for (int f = 0; f < flips; f++) {
+            /* mostly the headers (the first 200 bytes), sometimes anywhere */
+            size_t at = (rng_next(&r) & 3) ? rng_next(&r) % 200 : rng_next(&r) % zn;
+            uint64_t v = rng_next(&r);
+            switch (rng_next(&r) % 3) {
+            case 0: t[at] ^= (uint8_t)(1u << (v & 7)); break;
+            case 1: t[at] = (uint8_t)v; break;
+            default:
+                if (at + 8 <= zn)
+                    memcpy(t + at, &v, 8);
+            }
+        }
+        if (fatbin_parse(t, zn, 0, &p, err, sizeof err) == 0) {
+            CHECK(p.text != NULL && strlen(p.text) == p.len);
+            free(p.text);
+            ok++;
+        } else {
+            CHECK(err[0] != 0);
+            failed++;
+        }
+    }
+    CHECK(ok > 0 && failed > 0);
+    free(t);
+    free(zsec);
 }
 
 static void test_errors(void)
@@ -157,7 +291,8 @@ static void test_errors(void)
 int main(void)
 {
     RUN(test_plain_and_highest_arch);
-    RUN(test_compressed);
+    RUN(test_nvcc_fixtures);
+    RUN(test_mutations);
     RUN(test_errors);
     return test_summary();
 }
