@@ -66,6 +66,8 @@ typedef enum lockstep_status {
     LOCKSTEP_ERROR_TRAP,               /* the kernel executed trap */
     LOCKSTEP_ERROR_ASSERT,             /* a device-side assert() failed */
     LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION,/* e.g. a warp intrinsic's member mask excludes the caller */
+    LOCKSTEP_ERROR_LAUNCH_TIMEOUT,     /* past -lockstep_max_cycles or -lockstep_timeout host seconds */
+    LOCKSTEP_ERROR_INTERRUPTED,        /* stopped by lockstep_device_interrupt (e.g. the program exits) */
     LOCKSTEP_STATUS_COUNT
 } lockstep_status;
 
@@ -96,6 +98,11 @@ LOCKSTEP_API lockstep_status lockstep_config_parse(lockstep_config *cfg, const c
 LOCKSTEP_API lockstep_status lockstep_config_load_file(lockstep_config *cfg, const char *path);
 /* The message of the last failing call on this config; "" if none. */
 LOCKSTEP_API const char *lockstep_config_last_error(const lockstep_config *cfg);
+/* Check what single options cannot: options that must agree with each
+ * other and the timing model's limits.  lockstep_device_create runs it;
+ * call it to report a bad configuration before anything else happens.
+ * LOCKSTEP_ERROR_INVALID_CONFIG with the reason in last_error. */
+LOCKSTEP_API lockstep_status lockstep_config_validate(lockstep_config *cfg);
 /* Write an option's current value as text into buf (NUL-terminated). */
 LOCKSTEP_API lockstep_status lockstep_config_get(const lockstep_config *cfg, const char *name,
                                                  char *buf, size_t buflen);
@@ -126,6 +133,12 @@ LOCKSTEP_API void lockstep_device_destroy(lockstep_device *dev);
 LOCKSTEP_API const char *lockstep_device_last_error(const lockstep_device *dev);
 /* The device's effective configuration (read-only). */
 LOCKSTEP_API const lockstep_config *lockstep_device_config(const lockstep_device *dev);
+
+/* Stop the launch running on dev, if any, at its next check (within
+ * microseconds of simulated work): it ends with LOCKSTEP_ERROR_INTERRUPTED.
+ * Safe to call from another thread or a signal handler.  The next launch
+ * clears the request. */
+LOCKSTEP_API void lockstep_device_interrupt(lockstep_device *dev);
 
 /* Where device printf output goes at synchronization (default: stdout).
  * fn(ud, text, len) is called with whole lines. fn NULL restores the default. */
@@ -300,6 +313,7 @@ typedef struct lockstep_launch_stats {
     uint64_t ctas;
     uint64_t threads;
     uint64_t mix[LOCKSTEP_MIX_COUNT]; /* warp instructions per class; they sum to warp_insts */
+    uint64_t printf_dropped; /* device printf records lost: the FIFO (-lockstep_printf_fifo) was full */
     int timing;            /* 1: ran on the timing model, and t is filled in */
     lockstep_timing_stats t;
 } lockstep_launch_stats;

@@ -44,6 +44,8 @@ done
 check tests/cudart/abi.sh 40 sh tests/cudart/abi.sh "$build"
 # CUDA programs under `lockstep run` (they skip themselves without nvcc)
 check tests/cuda/run.sh 60 sh tests/cuda/run.sh "$build" "$build/lockstep"
+# limits, exit paths, signals, output files, bounded output (skips without nvcc)
+check tests/cuda/robust.sh 60 sh tests/cuda/robust.sh "$build" "$build/lockstep"
 # the suite driver on bad command lines and misbehaving workloads
 check tests/bench/run_driver.sh 40 sh tests/bench/run_driver.sh "$build/lockstep"
 # the workload suite (bench/run) at its small size in functional mode: every

@@ -260,7 +260,8 @@ int cmd_config(int argc, char **argv)
     if ((file && lockstep_config_load_file(cfg, file) != LOCKSTEP_SUCCESS) ||
         (options.len &&
          lockstep_config_parse(cfg, sb_cstr(&options), options.len, "--option") !=
-             LOCKSTEP_SUCCESS)) {
+             LOCKSTEP_SUCCESS) ||
+        lockstep_config_validate(cfg) != LOCKSTEP_SUCCESS) {
         fprintf(stderr, "lockstep config: %s\n", lockstep_config_last_error(cfg));
         goto done;
     }

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -45,6 +46,8 @@ static void run_usage(FILE *f)
             "                      https://ui.perfetto.dev): kernels, CTAs per SM, per-SM\n"
             "                      issue rate and stalls\n"
             "  --no-progress       no progress line (printed on a terminal during long launches)\n"
+            "  --timeout S         stop a launch that runs longer than S host seconds\n"
+            "                      (-lockstep_timeout; default 600, 0: none)\n"
             "  --stats FILE        write the statistics to FILE instead of stderr\n"
             "  --stats-json FILE   also write the statistics as JSON\n"
             "  --no-stats          do not print statistics\n"
@@ -133,7 +136,7 @@ enum elf_verdict { ELF_UNKNOWN, ELF_SHARED_CUDART, ELF_STATIC_CUDART, ELF_NO_CUD
 static enum elf_verdict inspect_elf(const char *path)
 {
     strbuf sb = STRBUF_INIT;
-    if (sb_read_file(&sb, path)) {
+    if (sb_read_file(&sb, path, (size_t)4 << 30)) {
         sb_free(&sb);
         return ELF_UNKNOWN;
     }
@@ -175,12 +178,142 @@ out:
     return v;
 }
 
+/* One option for the simulator, kept as a name and a value, never as
+ * text pasted together: a value cannot smuggle in another option. */
+typedef struct run_opt {
+    const char *name;
+    char *value;    /* malloc'd */
+    const char *from; /* the command-line argument it came from, for messages */
+} run_opt;
+
+typedef struct run_opts {
+    run_opt v[256];
+    int n;
+} run_opts;
+
+static int add_opt(run_opts *o, const char *name, const char *value, const char *from)
+{
+    if (o->n == (int)(sizeof o->v / sizeof o->v[0])) {
+        fprintf(stderr, "lockstep run: too many options\n");
+        return -1;
+    }
+    char *v = strdup(value);
+    if (!v)
+        return -1;
+    o->v[o->n++] = (run_opt){name, v, from};
+    return 0;
+}
+
+static void free_opts(run_opts *o)
+{
+    for (int k = 0; k < o->n; k++)
+        free(o->v[k].value);
+    o->n = 0;
+}
+
+/* -O "-NAME VALUE": one option; the value is everything after the name
+ * (blanks at either end dropped). */
+static int add_O(run_opts *o, const char *arg)
+{
+    while (*arg == ' ' || *arg == '\t')
+        arg++;
+    size_t n = strcspn(arg, " \t");
+    if (arg[0] != '-' || n < 2) {
+        fprintf(stderr, "lockstep run: -O '%s': expected \"-NAME VALUE\"\n", arg);
+        return -1;
+    }
+    const char *v = arg + n;
+    while (*v == ' ' || *v == '\t')
+        v++;
+    size_t vn = strlen(v);
+    while (vn && (v[vn - 1] == ' ' || v[vn - 1] == '\t'))
+        vn--;
+    if (!vn) {
+        fprintf(stderr, "lockstep run: -O '%s': the option has no value\n", arg);
+        return -1;
+    }
+    char *name = strndup(arg, n), *value = strndup(v, vn);
+    int rc = name && value ? add_opt(o, name, value, arg) : -1;
+    free(value);
+    /* the name lives as long as the options: keep it with them */
+    if (!rc)
+        o->v[o->n - 1].name = name;
+    else
+        free(name);
+    return rc;
+}
+
+/* A path made absolute against the current directory, into out. */
+static void absolute_path(const char *p, char *out, size_t n)
+{
+    char cwd[PATH_MAX];
+    if (p[0] == '/' || !getcwd(cwd, sizeof cwd) ||
+        snprintf(out, n, "%s/%s", cwd, p) >= (int)n)
+        snprintf(out, n, "%s", p);
+}
+
+/* An output file the program will write: absolute, its directory
+ * writable (checked by creating and removing PATH.partial), and no older
+ * file left by that name, so a run that fails never leaves a result that
+ * looks like this run's.  0, or -1 said. */
+static int prepare_output(const char *what, const char *path, char *abs, size_t n)
+{
+    absolute_path(path, abs, n);
+    char tmp[PATH_MAX + 16];
+    snprintf(tmp, sizeof tmp, "%s.partial", abs);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "lockstep run: cannot write the %s %s: %s\n", what, path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    remove(tmp);
+    struct stat st;
+    if (stat(abs, &st) == 0 && !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "lockstep run: the %s %s exists and is not a regular file\n", what, path);
+        return -1;
+    }
+    if (remove(abs) && errno != ENOENT) {
+        fprintf(stderr, "lockstep run: cannot replace the %s %s: %s\n", what, path,
+                strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Signals for lockstep are for the program: forwarded, and if it has not
+ * ended FORWARD_GRACE seconds later, it is killed. */
+#define FORWARD_GRACE 10
+static volatile pid_t child_pid;
+static volatile sig_atomic_t forwarded;
+
+static void forward_signal(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    /* a terminal's ^C reaches the program too (it is in our process
+     * group): forward only what was sent to lockstep alone */
+    if (child_pid > 0 && (!si || si->si_code != SI_KERNEL))
+        kill(child_pid, sig);
+    forwarded = sig;
+}
+
+static void remove_partial(const char *abs)
+{
+    if (!abs[0] || !strcmp(abs, "-"))
+        return;
+    char tmp[PATH_MAX + 16];
+    snprintf(tmp, sizeof tmp, "%s.partial", abs);
+    remove(tmp);
+}
+
 int cmd_run(int argc, char **argv)
 {
-    const char *config = NULL, *stats = "-", *stats_json = NULL, *cudart_dir = NULL;
+    const char *config = NULL, *stats = "-", *stats_json = NULL, *cudart_dir = NULL,
+               *trace = NULL;
     int progress = isatty(STDERR_FILENO); /* the progress line, on a terminal only */
-    strbuf options = STRBUF_INIT;
-    int i = 1;
+    run_opts opts;
+    opts.n = 0;
+    int i = 1, rc = 2;
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) {
@@ -189,11 +322,12 @@ int cmd_run(int argc, char **argv)
         }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             run_usage(stdout);
-            sb_free(&options);
+            free_opts(&opts);
             return 0;
         }
         if (!strcmp(a, "--functional") || !strcmp(a, "--timing")) {
-            sb_printf(&options, "-lockstep_mode %s\n", a + 2);
+            if (add_opt(&opts, "-lockstep_mode", a + 2, a))
+                goto out;
             continue;
         }
         if (!strcmp(a, "--no-stats")) {
@@ -206,14 +340,15 @@ int cmd_run(int argc, char **argv)
         }
         int takes = !strcmp(a, "--config") || !strcmp(a, "--stats") || !strcmp(a, "--stats-json") ||
                     !strcmp(a, "-O") || !strcmp(a, "--option") || !strcmp(a, "--cudart-dir") ||
-                    !strcmp(a, "--nondet-seed") || !strcmp(a, "--trace");
+                    !strcmp(a, "--nondet-seed") || !strcmp(a, "--trace") ||
+                    !strcmp(a, "--timeout");
         if (takes) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "lockstep run: %s needs a value\n", a);
-                sb_free(&options);
-                return 2;
+                goto out;
             }
             const char *v = argv[++i];
+            int bad = 0;
             if (!strcmp(a, "--config"))
                 config = v;
             else if (!strcmp(a, "--stats"))
@@ -222,99 +357,111 @@ int cmd_run(int argc, char **argv)
                 stats_json = v;
             else if (!strcmp(a, "--cudart-dir"))
                 cudart_dir = v;
+            else if (!strcmp(a, "--trace"))
+                trace = v;
             else if (!strcmp(a, "--nondet-seed"))
-                sb_printf(&options, "-lockstep_nondet_seed %s\n", v);
-            else if (!strcmp(a, "--trace")) {
-                if (!*v || strpbrk(v, " \t\n\r\"")) {
-                    fprintf(stderr, "lockstep run: --trace '%s': give a file name without "
-                                    "blanks or quotes\n", v);
-                    sb_free(&options);
-                    return 2;
-                }
-                sb_printf(&options, "-lockstep_trace %s\n", v);
-            }
-            else {
-                sb_puts(&options, v);
-                sb_putc(&options, '\n');
-            }
+                bad = add_opt(&opts, "-lockstep_nondet_seed", v, a);
+            else if (!strcmp(a, "--timeout"))
+                bad = add_opt(&opts, "-lockstep_timeout", v, a);
+            else
+                bad = add_O(&opts, v);
+            if (bad)
+                goto out;
             continue;
         }
         if (a[0] == '-') {
             fprintf(stderr, "lockstep run: unknown option '%s' (see lockstep run --help)\n", a);
-            sb_free(&options);
-            return 2;
+            goto out;
         }
         break; /* the program, without a -- before it */
     }
     if (i >= argc) {
         fprintf(stderr, "lockstep run: no program given\n");
         run_usage(stderr);
-        sb_free(&options);
-        return 2;
+        goto out;
     }
 
-    if (progress) { /* first, so that an -O can still turn it off */
-        strbuf o = STRBUF_INIT;
-        sb_puts(&o, "-lockstep_progress 1\n");
-        sb_puts(&o, sb_cstr(&options));
-        sb_free(&options);
-        options = o;
+    /* Output files: absolute (the program may chdir), writable, and no
+     * older file of that name left to pass for this run's. */
+    char stats_abs[PATH_MAX] = "", json_abs[PATH_MAX] = "", trace_abs[PATH_MAX] = "";
+    if (stats && strcmp(stats, "-") && prepare_output("statistics file", stats, stats_abs,
+                                                      sizeof stats_abs))
+        goto out;
+    if (stats && !strcmp(stats, "-"))
+        snprintf(stats_abs, sizeof stats_abs, "-");
+    if (stats_json && prepare_output("JSON statistics file", stats_json, json_abs, sizeof json_abs))
+        goto out;
+    if (trace) {
+        if (!*trace || strchr(trace, '"') || strchr(trace, '\n')) {
+            fprintf(stderr, "lockstep run: --trace '%s': give a file name without quotes or "
+                            "line breaks\n", trace);
+            goto out;
+        }
+        if (prepare_output("trace", trace, trace_abs, sizeof trace_abs) ||
+            add_opt(&opts, "-lockstep_trace", trace_abs, "--trace"))
+            goto out;
     }
 
-    /* check the configuration here, so mistakes are reported before the program runs */
+    /* Check the configuration here, value by value, so mistakes are
+     * reported before the program runs. */
     lockstep_config *cfg;
     if (lockstep_config_create(&cfg) != LOCKSTEP_SUCCESS) {
-        sb_free(&options);
-        return 1;
+        rc = 1;
+        goto out;
     }
     int bad = 0;
-    if (config && lockstep_config_load_file(cfg, config) != LOCKSTEP_SUCCESS)
-        bad = 1;
-    if (!bad && options.len &&
-        lockstep_config_parse(cfg, sb_cstr(&options), options.len, "--option") != LOCKSTEP_SUCCESS)
-        bad = 1;
-    if (bad) {
+    if (config && lockstep_config_load_file(cfg, config) != LOCKSTEP_SUCCESS) {
         fprintf(stderr, "lockstep run: %s\n", lockstep_config_last_error(cfg));
-    } else {
-        char mode[32], trace[4096];
-        if (lockstep_config_get(cfg, "-lockstep_mode", mode, sizeof mode) == LOCKSTEP_SUCCESS &&
-            lockstep_config_get(cfg, "-lockstep_trace", trace, sizeof trace) ==
-                LOCKSTEP_SUCCESS &&
-            strcmp(mode, "timing") && strcmp(trace, "none")) {
+        bad = 1;
+    }
+    for (int k = 0; !bad && k < opts.n; k++) {
+        if (lockstep_config_set(cfg, opts.v[k].name, opts.v[k].value) != LOCKSTEP_SUCCESS) {
+            fprintf(stderr, "lockstep run: %s: %s\n", opts.v[k].from,
+                    lockstep_config_last_error(cfg));
+            bad = 1;
+        } else if (strchr(opts.v[k].value, '"') || strchr(opts.v[k].value, '\n')) {
+            fprintf(stderr, "lockstep run: %s: a value cannot hold quotes or line breaks\n",
+                    opts.v[k].from);
+            bad = 1;
+        }
+    }
+    if (!bad && lockstep_config_validate(cfg) != LOCKSTEP_SUCCESS) {
+        fprintf(stderr, "lockstep run: %s\n", lockstep_config_last_error(cfg));
+        bad = 1;
+    }
+    char mode[32] = "timing", tr[PATH_MAX + 16] = "none";
+    if (!bad) {
+        lockstep_config_get(cfg, "-lockstep_mode", mode, sizeof mode);
+        lockstep_config_get(cfg, "-lockstep_trace", tr, sizeof tr);
+        if (strcmp(mode, "timing") && strcmp(tr, "none")) {
             fprintf(stderr, "lockstep run: --trace traces the timing model; it cannot be used "
                             "with --functional\n");
             bad = 1;
-        } else if (strcmp(trace, "none")) {
-            FILE *tf = fopen(trace, "w"); /* say now if it cannot be written */
-            if (!tf) {
-                fprintf(stderr, "lockstep run: cannot write the trace %s: %s\n", trace,
-                        strerror(errno));
+        } else if (strcmp(tr, "none") && !trace_abs[0]) {
+            /* a trace named in the config file or with -O: the same checks */
+            if (prepare_output("trace", tr, trace_abs, sizeof trace_abs) ||
+                add_opt(&opts, "-lockstep_trace", trace_abs, "-lockstep_trace"))
                 bad = 1;
-            } else {
-                fclose(tf);
-            }
         }
     }
     lockstep_config_destroy(cfg);
-    if (bad) {
-        sb_free(&options);
-        return 2;
-    }
+    if (bad)
+        goto out;
 
     char prog[PATH_MAX];
     if (resolve_program(argv[i], prog, sizeof prog)) {
         fprintf(stderr, "lockstep run: cannot run '%s': not found or not executable\n", argv[i]);
-        sb_free(&options);
-        return 127;
+        rc = 127;
+        goto out;
     }
-    switch (inspect_elf(prog)) {
+    enum elf_verdict verdict = inspect_elf(prog);
+    switch (verdict) {
     case ELF_STATIC_CUDART:
         fprintf(stderr,
                 "lockstep run: %s is linked with the static CUDA runtime (nvcc's default), which "
                 "lockstep cannot replace; rebuild it with `nvcc -cudart shared`\n",
                 prog);
-        sb_free(&options);
-        return 2;
+        goto out;
     case ELF_NO_CUDA:
         fprintf(stderr, "lockstep run: note: %s does not use the CUDA runtime; running it anyway\n",
                 prog);
@@ -327,8 +474,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr,
                 "lockstep run: cannot find lockstep's libcudart.so.13 (looked in lib/ beside the "
                 "lockstep binary; set --cudart-dir or LOCKSTEP_CUDART_DIR)\n");
-        sb_free(&options);
-        return 2;
+        goto out;
     }
     char abslib[PATH_MAX];
     if (!realpath(libdir, abslib))
@@ -348,45 +494,105 @@ int cmd_run(int argc, char **argv)
     } else {
         unsetenv("LOCKSTEP_CONFIG");
     }
-    if (options.len)
-        setenv("LOCKSTEP_OPTIONS", sb_cstr(&options), 1);
+    /* the options for the runtime: each value quoted, checked above */
+    strbuf text = STRBUF_INIT;
+    if (progress) /* first, so that an -O can still turn it off */
+        sb_puts(&text, "-lockstep_progress 1\n");
+    for (int k = 0; k < opts.n; k++)
+        sb_printf(&text, "%s \"%s\"\n", opts.v[k].name, opts.v[k].value);
+    if (text.len)
+        setenv("LOCKSTEP_OPTIONS", sb_cstr(&text), 1);
     else
         unsetenv("LOCKSTEP_OPTIONS");
-    sb_free(&options);
-    if (stats)
-        setenv("LOCKSTEP_STATS", stats, 1);
+    sb_free(&text);
+    if (stats_abs[0])
+        setenv("LOCKSTEP_STATS", stats_abs, 1);
     else
         unsetenv("LOCKSTEP_STATS");
-    if (stats_json)
-        setenv("LOCKSTEP_STATS_JSON", stats_json, 1);
+    if (json_abs[0])
+        setenv("LOCKSTEP_STATS_JSON", json_abs, 1);
     else
         unsetenv("LOCKSTEP_STATS_JSON");
 
+    struct sigaction sa, old_sa[3];
+    const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = forward_signal;
+    sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: waitpid must return to watch the grace period */
+    sigemptyset(&sa.sa_mask);
     fflush(stdout);
     fflush(stderr);
+    for (int k = 0; k < 3; k++)
+        sigaction(sigs[k], &sa, &old_sa[k]);
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "lockstep run: fork: %s\n", strerror(errno));
-        return 1;
+        rc = 1;
+        goto out;
     }
     if (pid == 0) {
+        for (int k = 0; k < 3; k++)
+            sigaction(sigs[k], &old_sa[k], NULL);
         execv(prog, argv + i);
         fprintf(stderr, "lockstep run: cannot run %s: %s\n", prog, strerror(errno));
         _exit(127);
     }
-    int status;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
+    child_pid = pid;
+    int status = 0;
+    time_t kill_at = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &status, forwarded ? WNOHANG : 0);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
             fprintf(stderr, "lockstep run: waitpid: %s\n", strerror(errno));
-            return 1;
+            rc = 1;
+            goto out;
+        }
+        if (forwarded) {
+            time_t now = time(NULL);
+            if (!kill_at)
+                kill_at = now + FORWARD_GRACE;
+            else if (now >= kill_at) {
+                fprintf(stderr, "lockstep run: %s did not stop %d s after signal %d; killing it\n",
+                        prog, FORWARD_GRACE, (int)forwarded);
+                kill(pid, SIGKILL);
+                kill_at = now + 3600;
+            }
+            struct timespec nap = {0, 50 * 1000 * 1000};
+            nanosleep(&nap, NULL);
         }
     }
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
+    child_pid = 0;
+    for (int k = 0; k < 3; k++)
+        sigaction(sigs[k], &old_sa[k], NULL);
+    /* whatever was cut short is removed: no half-written file survives */
+    remove_partial(stats_abs);
+    remove_partial(json_abs);
+    remove_partial(trace_abs);
     if (WIFSIGNALED(status)) {
         fprintf(stderr, "lockstep run: %s was killed by signal %d (%s)\n", prog, WTERMSIG(status),
                 strsignal(WTERMSIG(status)));
-        return 128 + WTERMSIG(status);
+        rc = 128 + WTERMSIG(status);
+        goto out;
     }
-    return 1;
+    rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    /* a CUDA program that ended without writing what was asked: say so, and
+     * do not report success */
+    if (verdict == ELF_SHARED_CUDART) {
+        const char *files[2] = {strcmp(stats_abs, "-") ? stats_abs : "", json_abs};
+        for (int k = 0; k < 2; k++) {
+            struct stat st;
+            if (files[k][0] && stat(files[k], &st)) {
+                fprintf(stderr, "lockstep run: the statistics were not written to %s (the "
+                                "program ended without running its exit handlers, or writing "
+                                "failed)\n", files[k]);
+                if (!rc)
+                    rc = 1;
+            }
+        }
+    }
+out:
+    free_opts(&opts);
+    return rc;
 }

@@ -46,16 +46,25 @@ static const opt_row *find_row(const char *name)
     return NULL;
 }
 
-/* Parse an unsigned integer with an optional K/M/G (binary) suffix. */
+/* Parse an unsigned integer with an optional K/M/G (binary) suffix.  It is
+ * decimal, as GPGPU-Sim reads it, whatever its leading zeros ("0120" is
+ * 120, not octal 80); 0x starts a hexadecimal one. */
 static int parse_uint(const char *s, uint64_t *out)
 {
     while (isspace((unsigned char)*s))
         s++;
     if (!isdigit((unsigned char)*s))
         return -1;
+    int base = 10;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+        if (!isxdigit((unsigned char)*s))
+            return -1;
+    }
     errno = 0;
     char *end;
-    unsigned long long v = strtoull(s, &end, 0);
+    unsigned long long v = strtoull(s, &end, base);
     if (errno)
         return -1;
     uint64_t mul = 1;
@@ -307,7 +316,7 @@ lockstep_status lockstep_config_load_file(lockstep_config *cfg, const char *path
     if (!cfg || !path)
         return LOCKSTEP_ERROR_INVALID_VALUE;
     strbuf text = STRBUF_INIT;
-    int rc = sb_read_file(&text, path);
+    int rc = sb_read_file(&text, path, SB_MAX_CONFIG);
     if (rc) {
         int err = errno;
         sb_free(&text);
@@ -315,6 +324,11 @@ lockstep_status lockstep_config_load_file(lockstep_config *cfg, const char *path
         if (rc == -2) {
             sb_printf(&cfg->err, "%s: out of host memory", path);
             return LOCKSTEP_ERROR_OUT_OF_MEMORY;
+        }
+        if (rc == -3) {
+            sb_printf(&cfg->err, "%s: more than %u MiB: not a configuration file", path,
+                      SB_MAX_CONFIG >> 20);
+            return LOCKSTEP_ERROR_INVALID_CONFIG;
         }
         sb_printf(&cfg->err, "%s: cannot open: %s", path, strerror(err));
         return LOCKSTEP_ERROR_IO;
@@ -422,6 +436,24 @@ int config_check_string(const char *name, const char *value, char *err, size_t e
         cache_config c;
         if (cache_config_parse(value, &c, err, errlen))
             return -1;
+        if (strcmp(name, "-gpgpu_const_cache:l1")) {
+            /* the data caches of the timing model: 128-byte lines (the
+             * coalescer's unit) and at least one MSHR, or no miss could
+             * ever be sent */
+            if (c.line_bytes != 128) {
+                snprintf(err, errlen, "lockstep models 128-byte data-cache lines, not %u",
+                         c.line_bytes);
+                return -1;
+            }
+            if (!c.mshr_entries || !c.mshr_max_merge || !c.miss_queue) {
+                snprintf(err, errlen,
+                         "MSHR entries, MSHR merges and the miss queue must each be at least 1 "
+                         "(with %s, no miss could be sent)",
+                         !c.mshr_entries ? "0 MSHRs" : !c.mshr_max_merge ? "0 merges"
+                                                                          : "a 0-entry miss queue");
+                return -1;
+            }
+        }
     } else if (!strcmp(name, "-gpgpu_dram_timing_opt")) {
         dram_config d;
         dram_config_default(&d);
@@ -429,4 +461,60 @@ int config_check_string(const char *name, const char *value, char *err, size_t e
             return -1;
     }
     return 0;
+}
+
+int config_dram(const lockstep_config *cfg, dram_config *d, char *err, size_t errlen)
+{
+    dram_config_default(d);
+    char msg[200];
+    if (dram_timing_parse(cfg->dram_timing, d, msg, sizeof msg)) {
+        snprintf(err, errlen, "-gpgpu_dram_timing_opt: %s", msg);
+        return -1;
+    }
+    d->burst_length = cfg->dram_burst;
+    d->bus_width = cfg->dram_buswidth;
+    d->chips = cfg->dram_chips;
+    d->queue_size = cfg->dram_queue;
+    d->scheduler = cfg->dram_sched;
+    d->tREFI = cfg->dram_refi;
+    d->tRFC = cfg->dram_rfc;
+    d->jitter = cfg->nondet ? cfg->dram_jitter : 0;
+    if (dram_config_check(d, msg, sizeof msg)) {
+        if (d->tREFI && d->tRFC >= d->tREFI)
+            snprintf(err, errlen,
+                     "-lockstep_dram_tRFC %u must be less than -lockstep_dram_tREFI %u (a refresh "
+                     "must end before the next one is due)",
+                     d->tRFC, d->tREFI);
+        else
+            snprintf(err, errlen, "DRAM options: %s", msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Checks that involve more than one option, or the model's limits: what
+ * passes here builds a GPU that can run a launch. */
+lockstep_status lockstep_config_validate(lockstep_config *cfg)
+{
+    if (!cfg)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    char msg[300];
+    dram_config d;
+    const char *what = NULL;
+    if (config_dram(cfg, &d, msg, sizeof msg))
+        what = msg;
+    else if (cfg->partition_chunk & (cfg->partition_chunk - 1) || cfg->partition_chunk < 128) {
+        snprintf(msg, sizeof msg,
+                 "-lockstep_partition_chunk %u: must be a power of two of at least 128 (a cache "
+                 "line belongs to one partition)",
+                 cfg->partition_chunk);
+        what = msg;
+    } else if (config_threads_per_sm(cfg) / 32 * 32 != config_threads_per_sm(cfg)) {
+        what = "-gpgpu_shader_core_pipeline: threads per SM must be a multiple of 32";
+    }
+    if (!what)
+        return LOCKSTEP_SUCCESS;
+    sb_clear(&cfg->err);
+    sb_printf(&cfg->err, "invalid configuration: %s", what);
+    return LOCKSTEP_ERROR_INVALID_CONFIG;
 }

@@ -22,6 +22,17 @@
       "bytes of the device-side malloc heap (cudaLimitMallocHeapSize)")                         \
     X(U64, max_warp_insts, "-lockstep_max_warp_insts", "10000000000", 0, UINT64_MAX,             \
       "stop a launch with an error after this many warp instructions (0: no limit)")             \
+    X(U64, max_cycles, "-lockstep_max_cycles", "2000000000", 0, UINT64_MAX,                    \
+      "timing mode: stop a launch with a timeout error after this many simulated cycles "      \
+      "(0: no limit)")                                                                          \
+    X(U64, timeout_s, "-lockstep_timeout", "600", 0, UINT64_MAX,                                \
+      "stop a launch with a timeout error after this many host seconds (0: no limit)")          \
+    X(U64, printf_fifo, "-lockstep_printf_fifo", "1048576", 4096, 1099511627776ull,             \
+      "bytes of device printf output held until the next synchronization "                     \
+      "(cudaLimitPrintfFifoSize); what does not fit is dropped and counted")                    \
+    X(U32, launch_records, "-lockstep_launch_records", "10000", 0, 100000000,                   \
+      "launches the CUDA runtime's statistics list one by one; later ones are summed per "     \
+      "kernel (bounded memory for programs with millions of launches)")                         \
     X(U32, stack_size, "-lockstep_stack_size", "1024", 0, 1048576,                               \
       "per-thread stack bytes for recursive calls (cudaLimitStackSize)")                        \
     X(U32, max_local, "-lockstep_max_local_per_thread", "524288", 0, 16777216,                   \
@@ -163,5 +174,10 @@ int config_check_string(const char *name, const char *value, char *err, size_t e
 void config_clocks(const lockstep_config *cfg, double mhz[4]);
 /* The five numbers of a latency list option (add,max,mul,mad,div). */
 void config_list5(const char *value, uint32_t out[5]);
+
+struct dram_config;
+/* The DRAM channel's configuration from the options (timing string, bus,
+ * refresh, jitter); 0, or -1 with the reason in err. */
+int config_dram(const lockstep_config *cfg, struct dram_config *d, char *err, size_t errlen);
 
 #endif

@@ -53,6 +53,7 @@ struct lockstep_device {
     uint32_t gridid;
     uint64_t heap_used;
     exec_pool pool;       /* CTA slots kept between launches */
+    atomic_int stop;      /* lockstep_device_interrupt: the running launch stops */
     timing_gpu *tg;       /* the timing model (timing mode), built at the first launch */
     int last_timing;      /* the last launch ran on it */
     /* the last fault */
@@ -69,7 +70,8 @@ static const char *const status_names[LOCKSTEP_STATUS_COUNT] = {
     "LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES", "LOCKSTEP_ERROR_ILLEGAL_ADDRESS",
     "LOCKSTEP_ERROR_MISALIGNED_ADDRESS", "LOCKSTEP_ERROR_BARRIER_DEADLOCK",
     "LOCKSTEP_ERROR_INSN_LIMIT", "LOCKSTEP_ERROR_STACK_OVERFLOW", "LOCKSTEP_ERROR_TRAP",
-    "LOCKSTEP_ERROR_ASSERT", "LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION",
+    "LOCKSTEP_ERROR_ASSERT", "LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION", "LOCKSTEP_ERROR_LAUNCH_TIMEOUT",
+    "LOCKSTEP_ERROR_INTERRUPTED",
 };
 
 static const char *const status_strings[LOCKSTEP_STATUS_COUNT] = {
@@ -77,7 +79,8 @@ static const char *const status_strings[LOCKSTEP_STATUS_COUNT] = {
     "unsupported PTX", "not found", "invalid configuration", "invalid launch configuration",
     "too many resources requested for launch", "illegal memory address", "misaligned address",
     "barrier deadlock", "instruction limit exceeded", "stack overflow", "trap",
-    "device-side assertion failed", "illegal instruction",
+    "device-side assertion failed", "illegal instruction", "launch timed out",
+    "launch interrupted",
 };
 
 const char *lockstep_status_name(lockstep_status s)
@@ -138,6 +141,8 @@ lockstep_status lockstep_device_create(const lockstep_config *cfg, lockstep_devi
     if (!dev)
         return LOCKSTEP_ERROR_OUT_OF_MEMORY;
     lockstep_status st = cfg ? lockstep_config_copy(cfg, &dev->cfg) : lockstep_config_create(&dev->cfg);
+    if (st == LOCKSTEP_SUCCESS && (st = lockstep_config_validate(dev->cfg)) != LOCKSTEP_SUCCESS)
+        lockstep_config_destroy(dev->cfg);
     if (st != LOCKSTEP_SUCCESS) {
         free(dev);
         return st;
@@ -151,6 +156,12 @@ lockstep_status lockstep_device_create(const lockstep_config *cfg, lockstep_devi
     dev->out_fn = default_output;
     *out = dev;
     return LOCKSTEP_SUCCESS;
+}
+
+void lockstep_device_interrupt(lockstep_device *dev)
+{
+    if (dev)
+        atomic_store(&dev->stop, 1);
 }
 
 static void deliver_printf(lockstep_device *dev)
@@ -439,12 +450,15 @@ lockstep_status lockstep_module_load_file(lockstep_device *dev, const char *path
     if (!dev || !path || !out)
         return LOCKSTEP_ERROR_INVALID_VALUE;
     strbuf text = STRBUF_INIT;
-    int rc = sb_read_file(&text, path);
+    int rc = sb_read_file(&text, path, SB_MAX_PTX);
     if (rc) {
         int err = errno;
         sb_free(&text);
         if (rc == -2)
             return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", path);
+        if (rc == -3)
+            return fail(dev, LOCKSTEP_ERROR_INVALID_PTX, "%s: more than %u MiB: too large for a "
+                        "PTX module", path, SB_MAX_PTX >> 20);
         return fail(dev, LOCKSTEP_ERROR_IO, "%s: cannot open: %s", path, strerror(err));
     }
     lockstep_status st = lockstep_module_load_ptx(dev, sb_cstr(&text), text.len, path, out);
@@ -714,6 +728,10 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
     L.opt.warps_per_sm = config_threads_per_sm(cfg) / WARP_SIZE;
     L.opt.shared_per_sm = cfg->shmem_size;
     L.opt.gridid = ++dev->gridid;
+    L.opt.max_cycles = cfg->max_cycles;
+    L.opt.timeout_ns = cfg->timeout_s > UINT64_MAX / 1000000000u ? 0 : cfg->timeout_s * 1000000000u;
+    L.opt.stop = &dev->stop;
+    atomic_store(&dev->stop, 0);
     L.params = params;
     L.param_bytes = (uint32_t)params_bytes;
     L.grid[0] = grid.x;
@@ -729,6 +747,7 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
     L.local_bytes = (uint32_t)local;
     L.frame0 = frame0;
     L.printf_out = &dev->printf_pending;
+    L.printf_limit = cfg->printf_fifo;
     L.pool = &dev->pool;
     L.shref_val = calloc(m->nshrefs ? m->nshrefs : 1, sizeof *L.shref_val);
     if (!L.shref_val)
@@ -770,6 +789,7 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
         memcpy(stats->mix, L.mix, sizeof stats->mix);
         stats->ctas = (uint64_t)grid.x * grid.y * grid.z;
         stats->threads = stats->ctas * threads;
+        stats->printf_dropped = L.printf_dropped;
     }
     if (st != LOCKSTEP_SUCCESS) {
         record_fault(dev, &L);

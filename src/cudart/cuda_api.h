@@ -93,6 +93,10 @@ CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 CUDART_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream);
 CUDART_API cudaError_t cudaStreamQuery(cudaStream_t stream);
 CUDART_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream);
+CUDART_API cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags);
+CUDART_API cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t stream, unsigned int *flags);
+CUDART_API cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
+CUDART_API cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t stream, int *priority);
 CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                            unsigned int flags);
 CUDART_API cudaError_t cudaEventCreate(cudaEvent_t *event);

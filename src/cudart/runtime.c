@@ -30,14 +30,17 @@
  *   itself and returns cudaErrorNotSupported.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cudart/cuda_abi.h"
 #include "cudart/cuda_api.h"
@@ -60,6 +63,7 @@ struct rt_function {
     char *name;
     rt_module *m;
     lockstep_kernel *k;   /* resolved once the module is loaded */
+    size_t ksum;          /* its entry in rt.ksums + 1; 0: none yet */
 };
 
 typedef struct rt_var {
@@ -71,15 +75,20 @@ typedef struct rt_var {
     void **managed_ptr;   /* __managed__: the host's pointer to the storage */
 } rt_var;
 
-struct rt_stream {
+/* Streams and events are entries of one table; the handle the program
+ * gets is not a pointer but (generation, index, kind) packed into one, so
+ * a destroyed, reused or made-up handle is recognised and refused with
+ * cudaErrorInvalidResourceHandle instead of being followed. */
+enum { H_STREAM = 0x8, H_EVENT = 0xc };
+typedef struct rt_handle {
+    uint32_t gen;         /* bumped at each destroy */
+    uint8_t live, kind;
+    uint32_t next_free;   /* free entries form a list (rt.free_handle) */
     unsigned flags;
-};
-
-struct rt_event {
-    unsigned flags;
-    int recorded;
-    double ns;            /* simulated time of the record */
-};
+    int priority;
+    int recorded;         /* events: recorded at least once */
+    double ns;            /* events: simulated time of the last record */
+} rt_handle;
 
 typedef struct rt_host_alloc {
     void *ptr;
@@ -87,14 +96,25 @@ typedef struct rt_host_alloc {
     int managed;
 } rt_host_alloc;
 
+/* One launch, for the statistics' per-launch list (the first
+ * -lockstep_launch_records launches). */
 typedef struct rt_launch_rec {
-    char *name;
+    const char *name;     /* the kernel's (owned by its rt_function) */
     dim3 grid, block;
     uint32_t shared;
     lockstep_launch_stats st;
     double ns;
     int status;
 } rt_launch_rec;
+
+/* Every launch of one kernel, summed: the statistics stay complete, in
+ * bounded memory, however many launches a program makes. */
+typedef struct rt_ksum {
+    const char *name;
+    uint64_t launches, failed;
+    lockstep_launch_stats sum;   /* t.max_ctas_per_sm: the largest */
+    double ns;
+} rt_ksum;
 
 static struct {
     pthread_mutex_t lock;
@@ -109,8 +129,11 @@ static struct {
     size_t nvars, capvars;
     rt_host_alloc *hosts;
     size_t nhosts, caphosts;
-    rt_launch_rec *launches;
-    size_t nlaunches, caplaunches;
+    rt_launch_rec *launches;  /* the first -lockstep_launch_records launches */
+    size_t nrecords, caplaunches;
+    size_t nlaunches;         /* every launch */
+    rt_ksum *ksums;           /* per kernel */
+    size_t nksums, capksums;
     cudaError_t sticky;   /* a kernel fault: every later call returns it */
     double now_ns;        /* the simulated clock */
     uint64_t memcpy_bytes;
@@ -119,8 +142,10 @@ static struct {
     int timing;           /* some launch ran on the timing model */
     uint64_t *sm_stall;   /* per SM x lockstep_stall, summed over launches */
     uint32_t nsm_stall;
-} rt = {PTHREAD_MUTEX_INITIALIZER, 0, NULL, NULL, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL,
-        0, 0, NULL, 0, 0, 0, 0.0, 0, 0, 0.0, 0, NULL, 0};
+    rt_handle *handles;   /* streams and events */
+    size_t nhandles, caphandles;
+    uint32_t free_handle; /* first free entry + 1; 0: none */
+} rt = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 typedef struct call_config {
     dim3 grid, block;
@@ -138,8 +163,31 @@ static _Thread_local int config_depth;
 #define FUNCTIONAL_GHZ 1.0
 #define COPY_BYTES_PER_NS 16.0
 
-static void lock(void) { pthread_mutex_lock(&rt.lock); }
-static void unlock(void) { pthread_mutex_unlock(&rt.lock); }
+/* The owner of rt.lock, so that the exit path can tell whether it runs
+ * inside a launch on this very thread (exit() from a signal handler). */
+static pthread_t lock_owner;
+static atomic_int lock_held;
+
+/* In a child of fork(): the parent's simulation is not ours to use or to
+ * finish; CUDA calls fail as they do in the child of a CUDA process. */
+static int forked_child;
+
+/* exit() has begun (in cudart_at_exit): a launch it interrupts does not
+ * return to the program. */
+static atomic_int exiting;
+
+static void lock(void)
+{
+    pthread_mutex_lock(&rt.lock);
+    lock_owner = pthread_self();
+    atomic_store(&lock_held, 1);
+}
+
+static void unlock(void)
+{
+    atomic_store(&lock_held, 0);
+    pthread_mutex_unlock(&rt.lock);
+}
 
 static int grow(void **v, size_t *cap, size_t need, size_t elem)
 {
@@ -205,8 +253,12 @@ static int ensure_device(void)
         say("%s", lockstep_config_last_error(rt.cfg));
         return -1;
     }
+    if (lockstep_config_validate(rt.cfg) != LOCKSTEP_SUCCESS) {
+        say("%s", lockstep_config_last_error(rt.cfg));
+        return -1;
+    }
     if (lockstep_device_create(rt.cfg, &rt.dev) != LOCKSTEP_SUCCESS) {
-        say("cannot create the simulated device");
+        say("cannot create the simulated device (out of host memory)");
         rt.dev = NULL;
         return -1;
     }
@@ -216,6 +268,8 @@ static int ensure_device(void)
 /* Entry guard for API calls: the device exists and no fault is sticky. */
 #define ENTER()                                                                            \
     do {                                                                                   \
+        if (forked_child)                                                                  \
+            return set_error(cudaErrorInitializationError);                                \
         lock();                                                                            \
         if (ensure_device()) {                                                             \
             unlock();                                                                      \
@@ -254,6 +308,8 @@ static cudaError_t from_status(lockstep_status st)
     case LOCKSTEP_ERROR_TRAP: return cudaErrorLaunchFailure;
     case LOCKSTEP_ERROR_ASSERT: return cudaErrorAssert;
     case LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
+    case LOCKSTEP_ERROR_LAUNCH_TIMEOUT: return cudaErrorLaunchTimeout;
+    case LOCKSTEP_ERROR_INTERRUPTED: return cudaErrorLaunchFailure;
     default: return cudaErrorUnknown;
     }
 }
@@ -489,10 +545,130 @@ CUDART_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun
     return cudaSuccess;
 }
 
+/* ---- streams and events: checked handles ---------------------------------------------- */
+
+static void *handle_value(uint32_t id, int kind)
+{
+    return (void *)(((uintptr_t)rt.handles[id].gen << 32) | ((uintptr_t)id << 4) | (uintptr_t)kind);
+}
+
+/* The table entry behind a handle of `kind`, or NULL if it is not one we
+ * gave out or it was destroyed.  Call with the lock held. */
+static rt_handle *handle_get(const void *h, int kind)
+{
+    uintptr_t v = (uintptr_t)h;
+    if ((v & 0xf) != (uintptr_t)kind)
+        return NULL;
+    uint32_t id = (uint32_t)((v >> 4) & 0x0fffffffu), gen = (uint32_t)(v >> 32);
+    if (id >= rt.nhandles || !rt.handles[id].live || rt.handles[id].gen != gen ||
+        rt.handles[id].kind != kind)
+        return NULL;
+    return &rt.handles[id];
+}
+
+/* Destroy a handle's entry (lock held): its handle never works again. */
+static void handle_free(rt_handle *h)
+{
+    h->live = 0;
+    if (++h->gen == UINT32_MAX)
+        return; /* retired for good: its handles could come round again */
+    h->next_free = rt.free_handle;
+    rt.free_handle = (uint32_t)(h - rt.handles) + 1;
+}
+
+/* A new handle of `kind` (lock held); NULL when out of memory. */
+static void *handle_new(int kind, unsigned flags, int priority)
+{
+    uint32_t id;
+    if (rt.free_handle) {
+        id = rt.free_handle - 1;
+        rt.free_handle = rt.handles[id].next_free;
+    } else {
+        id = (uint32_t)rt.nhandles;
+        if (id >= 0x0fffffffu || GROW(rt.handles, rt.nhandles, rt.caphandles))
+            return NULL;
+        memset(&rt.handles[rt.nhandles++], 0, sizeof *rt.handles);
+    }
+    rt_handle *e = &rt.handles[id];
+    uint32_t gen = e->gen;
+    memset(e, 0, sizeof *e);
+    e->gen = gen;
+    e->live = 1;
+    e->kind = (uint8_t)kind;
+    e->flags = flags;
+    e->priority = priority;
+    return handle_value(id, kind);
+}
+
+/* The null stream, the legacy and per-thread default streams, and live
+ * streams we created (lock held). */
 static int valid_stream(cudaStream_t s)
 {
-    (void)s;
-    return 1; /* every handle the program got from us is valid until destroyed */
+    return !s || s == CUDA_STREAM_LEGACY || s == CUDA_STREAM_PER_THREAD ||
+           handle_get(s, H_STREAM) != NULL;
+}
+
+#define CHECK_STREAM(s)                                                                    \
+    do {                                                                                   \
+        if (!valid_stream(s))                                                              \
+            LEAVE(cudaErrorInvalidResourceHandle);                                         \
+    } while (0)
+
+/* Add one launch's counters into a sum. */
+static void stats_add(lockstep_launch_stats *sum, const lockstep_launch_stats *st)
+{
+    sum->warp_insts += st->warp_insts;
+    sum->thread_insts += st->thread_insts;
+    sum->ctas += st->ctas;
+    sum->threads += st->threads;
+    sum->printf_dropped += st->printf_dropped;
+    for (int m = 0; m < LOCKSTEP_MIX_COUNT; m++)
+        sum->mix[m] += st->mix[m];
+    if (!st->timing)
+        return;
+    sum->timing = 1;
+    uint64_t occ = sum->t.max_ctas_per_sm > st->t.max_ctas_per_sm ? sum->t.max_ctas_per_sm
+                                                                  : st->t.max_ctas_per_sm;
+    uint64_t *dst = (uint64_t *)(void *)&sum->t;
+    const uint64_t *src = (const uint64_t *)(const void *)&st->t;
+    for (size_t k = 0; k < sizeof st->t / sizeof(uint64_t); k++)
+        dst[k] += src[k];
+    sum->t.max_ctas_per_sm = occ;
+}
+
+/* Count a launch in its kernel's sum, and list it while the list has room
+ * (-lockstep_launch_records). */
+static void record_launch(struct rt_function *f, dim3 grid, dim3 block, size_t shared,
+                          const lockstep_launch_stats *st, double ns, lockstep_status s)
+{
+    rt.nlaunches++;
+    if (!f->ksum && !GROW(rt.ksums, rt.nksums, rt.capksums)) {
+        memset(&rt.ksums[rt.nksums], 0, sizeof *rt.ksums);
+        rt.ksums[rt.nksums].name = f->name;
+        f->ksum = ++rt.nksums;
+    }
+    if (f->ksum) {
+        rt_ksum *k = &rt.ksums[f->ksum - 1];
+        k->launches++;
+        k->failed += s != LOCKSTEP_SUCCESS;
+        k->ns += ns;
+        stats_add(&k->sum, st);
+    }
+    char buf[32];
+    unsigned long long cap = 10000;
+    if (!lockstep_config_get(lockstep_device_config(rt.dev), "-lockstep_launch_records", buf,
+                             sizeof buf))
+        cap = strtoull(buf, NULL, 10);
+    if (rt.nrecords >= cap || GROW(rt.launches, rt.nrecords, rt.caplaunches))
+        return;
+    rt_launch_rec *r = &rt.launches[rt.nrecords++];
+    r->name = f->name;
+    r->grid = grid;
+    r->block = block;
+    r->shared = (uint32_t)shared;
+    r->st = *st;
+    r->ns = ns;
+    r->status = (int)s;
 }
 
 /* Run a launch (lock held). */
@@ -546,15 +722,15 @@ static cudaError_t launch(struct rt_function *f, dim3 grid, dim3 block, void **a
              (double)(cudart_num_sms(rt.dev) ? cudart_num_sms(rt.dev) : 1) / FUNCTIONAL_GHZ;
     }
     rt.now_ns += ns;
-    if (!GROW(rt.launches, rt.nlaunches, rt.caplaunches)) {
-        rt_launch_rec *r = &rt.launches[rt.nlaunches++];
-        r->name = strdup(f->name);
-        r->grid = grid;
-        r->block = block;
-        r->shared = (uint32_t)shared;
-        r->st = st;
-        r->ns = ns;
-        r->status = (int)s;
+    record_launch(f, grid, block, shared, &st, ns, s);
+    if (st.printf_dropped) {
+        char fifo[32] = "?";
+        lockstep_config_get(lockstep_device_config(rt.dev), "-lockstep_printf_fifo", fifo,
+                            sizeof fifo);
+        say("kernel %s: %llu printf records were dropped: the printf FIFO of %s bytes was full "
+            "(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, ...) or -lockstep_printf_fifo makes it "
+            "larger)",
+            f->name, (unsigned long long)st.printf_dropped, fifo);
     }
     if (s == LOCKSTEP_SUCCESS)
         return cudaSuccess;
@@ -567,11 +743,25 @@ static cudaError_t launch(struct rt_function *f, dim3 grid, dim3 block, void **a
     /* a fault inside the kernel: reported now, returned from the next
      * synchronizing call, and sticky afterwards, as on a GPU */
     sync_point();
+    rt.sticky = e;
+    if (s == LOCKSTEP_ERROR_INTERRUPTED) {
+        say("the launch of %s was stopped: the program is exiting", f->name);
+        if (atomic_load(&exiting)) {
+            /* Another thread is running exit(): this one must not go back
+             * to the program (which might call exit too, racing the
+             * first); it waits here for the process to end. */
+            unlock();
+            for (;;)
+                pause();
+        }
+        return cudaSuccess;
+    }
     lockstep_fault_info fi;
     lockstep_device_last_fault(rt.dev, &fi);
     say("kernel fault: %s%s", fi.message ? fi.message : lockstep_status_string(s),
-        fi.src_file ? "" : "\n  (build the program with nvcc -lineinfo to see the CUDA source line)");
-    rt.sticky = e;
+        fi.src_file || fi.pc == 0xffffffffu
+            ? ""
+            : "\n  (build the program with nvcc -lineinfo to see the CUDA source line)");
     return cudaSuccess;
 }
 
@@ -828,8 +1018,7 @@ CUDART_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
                                        cudaStream_t stream)
 {
     ENTER();
-    if (!valid_stream(stream))
-        LEAVE(cudaErrorInvalidResourceHandle);
+    CHECK_STREAM(stream);
     LEAVE(copy(dst, src, count, kind));
 }
 
@@ -874,8 +1063,8 @@ CUDART_API cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 
 CUDART_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
-    (void)stream;
     ENTER();
+    CHECK_STREAM(stream);
     LEAVE(set_bytes(devPtr, value, count));
 }
 
@@ -932,16 +1121,16 @@ CUDART_API cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_
 CUDART_API cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
                                                size_t offset, int kind, cudaStream_t stream)
 {
-    (void)stream;
     ENTER();
+    CHECK_STREAM(stream);
     LEAVE(symbol_copy(symbol, count, offset, (void *)(uintptr_t)src, 1, kind));
 }
 
 CUDART_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
                                                  size_t offset, int kind, cudaStream_t stream)
 {
-    (void)stream;
     ENTER();
+    CHECK_STREAM(stream);
     LEAVE(symbol_copy(symbol, count, offset, dst, 0, kind));
 }
 
@@ -1012,43 +1201,46 @@ CUDART_API cudaError_t cudaThreadSynchronize(void)
     return cudaDeviceSynchronize();
 }
 
-CUDART_API cudaError_t cudaStreamCreate(cudaStream_t *pStream)
+CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags,
+                                                    int priority)
 {
     if (!pStream)
         return set_error(cudaErrorInvalidValue);
-    struct rt_stream *s = calloc(1, sizeof *s);
-    if (!s)
-        return set_error(cudaErrorMemoryAllocation);
-    *pStream = s;
-    return cudaSuccess;
+    if (flags & ~1u) /* cudaStreamDefault 0, cudaStreamNonBlocking 1 */
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    void *h = handle_new(H_STREAM, flags, priority);
+    if (!h)
+        LEAVE(cudaErrorMemoryAllocation);
+    *pStream = h;
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaStreamCreate(cudaStream_t *pStream)
+{
+    return cudaStreamCreateWithPriority(pStream, 0, 0);
 }
 
 CUDART_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
 {
-    cudaError_t e = cudaStreamCreate(pStream);
-    if (!e)
-        (*pStream)->flags = flags;
-    return e;
-}
-
-CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags,
-                                                    int priority)
-{
-    (void)priority;
-    return cudaStreamCreateWithFlags(pStream, flags);
+    return cudaStreamCreateWithPriority(pStream, flags, 0);
 }
 
 CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
-    if (stream && stream != CUDA_STREAM_LEGACY && stream != CUDA_STREAM_PER_THREAD)
-        free(stream);
-    return cudaSuccess;
+    ENTER();
+    rt_handle *h = handle_get(stream, H_STREAM);
+    if (!h)
+        LEAVE(cudaErrorInvalidResourceHandle);
+    sync_point(); /* work in the stream completes first */
+    handle_free(h);
+    LEAVE(cudaSuccess);
 }
 
 CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
-    (void)stream;
     ENTER();
+    CHECK_STREAM(stream);
     sync_point();
     LEAVE(cudaSuccess);
 }
@@ -1060,9 +1252,9 @@ CUDART_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 
 CUDART_API cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
-    (void)stream;
     ENTER();
-    LEAVE(cudaSuccess); /* work completes when issued in functional mode */
+    CHECK_STREAM(stream);
+    LEAVE(cudaSuccess); /* work completes when it is issued */
 }
 
 CUDART_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
@@ -1070,51 +1262,87 @@ CUDART_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
     return cudaStreamQuery(stream);
 }
 
+CUDART_API cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
+{
+    if (!flags)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    CHECK_STREAM(stream);
+    rt_handle *h = handle_get(stream, H_STREAM);
+    *flags = h ? h->flags : 0;
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
+{
+    if (!priority)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    CHECK_STREAM(stream);
+    rt_handle *h = handle_get(stream, H_STREAM);
+    *priority = h ? h->priority : 0;
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t stream, unsigned int *flags)
+{
+    return cudaStreamGetFlags(stream, flags);
+}
+
+CUDART_API cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t stream, int *priority)
+{
+    return cudaStreamGetPriority(stream, priority);
+}
+
 CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                            unsigned int flags)
 {
-    (void)stream;
-    (void)event;
     (void)flags;
     ENTER();
+    CHECK_STREAM(stream);
+    if (!handle_get(event, H_EVENT))
+        LEAVE(cudaErrorInvalidResourceHandle);
+    LEAVE(cudaSuccess); /* the event's work is complete: it completed when issued */
+}
+
+CUDART_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+{
+    if (!event)
+        return set_error(cudaErrorInvalidValue);
+    if (flags & ~0xfu) /* Default, BlockingSync, DisableTiming, Interprocess */
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    void *h = handle_new(H_EVENT, flags, 0);
+    if (!h)
+        LEAVE(cudaErrorMemoryAllocation);
+    *event = h;
     LEAVE(cudaSuccess);
 }
 
 CUDART_API cudaError_t cudaEventCreate(cudaEvent_t *event)
 {
-    if (!event)
-        return set_error(cudaErrorInvalidValue);
-    struct rt_event *e = calloc(1, sizeof *e);
-    if (!e)
-        return set_error(cudaErrorMemoryAllocation);
-    *event = e;
-    return cudaSuccess;
-}
-
-CUDART_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
-{
-    cudaError_t e = cudaEventCreate(event);
-    if (!e)
-        (*event)->flags = flags;
-    return e;
+    return cudaEventCreateWithFlags(event, 0);
 }
 
 CUDART_API cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
-    if (!event)
-        return set_error(cudaErrorInvalidResourceHandle);
-    free(event);
-    return cudaSuccess;
+    ENTER();
+    rt_handle *h = handle_get(event, H_EVENT);
+    if (!h)
+        LEAVE(cudaErrorInvalidResourceHandle);
+    handle_free(h);
+    LEAVE(cudaSuccess);
 }
 
 CUDART_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
-    (void)stream;
-    if (!event)
-        return set_error(cudaErrorInvalidResourceHandle);
     ENTER();
-    event->recorded = 1;
-    event->ns = rt.now_ns;
+    rt_handle *h = handle_get(event, H_EVENT);
+    if (!h)
+        LEAVE(cudaErrorInvalidResourceHandle);
+    CHECK_STREAM(stream);
+    h->recorded = 1;
+    h->ns = rt.now_ns;
     LEAVE(cudaSuccess);
 }
 
@@ -1132,31 +1360,33 @@ CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t 
 
 CUDART_API cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
-    if (!event)
-        return set_error(cudaErrorInvalidResourceHandle);
     ENTER();
+    if (!handle_get(event, H_EVENT))
+        LEAVE(cudaErrorInvalidResourceHandle);
     sync_point();
     LEAVE(cudaSuccess);
 }
 
 CUDART_API cudaError_t cudaEventQuery(cudaEvent_t event)
 {
-    if (!event)
-        return set_error(cudaErrorInvalidResourceHandle);
     ENTER();
+    if (!handle_get(event, H_EVENT))
+        LEAVE(cudaErrorInvalidResourceHandle);
     LEAVE(cudaSuccess);
 }
 
 CUDART_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
-    if (!ms || !start || !end)
-        return set_error(!ms ? cudaErrorInvalidValue : cudaErrorInvalidResourceHandle);
-    if ((start->flags | end->flags) & cudaEventDisableTiming)
-        return set_error(cudaErrorInvalidResourceHandle);
-    if (!start->recorded || !end->recorded)
-        return set_error(cudaErrorInvalidResourceHandle);
-    *ms = (float)((end->ns - start->ns) / 1e6);
-    return cudaSuccess;
+    if (!ms)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    rt_handle *a = handle_get(start, H_EVENT), *b = handle_get(end, H_EVENT);
+    if (!a || !b || ((a->flags | b->flags) & cudaEventDisableTiming))
+        LEAVE(cudaErrorInvalidResourceHandle);
+    if (!a->recorded || !b->recorded)
+        LEAVE(cudaErrorInvalidResourceHandle);
+    *ms = (float)((b->ns - a->ns) / 1e6);
+    LEAVE(cudaSuccess);
 }
 
 /* ---- device management --------------------------------------------------------------- */
@@ -1270,10 +1500,10 @@ CUDART_API cudaError_t cudaDeviceSetLimit(int limit, size_t value)
     ENTER();
     char buf[32];
     snprintf(buf, sizeof buf, "%zu", value);
-    const char *opt = limit == cudaLimitStackSize ? "-lockstep_stack_size"
-                      : limit == cudaLimitMallocHeapSize ? "-lockstep_heap_size" : NULL;
-    if (limit == cudaLimitPrintfFifoSize)
-        LEAVE(cudaSuccess); /* printf output is never dropped */
+    const char *opt = limit == cudaLimitStackSize       ? "-lockstep_stack_size"
+                      : limit == cudaLimitMallocHeapSize ? "-lockstep_heap_size"
+                      : limit == cudaLimitPrintfFifoSize ? "-lockstep_printf_fifo"
+                                                         : NULL;
     if (!opt)
         LEAVE(cudaErrorUnsupportedLimit);
     LEAVE(cudart_set_option(rt.dev, opt, buf) ? cudaErrorInvalidValue : cudaSuccess);
@@ -1285,12 +1515,10 @@ CUDART_API cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
         return set_error(cudaErrorInvalidValue);
     ENTER();
     char buf[32];
-    const char *opt = limit == cudaLimitStackSize ? "-lockstep_stack_size"
-                      : limit == cudaLimitMallocHeapSize ? "-lockstep_heap_size" : NULL;
-    if (limit == cudaLimitPrintfFifoSize) {
-        *value = 1 << 20;
-        LEAVE(cudaSuccess);
-    }
+    const char *opt = limit == cudaLimitStackSize       ? "-lockstep_stack_size"
+                      : limit == cudaLimitMallocHeapSize ? "-lockstep_heap_size"
+                      : limit == cudaLimitPrintfFifoSize ? "-lockstep_printf_fifo"
+                                                         : NULL;
     if (!opt || lockstep_config_get(lockstep_device_config(rt.dev), opt, buf, sizeof buf))
         LEAVE(cudaErrorUnsupportedLimit);
     *value = (size_t)strtoull(buf, NULL, 10);
@@ -1360,14 +1588,6 @@ static void json_string(FILE *f, const char *s)
 }
 
 /* The instruction mix summed over every launch. */
-static void total_mix(uint64_t mix[LOCKSTEP_MIX_COUNT])
-{
-    memset(mix, 0, sizeof(uint64_t) * LOCKSTEP_MIX_COUNT);
-    for (size_t i = 0; i < rt.nlaunches; i++)
-        for (int m = 0; m < LOCKSTEP_MIX_COUNT; m++)
-            mix[m] += rt.launches[i].st.mix[m];
-}
-
 /* An object with every class, zeros included, so readers see one shape. */
 static void json_mix(FILE *f, const uint64_t mix[LOCKSTEP_MIX_COUNT])
 {
@@ -1379,19 +1599,6 @@ static void json_mix(FILE *f, const uint64_t mix[LOCKSTEP_MIX_COUNT])
 }
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
-
-/* The timing counters summed over every launch. */
-static void total_timing(lockstep_timing_stats *t)
-{
-    memset(t, 0, sizeof *t);
-    uint64_t *dst = (uint64_t *)(void *)t;
-    for (size_t i = 0; i < rt.nlaunches; i++) {
-        const uint64_t *src = (const uint64_t *)(const void *)&rt.launches[i].st.t;
-        for (size_t k = 0; k < sizeof *t / sizeof(uint64_t); k++)
-            dst[k] += src[k];
-    }
-    t->max_ctas_per_sm = 0;
-}
 
 /* The timing counters in GPGPU-Sim's names (text). */
 static void text_timing(FILE *f, const lockstep_timing_stats *t, uint64_t insn, const char *pre)
@@ -1461,37 +1668,52 @@ static void json_timing(FILE *f, const lockstep_timing_stats *t, uint64_t insn, 
     fputc('}', f);
 }
 
+/* Everything summed over every launch (from the per-kernel sums). */
+static void total_stats(lockstep_launch_stats *t)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t i = 0; i < rt.nksums; i++)
+        stats_add(t, &rt.ksums[i].sum);
+    t->t.max_ctas_per_sm = 0;
+}
+
+/* The mode the statistics describe: the configuration's, so that a run in
+ * which no launch succeeded still says which model it used. */
+static const char *stats_mode(void)
+{
+    char mode[32];
+    const lockstep_config *cfg = rt.dev ? lockstep_device_config(rt.dev) : rt.cfg;
+    if (cfg && !lockstep_config_get(cfg, "-lockstep_mode", mode, sizeof mode))
+        return strcmp(mode, "functional") ? "timing" : "functional";
+    return rt.timing ? "timing" : "functional";
+}
+
 static void write_stats_text(FILE *f)
 {
-    uint64_t wi = 0, ti = 0;
-    for (size_t i = 0; i < rt.nlaunches; i++) {
-        wi += rt.launches[i].st.warp_insts;
-        ti += rt.launches[i].st.thread_insts;
-    }
-    fprintf(f, "lockstep %s statistics (%s mode)\n", lockstep_version(),
-            rt.timing ? "timing" : "functional");
+    lockstep_launch_stats tot;
+    total_stats(&tot);
+    uint64_t wi = tot.warp_insts, ti = tot.thread_insts;
+    fprintf(f, "lockstep %s statistics (%s mode)\n", lockstep_version(), stats_mode());
     fprintf(f, "kernel launches          %zu\n", rt.nlaunches);
-    if (rt.timing) {
-        lockstep_timing_stats t;
-        total_timing(&t);
-        text_timing(f, &t, ti, "gpu_tot_");
-    }
+    if (rt.timing)
+        text_timing(f, &tot.t, ti, "gpu_tot_");
     fprintf(f, "gpu_tot_sim_insn         %llu\n", (unsigned long long)ti);
     fprintf(f, "warp instructions        %llu\n", (unsigned long long)wi);
     fprintf(f, "memcpy bytes             %llu\n", (unsigned long long)rt.memcpy_bytes);
     fprintf(f, "simulated time (ns)      %.0f\n", rt.now_ns);
     fprintf(f, "host seconds in kernels  %.3f\n", rt.host_seconds);
-    uint64_t mix[LOCKSTEP_MIX_COUNT];
-    total_mix(mix);
+    if (tot.printf_dropped)
+        fprintf(f, "printf records dropped   %llu\n", (unsigned long long)tot.printf_dropped);
     fprintf(f, "instruction mix (warp instructions)\n");
     for (int m = 0; m < LOCKSTEP_MIX_COUNT; m++)
-        if (mix[m])
+        if (tot.mix[m])
             fprintf(f, "  %-22s %llu  (%.1f%%)\n", lockstep_mix_name((lockstep_mix)m),
-                    (unsigned long long)mix[m], wi ? 100.0 * (double)mix[m] / (double)wi : 0.0);
-    for (size_t i = 0; i < rt.nlaunches; i++) {
+                    (unsigned long long)tot.mix[m],
+                    wi ? 100.0 * (double)tot.mix[m] / (double)wi : 0.0);
+    for (size_t i = 0; i < rt.nrecords; i++) {
         const rt_launch_rec *r = &rt.launches[i];
         fprintf(f, "kernel %zu  %s  grid (%u,%u,%u) block (%u,%u,%u) shared %u  warp_insts %llu thread_insts %llu%s%s\n",
-                i, r->name ? r->name : "?", r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y,
+                i, r->name, r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y,
                 r->block.z, r->shared, (unsigned long long)r->st.warp_insts,
                 (unsigned long long)r->st.thread_insts, r->status ? "  FAILED: " : "",
                 r->status ? lockstep_status_name((lockstep_status)r->status) : "");
@@ -1504,6 +1726,21 @@ static void write_stats_text(FILE *f)
                     ratio(r->st.t.l2_misses, r->st.t.l2_accesses),
                     (unsigned long long)r->st.t.dram_reads, (unsigned long long)r->st.t.dram_writes);
     }
+    if (rt.nlaunches > rt.nrecords)
+        fprintf(f, "(%zu later launches are not listed one by one: -lockstep_launch_records %zu; "
+                   "the per-kernel sums below count them)\n",
+                rt.nlaunches - rt.nrecords, rt.nrecords);
+    fprintf(f, "per kernel: launches failed warp_insts thread_insts%s\n",
+            rt.timing ? " gpu_sim_cycle" : "");
+    for (size_t i = 0; i < rt.nksums; i++) {
+        const rt_ksum *k = &rt.ksums[i];
+        fprintf(f, "  %s  %llu %llu %llu %llu", k->name, (unsigned long long)k->launches,
+                (unsigned long long)k->failed, (unsigned long long)k->sum.warp_insts,
+                (unsigned long long)k->sum.thread_insts);
+        if (rt.timing)
+            fprintf(f, " %llu", (unsigned long long)k->sum.t.cycles);
+        fputc('\n', f);
+    }
     if (rt.timing) {
         fprintf(f, "per-SM scheduler cycles:");
         for (int k = 0; k < LOCKSTEP_STALL_COUNT; k++)
@@ -1515,26 +1752,31 @@ static void write_stats_text(FILE *f)
                 fprintf(f, " %llu", (unsigned long long)rt.sm_stall[(size_t)k * LOCKSTEP_STALL_COUNT + q]);
             fputc('\n', f);
         }
-        fprintf(f, "effective configuration\n");
-        const lockstep_config *cfg = rt.dev ? lockstep_device_config(rt.dev) : rt.cfg;
-        for (size_t i = 0; cfg && i < lockstep_config_option_count(); i++) {
-            const lockstep_option_info *o = lockstep_config_option(i);
-            char buf[256];
-            if (!lockstep_config_get(cfg, o->name, buf, sizeof buf))
-                fprintf(f, "  %s %s\n", o->name, buf);
-        }
     }
+    fprintf(f, "effective configuration\n");
+    const lockstep_config *cfg = rt.dev ? lockstep_device_config(rt.dev) : rt.cfg;
+    for (size_t i = 0; cfg && i < lockstep_config_option_count(); i++) {
+        const lockstep_option_info *o = lockstep_config_option(i);
+        char buf[256];
+        if (!lockstep_config_get(cfg, o->name, buf, sizeof buf))
+            fprintf(f, "  %s %s\n", o->name, buf);
+    }
+}
+
+static void json_launch_counts(FILE *f, const lockstep_launch_stats *st)
+{
+    fprintf(f, "\"warp_insts\": %llu, \"thread_insts\": %llu, \"ctas\": %llu, \"threads\": %llu, ",
+            (unsigned long long)st->warp_insts, (unsigned long long)st->thread_insts,
+            (unsigned long long)st->ctas, (unsigned long long)st->threads);
 }
 
 static void write_stats_json(FILE *f)
 {
-    uint64_t wi = 0, ti = 0;
-    for (size_t i = 0; i < rt.nlaunches; i++) {
-        wi += rt.launches[i].st.warp_insts;
-        ti += rt.launches[i].st.thread_insts;
-    }
+    lockstep_launch_stats tot;
+    total_stats(&tot);
+    uint64_t wi = tot.warp_insts, ti = tot.thread_insts;
     fprintf(f, "{\n  \"lockstep_version\": \"%s\",\n  \"mode\": \"%s\",\n", lockstep_version(),
-            rt.timing ? "timing" : "functional");
+            stats_mode());
     fprintf(f, "  \"config\": {");
     const lockstep_config *cfg = rt.dev ? lockstep_device_config(rt.dev) : rt.cfg;
     for (size_t i = 0; cfg && i < lockstep_config_option_count(); i++) {
@@ -1550,10 +1792,8 @@ static void write_stats_json(FILE *f)
     fprintf(f, "\n  },\n  \"gpu_tot_sim_insn\": %llu,\n  \"warp_insts\": %llu,\n",
             (unsigned long long)ti, (unsigned long long)wi);
     if (rt.timing) {
-        lockstep_timing_stats t;
-        total_timing(&t);
-        fprintf(f, "  \"gpu_tot_sim_cycle\": %llu,\n", (unsigned long long)t.cycles);
-        json_timing(f, &t, ti, "  ");
+        fprintf(f, "  \"gpu_tot_sim_cycle\": %llu,\n", (unsigned long long)tot.t.cycles);
+        json_timing(f, &tot.t, ti, "  ");
         fputs(",\n  \"sm_stalls\": [", f);
         for (uint32_t k = 0; k < rt.nsm_stall; k++) {
             fprintf(f, "%s{", k ? ", " : "");
@@ -1564,24 +1804,43 @@ static void write_stats_json(FILE *f)
         }
         fputs("],\n", f);
     }
-    fprintf(f, "  \"memcpy_bytes\": %llu,\n  \"simulated_ns\": %.0f,\n  \"host_seconds\": %.6f,\n",
-            (unsigned long long)rt.memcpy_bytes, rt.now_ns, rt.host_seconds);
-    uint64_t mix[LOCKSTEP_MIX_COUNT];
-    total_mix(mix);
+    fprintf(f, "  \"memcpy_bytes\": %llu,\n  \"simulated_ns\": %.0f,\n  \"host_seconds\": %.6f,\n"
+               "  \"printf_dropped\": %llu,\n",
+            (unsigned long long)rt.memcpy_bytes, rt.now_ns, rt.host_seconds,
+            (unsigned long long)tot.printf_dropped);
     fputs("  \"mix\": ", f);
-    json_mix(f, mix);
+    json_mix(f, tot.mix);
     fputs(",\n", f);
+    fprintf(f, "  \"kernel_launches\": %zu,\n  \"kernels_listed\": %zu,\n", rt.nlaunches,
+            rt.nrecords);
+    fprintf(f, "  \"kernel_summary\": [");
+    for (size_t i = 0; i < rt.nksums; i++) {
+        const rt_ksum *k = &rt.ksums[i];
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_string(f, k->name);
+        fprintf(f, ", \"launches\": %llu, \"failed\": %llu, \"simulated_ns\": %.0f, ",
+                (unsigned long long)k->launches, (unsigned long long)k->failed, k->ns);
+        json_launch_counts(f, &k->sum);
+        fputs("\"mix\": ", f);
+        json_mix(f, k->sum.mix);
+        if (k->sum.timing) {
+            fprintf(f, ", \"gpu_sim_cycle\": %llu, \"gpu_sim_insn\": %llu, \"max_ctas_per_sm\": %llu, ",
+                    (unsigned long long)k->sum.t.cycles, (unsigned long long)k->sum.thread_insts,
+                    (unsigned long long)k->sum.t.max_ctas_per_sm);
+            json_timing(f, &k->sum.t, k->sum.thread_insts, "");
+        }
+        fputc('}', f);
+    }
+    fprintf(f, "%s],\n", rt.nksums ? "\n  " : "");
     fprintf(f, "  \"kernels\": [");
-    for (size_t i = 0; i < rt.nlaunches; i++) {
+    for (size_t i = 0; i < rt.nrecords; i++) {
         const rt_launch_rec *r = &rt.launches[i];
         fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-        json_string(f, r->name ? r->name : "");
-        fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"shared_bytes\": %u, "
-                   "\"warp_insts\": %llu, \"thread_insts\": %llu, \"ctas\": %llu, \"threads\": %llu, "
-                   "\"simulated_ns\": %.0f, \"status\": \"%s\", \"mix\": ",
-                r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y, r->block.z, r->shared,
-                (unsigned long long)r->st.warp_insts, (unsigned long long)r->st.thread_insts,
-                (unsigned long long)r->st.ctas, (unsigned long long)r->st.threads, r->ns,
+        json_string(f, r->name);
+        fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"shared_bytes\": %u, ",
+                r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y, r->block.z, r->shared);
+        json_launch_counts(f, &r->st);
+        fprintf(f, "\"simulated_ns\": %.0f, \"status\": \"%s\", \"mix\": ", r->ns,
                 lockstep_status_name((lockstep_status)r->status));
         json_mix(f, r->st.mix);
         if (r->st.timing) {
@@ -1592,40 +1851,115 @@ static void write_stats_json(FILE *f)
         }
         fputc('}', f);
     }
-    fprintf(f, "%s]\n}\n", rt.nlaunches ? "\n  " : "");
+    fprintf(f, "%s]\n}\n", rt.nrecords ? "\n  " : "");
 }
 
-static void write_stats(const char *dest, void (*fn)(FILE *))
+/* ---- the end of the program ------------------------------------------------------------ */
+
+/* The statistics files, resolved to absolute paths when the library is
+ * loaded (before the program can chdir). */
+static char *stats_path, *stats_json_path;
+
+/* A path made absolute against the current directory ("-": stderr). */
+static char *absolute(const char *p)
+{
+    if (!p || !*p)
+        return NULL;
+    if (p[0] == '/' || !strcmp(p, "-"))
+        return strdup(p);
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd))
+        return strdup(p);
+    size_t n = strlen(cwd) + strlen(p) + 2;
+    char *a = malloc(n);
+    if (a)
+        snprintf(a, n, "%s/%s", cwd, p);
+    return a;
+}
+
+/* Write a statistics file whole or not at all: into DEST.partial, renamed
+ * over DEST when complete (a run stopped half-way leaves no file that
+ * looks finished; lockstep run removes the partial one).  0, or -1 said. */
+static int write_stats(const char *dest, void (*fn)(FILE *))
 {
     if (!dest || !*dest)
-        return;
+        return 0;
     if (!strcmp(dest, "-")) {
         fn(stderr);
-        return;
+        return 0;
     }
-    FILE *f = fopen(dest, "w");
+    size_t n = strlen(dest) + sizeof ".partial";
+    char *tmp = malloc(n);
+    if (!tmp)
+        return -1;
+    snprintf(tmp, n, "%s.partial", dest);
+    FILE *f = fopen(tmp, "w");
     if (!f) {
-        say("cannot write statistics to %s", dest);
-        return;
+        say("cannot write statistics to %s: %s", dest, strerror(errno));
+        free(tmp);
+        return -1;
     }
     fn(f);
-    if (fclose(f))
-        say("error writing statistics to %s", dest);
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, dest)) {
+        say("error writing statistics to %s: %s", dest, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
 }
 
+static void at_fork_child(void) { forked_child = 1; }
+
+__attribute__((constructor)) static void cudart_at_load(void)
+{
+    stats_path = absolute(getenv("LOCKSTEP_STATS"));
+    stats_json_path = absolute(getenv("LOCKSTEP_STATS_JSON"));
+    pthread_atfork(NULL, NULL, at_fork_child);
+}
+
+/* At exit: stop a launch still running (another thread's, or ours if exit
+ * was called from a signal handler during one), deliver device printf
+ * output and write the statistics and the trace. */
 __attribute__((destructor)) static void cudart_at_exit(void)
 {
-    lock();
+    if (forked_child)
+        return; /* the parent delivers its printf output and writes its statistics */
+    atomic_store(&exiting, 1);
+    if (rt.dev)
+        lockstep_device_interrupt(rt.dev);
+    int locked = 0;
+    if (!(atomic_load(&lock_held) && pthread_equal(lock_owner, pthread_self()))) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 30;
+        locked = pthread_mutex_timedlock(&rt.lock, &until) == 0;
+    }
+    if (!locked) {
+        /* A launch on this thread was interrupted by exit(), or another
+         * thread's does not stop: the model is mid-step.  The launches that
+         * finished are complete and consistent: write those; the trace,
+         * cut short, cannot be finished validly: it is removed. */
+        say("exiting during a launch: the statistics count the launches that finished; the "
+            "trace, if any, is removed");
+        fflush(stdout);
+        write_stats(stats_path, write_stats_text);
+        write_stats(stats_json_path, write_stats_json);
+        return;
+    }
     if (rt.dev) {
         lockstep_synchronize(rt.dev);
         if (lockstep_trace_finish(rt.dev) != LOCKSTEP_SUCCESS)
             say("%s", lockstep_device_last_error(rt.dev));
     }
     fflush(stdout); /* the program's output comes before the statistics */
-    write_stats(getenv("LOCKSTEP_STATS"), write_stats_text);
-    write_stats(getenv("LOCKSTEP_STATS_JSON"), write_stats_json);
+    write_stats(stats_path, write_stats_text);
+    write_stats(stats_json_path, write_stats_json);
     fflush(stdout);
     /* The device (and with it the host mappings' bookkeeping) is left to the
      * process's exit: the program may still hold pointers into it. */
-    unlock();
+    pthread_mutex_unlock(&rt.lock);
 }

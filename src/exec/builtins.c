@@ -82,7 +82,18 @@ int exec_builtin(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, u
             if (arg_addr)
                 while (nargs + 8 <= sizeof args && !rd_generic(&r, arg_addr + nargs, args + nargs, 8))
                     nargs += 8;
+            /* The FIFO holds printf_limit bytes until the next synchronization;
+             * a record that does not fit is lost, and printf returns -1, as on
+             * a GPU whose printf buffer is full. */
+            size_t before = L->printf_out->len;
             int got = printf_format(fmt, args, nargs, rd_generic, &r, L->printf_out);
+            if (L->printf_limit && L->printf_out->len > L->printf_limit) {
+                L->printf_out->len = before;
+                if (L->printf_out->s)
+                    L->printf_out->s[before] = 0;
+                L->printf_dropped++;
+                got = -1;
+            }
             if (cs->nrets)
                 frame_put(L, c, w, l, cs->ret_off[0], cs->ret_size[0], (uint64_t)(int64_t)got);
             break;

@@ -19,6 +19,7 @@
 #ifndef LOCKSTEP_EXEC_H
 #define LOCKSTEP_EXEC_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -51,6 +52,9 @@ typedef struct exec_options {
     uint32_t warps_per_sm;     /* %nwarpid */
     uint32_t shared_per_sm;    /* %total_smem_size */
     uint32_t gridid;           /* %gridid of this launch */
+    uint64_t max_cycles;       /* timing mode: simulated cycles a launch may take (0: none) */
+    uint64_t timeout_ns;       /* host nanoseconds a launch may take (0: none) */
+    const atomic_int *stop;    /* set from outside (another thread, a signal): stop now */
 } exec_options;
 
 /* A SIMT stack entry: execute `mask` from `pc` until `rpc`.  A CALL entry
@@ -168,12 +172,16 @@ struct exec_launch {
     uint64_t warp_insts, thread_insts;
     uint64_t mix[MIX_COUNT];  /* warp instructions per ir_mix class */
     strbuf *printf_out;       /* device printf text, delivered at synchronize */
+    uint64_t printf_limit;    /* bytes printf_out may hold (the FIFO, cudaLimitPrintfFifoSize) */
+    uint64_t printf_dropped;  /* records that did not fit */
     /* the fault that stopped the launch */
     lockstep_status fault;
     strbuf fault_msg;
     uint32_t fault_cta[3], fault_tid[3], fault_warp, fault_lane, fault_pc;
     uint64_t fault_addr;
     int oom;
+    uint64_t host_t0;         /* host clock (ns) at the launch's start, for the timeout */
+    uint32_t limit_calls;     /* exec_limits calls, to read the host clock every few */
 };
 
 /* Choose the interpreter handler (xop) of every instruction of m. */
@@ -251,6 +259,13 @@ void exec_slots_put(exec_launch *L, exec_cta *slots, uint32_t nslots);
 int exec_cta_fit(exec_launch *L, exec_cta *c);
 void exec_cta_start(exec_launch *L, exec_cta *c, uint64_t linear);
 void exec_deadlock_fault(exec_launch *L, exec_cta *c);
+/* The launch's limits that do not come from the kernel itself: the stop
+ * flag, the simulated-cycle limit (cycles so far; 0 in functional mode)
+ * and the host-time limit.  Records the fault, naming the warps of the
+ * `nslots` CTA slots still running, and returns 1 when one is reached. */
+int exec_limits(exec_launch *L, uint64_t cycles, const exec_cta *slots, uint32_t nslots);
+/* Host monotonic clock in nanoseconds. */
+uint64_t exec_host_ns(void);
 /* The pc of w's next instruction after settling its SIMT stack (popping
  * reconverged entries), or IR_NO_PC if w has no lane left to run. */
 uint32_t exec_warp_next_pc(exec_launch *L, exec_cta *c, exec_warp *w);

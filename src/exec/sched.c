@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "exec/exec.h"
 #include "exec/hostfp.h"
@@ -347,6 +348,89 @@ void exec_deadlock_fault(exec_launch *L, exec_cta *c)
     sb_free(&who);
 }
 
+uint64_t exec_host_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Name the warps of the resident CTAs that have not finished: CTA, warp,
+ * what it is doing and where (at most 8, then a count). */
+static void describe_warps(const exec_launch *L, const exec_cta *slots, uint32_t nslots,
+                           strbuf *sb)
+{
+    uint32_t shown = 0, more = 0;
+    for (uint32_t s = 0; s < nslots; s++) {
+        const exec_cta *c = &slots[s];
+        if (!c->active)
+            continue;
+        for (uint32_t i = 0; i < c->nwarps; i++) {
+            const exec_warp *w = &c->warps[i];
+            if (w->state == WARP_DONE)
+                continue;
+            if (shown == 8) {
+                more++;
+                continue;
+            }
+            shown++;
+            uint32_t pc = w->sp ? w->stack[w->sp - 1].pc : IR_NO_PC;
+            sb_printf(sb, "\n  CTA (%u,%u,%u) warp %u: %s", c->ctaid[0], c->ctaid[1], c->ctaid[2],
+                      w->id, w->state == WARP_BARRIER ? "waiting at a barrier" : "running");
+            const ir_module *m = L->mod;
+            if (pc < m->ncode) {
+                const ir_srcpos *sp = &m->pos[pc];
+                sb_printf(sb, ", pc %u (%s:%u", pc, m->filename ? m->filename : "<ptx>",
+                          sp->ptx_line);
+                if (sp->src_file && sp->src_line)
+                    sb_printf(sb, ", %s:%u", m->files[sp->src_file - 1], sp->src_line);
+                sb_putc(sb, ')');
+            }
+        }
+    }
+    if (more)
+        sb_printf(sb, "\n  and %u more warp%s", more, more == 1 ? "" : "s");
+    if (!shown)
+        sb_puts(sb, "\n  (no warp is running: memory operations are still in flight)");
+}
+
+int exec_limits(exec_launch *L, uint64_t cycles, const exec_cta *slots, uint32_t nslots)
+{
+    if (L->fault != LOCKSTEP_SUCCESS)
+        return 1;
+    lockstep_status st = LOCKSTEP_SUCCESS;
+    strbuf why = STRBUF_INIT;
+    if (L->opt.stop && atomic_load_explicit(L->opt.stop, memory_order_relaxed)) {
+        st = LOCKSTEP_ERROR_INTERRUPTED;
+        sb_puts(&why, "the launch was interrupted (the program is exiting, or was asked to stop)");
+    } else if (L->opt.max_cycles && cycles > L->opt.max_cycles) {
+        st = LOCKSTEP_ERROR_LAUNCH_TIMEOUT;
+        sb_printf(&why, "the launch ran past %llu simulated cycles (-lockstep_max_cycles)",
+                  (unsigned long long)L->opt.max_cycles);
+    } else if (L->opt.timeout_ns && (++L->limit_calls & 15) == 0) {
+        uint64_t now = exec_host_ns();
+        if (now - L->host_t0 > L->opt.timeout_ns) {
+            st = LOCKSTEP_ERROR_LAUNCH_TIMEOUT;
+            sb_printf(&why,
+                      "the launch ran past %.0f host seconds (-lockstep_timeout, lockstep run "
+                      "--timeout)%s",
+                      (double)L->opt.timeout_ns / 1e9,
+                      cycles ? "" : "; functional mode");
+            if (cycles)
+                sb_printf(&why, " at cycle %llu", (unsigned long long)cycles);
+        }
+    }
+    if (st == LOCKSTEP_SUCCESS) {
+        sb_free(&why);
+        return 0;
+    }
+    sb_puts(&why, "; the warps still running:");
+    describe_warps(L, slots, nslots, &why);
+    exec_fault(L, NULL, NULL, -1, IR_NO_PC, st, 0, "%s", sb_cstr(&why));
+    sb_free(&why);
+    return 1;
+}
+
 static lockstep_status run_ctas(exec_launch *L)
 {
     uint64_t total = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
@@ -410,6 +494,8 @@ static lockstep_status run_ctas(exec_launch *L)
                 }
             }
         }
+        if (L->fault == LOCKSTEP_SUCCESS && exec_limits(L, 0, slots, nslots))
+            break;
         if (!progress && active_slots && L->fault == LOCKSTEP_SUCCESS) {
             /* every warp waits and none can move: cannot happen without a
              * barrier deadlock, which is reported above; guard anyway */
@@ -436,6 +522,7 @@ void exec_launch_release(exec_launch *L)
 
 lockstep_status exec_run(exec_launch *L)
 {
+    L->host_t0 = exec_host_ns();
     hostfp_env env;
     hostfp_enter(&env);
     lockstep_status st = run_ctas(L);

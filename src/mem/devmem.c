@@ -17,19 +17,50 @@
  * allocates.  A lookup is two loads and no branches beyond the NULL checks,
  * which matters: the interpreter calls devmem_rptr/devmem_wptr per lane.
  *
- * Allocator.  The address range [base, base + capacity rounded down to 256)
- * is covered by a sorted array of free ranges.  An allocation takes the
- * first range (lowest address) in which an `align`-aligned block of the
- * rounded size fits, splitting off what is left before and after it; a
- * free puts its rounded block back and merges it with adjacent free ranges.
- * Everything is a function of the call sequence, so placement is
- * deterministic.  A freed block is zeroed at once (whole pages released,
- * partial pages cleared) so a later allocation of the same bytes reads zeros
- * exactly as a fresh one does.
+ * Trees.  Both the free ranges and the live allocations are treaps keyed by
+ * base address: binary search trees whose nodes also obey a heap order on a
+ * priority, which keeps them balanced (O(log n) expected depth).  The
+ * priority is a SplitMix64 hash of the node's key when the node is made, so
+ * the shape is a function of the call sequence alone -- no rand(), no host
+ * pointers (except a mapped host buffer's own address, which is its key).
+ * Nodes live in a pool (a growable array) and refer to each other by
+ * index; a removed node goes on a free list and is reused by the next
+ * insertion.  Every node also records the largest `size` in its subtree,
+ * which the free-range tree uses to find a fit.  Operations are recursive
+ * along one root-to-node path, so the recursion depth is the tree depth.
+ * The pool is grown (the only step that can fail) before anything is
+ * changed, so a host out-of-memory leaves the structure as it was.
  *
- * Live allocations.  A second sorted array, by base.  devmem_find checks the
- * caller's hint first (O(1) for the common case of a warp hammering one
- * buffer) and falls back to a binary search.
+ * Allocator.  The address range [base, base + capacity rounded down to 256)
+ * is covered by the free-range tree, whose ranges are never adjacent.  An
+ * allocation takes the first range (lowest address) in which an
+ * `align`-aligned block of the rounded size fits: an in-order descent that
+ * skips every subtree whose largest range is too small.  With the default
+ * 256-byte alignment every range of sufficient size fits (bases are
+ * 256-aligned), so the descent never backtracks: O(log n).  Larger
+ * alignments visit the big-enough ranges in address order until one fits.
+ * What is left before and after the block stays free (a range's base may
+ * move up in place: it stays between the same neighbours, so the tree order
+ * holds).  A free puts its rounded block back and merges it with adjacent
+ * free ranges.  Placement is thus exactly that of a sorted list scanned
+ * first-fit, and deterministic.  A freed block is zeroed at once (whole
+ * pages released, partial pages cleared) so a later allocation of the same
+ * bytes reads zeros exactly as a fresh one does.
+ *
+ * Live allocations.  The second tree, whose pool runs parallel to an array
+ * of devmem_alloc records (size 0 marks an unused slot).  A node's index is
+ * stable while it lives, so devmem_find's hint is a node index: checked
+ * (in range, live, containing the access) and used in O(1) for the common
+ * case of a warp hammering one buffer, else a tree search.
+ *
+ * Modelled physical addresses.  Device blocks are their own physical
+ * address.  A mapped host buffer gets the next 64 KiB-aligned range of a
+ * region above the device range, in mapping order and never reused, so the
+ * timing model sees the same addresses whatever the host's address-space
+ * randomisation did (devmem_phys).
+ *
+ * Freed blocks.  The last FREED_RING freed device blocks are kept in a ring
+ * so that a fault can be diagnosed as a use after free (devmem_freed).
  *
  * Nothing here aborts: host out-of-memory is returned as -1 / NULL and
  * leaves the structure as it was.
@@ -38,6 +69,7 @@
 
 #include "mem/addrmap.h"
 #include "util/common.h"
+#include "util/rng.h"
 
 #define ALLOC_GRAIN 256ull              /* minimum alignment, size rounding */
 #define LEAF_SHIFT 12                   /* pages per leaf: 4096 (256 MiB) */
@@ -47,13 +79,27 @@
 /* Largest capacity accepted: 64 TiB needs a 2 MiB top table (calloc'd, so
  * untouched entries cost no resident memory either). */
 #define DEVMEM_MAX_CAPACITY (1ull << 46)
+#define NIL UINT32_MAX                  /* no node */
+#define FREED_RING 1024u                /* freed blocks remembered (power of two) */
+#define PHYS_REGION_ALIGN (1ull << 30)  /* host mappings' modelled region starts on 1 GiB */
+#define PHYS_MAP_ALIGN (1ull << 16)     /* each mapping starts on 64 KiB */
 
 /* Read-only zeros returned for pages never written. */
 static const uint8_t zero_page[DEVMEM_PAGE_SIZE];
 
-typedef struct free_range {
-    uint64_t base, size;
-} free_range;
+/* A treap node: key (a base address), the size of its range, the largest
+ * size in its subtree, the heap priority, and the children. */
+typedef struct tnode {
+    uint64_t key, size, max, prio;
+    uint32_t l, r;
+} tnode;
+
+/* A treap over a node pool; removed nodes are chained through `l`. */
+typedef struct tree {
+    VEC(tnode) n;
+    uint32_t root, freelist;
+    size_t count; /* nodes in the tree */
+} tree;
 
 struct devmem {
     uint8_t ***top;     /* top[ntop]: leaves, each LEAF_ENTRIES page pointers */
@@ -62,9 +108,245 @@ struct devmem {
     uint64_t capacity;
     uint64_t used;      /* sum of rounded live sizes */
     uint64_t pages;     /* resident pages */
-    VEC(free_range) free;      /* sorted by base, never adjacent */
-    VEC(devmem_alloc) live;    /* sorted by base */
+    tree free;          /* free ranges, never adjacent */
+    tree live;          /* live allocations */
+    VEC(devmem_alloc) rec; /* rec[i]: the allocation of live node i (size 0: none) */
+    uint64_t phys_next; /* modelled physical address of the next host mapping */
+    uint64_t freed_n;   /* device blocks freed so far (ring position) */
+    devmem_alloc freed[FREED_RING];
 };
+
+/* ------------------------------------------------------------------------ */
+/* Treap                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The priority of a node made with key k: a hash, so the shape only
+ * depends on the keys and the order of operations. */
+static uint64_t key_prio(uint64_t k) { return rng_splitmix64(&k); }
+
+/* Recompute x's subtree maximum from its children. */
+static inline void pull(tree *t, uint32_t x)
+{
+    tnode *v = t->n.v;
+    uint64_t m = v[x].size;
+    if (v[x].l != NIL && v[v[x].l].max > m)
+        m = v[v[x].l].max;
+    if (v[x].r != NIL && v[v[x].r].max > m)
+        m = v[v[x].r].max;
+    v[x].max = m;
+}
+
+/* Make sure tree_new can take a node without allocating: 0, or -1 when the
+ * host is out of memory (nothing changed). */
+static int tree_reserve(tree *t)
+{
+    if (t->freelist != NIL)
+        return 0;
+    if (t->n.n >= NIL - 1)
+        return -1;
+    return vec_reserve(&t->n, t->n.n + 1);
+}
+
+/* A fresh unlinked node (tree_reserve must have succeeded). */
+static uint32_t tree_new(tree *t, uint64_t key, uint64_t size)
+{
+    uint32_t x = t->freelist;
+    if (x != NIL)
+        t->freelist = t->n.v[x].l;
+    else
+        x = (uint32_t)t->n.n++;
+    t->n.v[x] = (tnode){key, size, size, key_prio(key), NIL, NIL};
+    return x;
+}
+
+/* Split subtree x into keys < key (*lo) and keys >= key (*hi). */
+static void tree_split(tree *t, uint32_t x, uint64_t key, uint32_t *lo, uint32_t *hi)
+{
+    if (x == NIL) {
+        *lo = *hi = NIL;
+        return;
+    }
+    if (t->n.v[x].key < key) {
+        uint32_t r;
+        tree_split(t, t->n.v[x].r, key, &r, hi);
+        t->n.v[x].r = r;
+        *lo = x;
+    } else {
+        uint32_t l;
+        tree_split(t, t->n.v[x].l, key, lo, &l);
+        t->n.v[x].l = l;
+        *hi = x;
+    }
+    pull(t, x);
+}
+
+/* Join subtrees a and b, every key of a below every key of b. */
+static uint32_t tree_merge(tree *t, uint32_t a, uint32_t b)
+{
+    if (a == NIL)
+        return b;
+    if (b == NIL)
+        return a;
+    if (t->n.v[a].prio >= t->n.v[b].prio) {
+        uint32_t r = tree_merge(t, t->n.v[a].r, b);
+        t->n.v[a].r = r;
+        pull(t, a);
+        return a;
+    }
+    uint32_t l = tree_merge(t, a, t->n.v[b].l);
+    t->n.v[b].l = l;
+    pull(t, b);
+    return b;
+}
+
+/* Insert unlinked node n into subtree x; returns the new subtree root. */
+static uint32_t insert_at(tree *t, uint32_t x, uint32_t n)
+{
+    if (x == NIL)
+        return n;
+    if (t->n.v[n].prio > t->n.v[x].prio) {
+        uint32_t lo, hi;
+        tree_split(t, x, t->n.v[n].key, &lo, &hi);
+        t->n.v[n].l = lo;
+        t->n.v[n].r = hi;
+        pull(t, n);
+        return n;
+    }
+    if (t->n.v[n].key < t->n.v[x].key) {
+        uint32_t l = insert_at(t, t->n.v[x].l, n);
+        t->n.v[x].l = l;
+    } else {
+        uint32_t r = insert_at(t, t->n.v[x].r, n);
+        t->n.v[x].r = r;
+    }
+    pull(t, x);
+    return x;
+}
+
+/* Make a node (key, size) and link it; tree_reserve first.  Its index. */
+static uint32_t tree_insert(tree *t, uint64_t key, uint64_t size)
+{
+    uint32_t n = tree_new(t, key, size);
+    t->root = insert_at(t, t->root, n);
+    t->count++;
+    return n;
+}
+
+/* Unlink the node with `key` from subtree x (it must be there), storing its
+ * index in *gone; returns the new subtree root. */
+static uint32_t erase_at(tree *t, uint32_t x, uint64_t key, uint32_t *gone)
+{
+    tnode *v = t->n.v;
+    if (v[x].key == key) {
+        *gone = x;
+        return tree_merge(t, v[x].l, v[x].r);
+    }
+    if (key < v[x].key) {
+        uint32_t l = erase_at(t, v[x].l, key, gone);
+        t->n.v[x].l = l;
+    } else {
+        uint32_t r = erase_at(t, v[x].r, key, gone);
+        t->n.v[x].r = r;
+    }
+    pull(t, x);
+    return x;
+}
+
+/* Remove the node with `key` (present) and return its index, now on the
+ * free list. */
+static uint32_t tree_erase(tree *t, uint64_t key)
+{
+    uint32_t gone = NIL;
+    t->root = erase_at(t, t->root, key, &gone);
+    t->n.v[gone].l = t->freelist;
+    t->n.v[gone].r = NIL;
+    t->freelist = gone;
+    t->count--;
+    return gone;
+}
+
+/* Recompute the maxima on the path to the node with `key` (present), after
+ * its size (or its key, within its neighbours) changed in place. */
+static void refresh_at(tree *t, uint32_t x, uint64_t key)
+{
+    if (t->n.v[x].key != key)
+        refresh_at(t, key < t->n.v[x].key ? t->n.v[x].l : t->n.v[x].r, key);
+    pull(t, x);
+}
+
+/* The node with the largest key <= key, or NIL. */
+static uint32_t tree_floor(const tree *t, uint64_t key)
+{
+    uint32_t x = t->root, best = NIL;
+    while (x != NIL) {
+        if (t->n.v[x].key <= key) {
+            best = x;
+            x = t->n.v[x].r;
+        } else {
+            x = t->n.v[x].l;
+        }
+    }
+    return best;
+}
+
+/* The node with the smallest key > key, or NIL. */
+static uint32_t tree_above(const tree *t, uint64_t key)
+{
+    uint32_t x = t->root, best = NIL;
+    while (x != NIL) {
+        if (t->n.v[x].key > key) {
+            best = x;
+            x = t->n.v[x].l;
+        } else {
+            x = t->n.v[x].r;
+        }
+    }
+    return best;
+}
+
+/* The node with the smallest key, or NIL. */
+static uint32_t tree_first(const tree *t)
+{
+    uint32_t x = t->root;
+    while (x != NIL && t->n.v[x].l != NIL)
+        x = t->n.v[x].l;
+    return x;
+}
+
+/* Start of an `align`-aligned block of rsize bytes in range x, or 0 when
+ * none fits (device addresses are never 0). */
+static uint64_t fit_in(const tnode *x, uint64_t rsize, uint64_t align)
+{
+    uint64_t start = align_up64(x->key, align), end = x->key + x->size;
+    return start < end && rsize <= end - start ? start : 0;
+}
+
+/* The lowest-addressed range in subtree x holding an `align`-aligned block
+ * of rsize bytes, or NIL: in order, skipping subtrees whose largest range
+ * is smaller than rsize. */
+static uint32_t tree_fit(const tree *t, uint32_t x, uint64_t rsize, uint64_t align)
+{
+    const tnode *v = t->n.v;
+    while (x != NIL && v[x].max >= rsize) {
+        uint32_t l = v[x].l;
+        if (l != NIL && v[l].max >= rsize) {
+            uint32_t f = tree_fit(t, l, rsize, align);
+            if (f != NIL)
+                return f;
+        }
+        if (fit_in(&v[x], rsize, align))
+            return x;
+        x = v[x].r;
+    }
+    return NIL;
+}
+
+/* An empty tree. */
+static void tree_init(tree *t)
+{
+    memset(t, 0, sizeof *t);
+    t->root = t->freelist = NIL;
+}
 
 /* ------------------------------------------------------------------------ */
 /* Page table                                                               */
@@ -338,18 +620,21 @@ devmem *devmem_create(uint64_t capacity)
     devmem *dm = calloc(1, sizeof *dm);
     if (!dm)
         return NULL;
+    tree_init(&dm->free);
+    tree_init(&dm->live);
     uint64_t npages = (capacity + PAGE_MASK) >> DEVMEM_PAGE_SHIFT;
     dm->ntop = (size_t)((npages + LEAF_MASK) >> LEAF_SHIFT);
     dm->span = npages << DEVMEM_PAGE_SHIFT;
     dm->capacity = capacity;
+    dm->phys_next = ADDR_GLOBAL_BASE + align_up64(dm->span, PHYS_REGION_ALIGN);
     dm->top = calloc(dm->ntop ? dm->ntop : 1, sizeof *dm->top);
     if (!dm->top)
         goto fail;
     uint64_t usable = capacity & ~(ALLOC_GRAIN - 1);
     if (usable) {
-        free_range all = {ADDR_GLOBAL_BASE, usable};
-        if (vec_push(&dm->free, all))
+        if (tree_reserve(&dm->free))
             goto fail;
+        tree_insert(&dm->free, ADDR_GLOBAL_BASE, usable);
     }
     return dm;
 fail:
@@ -372,8 +657,9 @@ void devmem_destroy(devmem *dm)
         }
         free(dm->top);
     }
-    vec_free(&dm->free);
-    vec_free(&dm->live);
+    vec_free(&dm->free.n);
+    vec_free(&dm->live.n);
+    vec_free(&dm->rec);
     free(dm);
 }
 
@@ -381,32 +667,35 @@ void devmem_destroy(devmem *dm)
 /* Allocator                                                                */
 /* ------------------------------------------------------------------------ */
 
-/* Index of the first live allocation with base > addr (binary search). */
-static size_t live_upper(const devmem *dm, uint64_t addr)
+/* Make room for one more live allocation: 0, or -1 (nothing changed). */
+static int live_reserve(devmem *dm)
 {
-    size_t lo = 0, hi = dm->live.n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (dm->live.v[mid].base <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    if (tree_reserve(&dm->live))
+        return -1;
+    return dm->live.freelist != NIL ? 0 : vec_reserve(&dm->rec, dm->live.n.n + 1);
 }
 
-/* Index of the first free range with base > addr. */
-static size_t free_upper(const devmem *dm, uint64_t addr)
+/* Record allocation a as live (live_reserve first). */
+static void live_add(devmem *dm, devmem_alloc a)
 {
-    size_t lo = 0, hi = dm->free.n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (dm->free.v[mid].base <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    uint32_t x = tree_insert(&dm->live, a.base, a.size);
+    if (x >= dm->rec.n)
+        dm->rec.n = (size_t)x + 1;
+    dm->rec.v[x] = a;
+}
+
+/* Forget the live allocation at base (present). */
+static void live_remove(devmem *dm, uint64_t base)
+{
+    uint32_t x = tree_erase(&dm->live, base);
+    dm->rec.v[x] = (devmem_alloc){0};
+}
+
+/* The live allocation whose base is exactly base, or NULL. */
+static devmem_alloc *live_at(const devmem *dm, uint64_t base)
+{
+    uint32_t x = tree_floor(&dm->live, base);
+    return x != NIL && dm->rec.v[x].base == base ? &dm->rec.v[x] : NULL;
 }
 
 int devmem_alloc_block(devmem *dm, uint64_t size, uint64_t align, uint32_t tag, uint64_t *addr)
@@ -418,42 +707,33 @@ int devmem_alloc_block(devmem *dm, uint64_t size, uint64_t align, uint32_t tag, 
     uint64_t rsize = align_up64(size, ALLOC_GRAIN);
     if (rsize > dm->capacity - dm->used)
         return -1;
-    /* Both arrays may grow by one; reserve first so that a failure leaves
-     * everything unchanged. */
-    if (vec_reserve(&dm->free, dm->free.n + 1) || vec_reserve(&dm->live, dm->live.n + 1))
+    /* Both trees may grow by one node; reserve first so that a failure
+     * leaves everything unchanged. */
+    if (tree_reserve(&dm->free) || live_reserve(dm))
         return -1;
-    for (size_t i = 0; i < dm->free.n; i++) {
-        free_range r = dm->free.v[i];
-        uint64_t start = align_up64(r.base, align);
-        uint64_t end = r.base + r.size;
-        if (start >= end || rsize > end - start)
-            continue;
-        /* Split r into [r.base, start) and [start + rsize, end). */
-        int has_lo = start > r.base, has_hi = start + rsize < end;
-        free_range *f = dm->free.v;
-        if (has_lo && has_hi) {
-            memmove(f + i + 2, f + i + 1, (dm->free.n - i - 1) * sizeof *f);
-            dm->free.n++;
-            f[i].size = start - r.base;
-            f[i + 1] = (free_range){start + rsize, end - start - rsize};
-        } else if (has_lo) {
-            f[i].size = start - r.base;
-        } else if (has_hi) {
-            f[i] = (free_range){start + rsize, end - start - rsize};
-        } else {
-            memmove(f + i, f + i + 1, (dm->free.n - i - 1) * sizeof *f);
-            dm->free.n--;
-        }
-        size_t at = live_upper(dm, start);
-        devmem_alloc *l = dm->live.v;
-        memmove(l + at + 1, l + at, (dm->live.n - at) * sizeof *l);
-        l[at] = (devmem_alloc){start, size, tag, NULL};
-        dm->live.n++;
-        dm->used += rsize;
-        *addr = start;
-        return 0;
+    uint32_t x = tree_fit(&dm->free, dm->free.root, rsize, align);
+    if (x == NIL)
+        return -1;
+    tnode *r = &dm->free.n.v[x];
+    uint64_t base = r->key, end = r->key + r->size, start = fit_in(r, rsize, align);
+    /* Split r into [base, start) and [start + rsize, end). */
+    int has_lo = start > base, has_hi = start + rsize < end;
+    if (has_lo) {
+        r->size = start - base;
+        refresh_at(&dm->free, dm->free.root, base);
+        if (has_hi)
+            tree_insert(&dm->free, start + rsize, end - start - rsize);
+    } else if (has_hi) {
+        r->key = start + rsize; /* still between the same neighbours */
+        r->size = end - start - rsize;
+        refresh_at(&dm->free, dm->free.root, start + rsize);
+    } else {
+        tree_erase(&dm->free, base);
     }
-    return -1;
+    live_add(dm, (devmem_alloc){.base = start, .size = size, .phys = start, .tag = tag});
+    dm->used += rsize;
+    *addr = start;
+    return 0;
 }
 
 /* Zero [off, off+n): pages wholly inside are released, partial ones cleared. */
@@ -490,75 +770,85 @@ int devmem_map_host(devmem *dm, void *host, uint64_t size, uint32_t tag)
         return -1;
     if (base < ADDR_WINDOWS_END && base + size > ADDR_PARAM_WINDOW)
         return -1;
-    size_t at = live_upper(dm, base);
-    if (at > 0 && dm->live.v[at - 1].base + dm->live.v[at - 1].size > base)
+    uint32_t below = tree_floor(&dm->live, base), above = tree_above(&dm->live, base);
+    if (below != NIL && base - dm->rec.v[below].base < dm->rec.v[below].size)
         return -1;
-    if (at < dm->live.n && dm->live.v[at].base < base + size)
+    if (above != NIL && dm->rec.v[above].base < base + size)
         return -1;
-    if (vec_reserve(&dm->live, dm->live.n + 1))
+    /* the modelled physical range: next 64 KiB boundary, never reused,
+     * plus the buffer's offset within a 128-byte line, so that lines and
+     * sectors of the mapping fall as they do in its host addresses (that
+     * offset is fixed by the allocation sequence, not by where the host
+     * placed its heap or mappings, which moves in whole pages) */
+    uint64_t phys = dm->phys_next + (base & 127), next = phys + size;
+    if (next < phys || next > UINT64_MAX - PHYS_MAP_ALIGN)
         return -1;
-    devmem_alloc *l = dm->live.v;
-    memmove(l + at + 1, l + at, (dm->live.n - at) * sizeof *l);
-    l[at] = (devmem_alloc){base, size, tag, (uint8_t *)host};
-    dm->live.n++;
+    if (live_reserve(dm))
+        return -1;
+    dm->phys_next = align_up64(next, PHYS_MAP_ALIGN);
+    live_add(dm, (devmem_alloc){.base = base, .size = size, .phys = phys, .tag = tag,
+                                .host = (uint8_t *)host});
     return 0;
 }
 
 int devmem_unmap_host(devmem *dm, void *host)
 {
     uint64_t base = (uint64_t)(uintptr_t)host;
-    size_t at = live_upper(dm, base);
-    if (at == 0 || dm->live.v[at - 1].base != base || !dm->live.v[at - 1].host)
+    const devmem_alloc *a = live_at(dm, base);
+    if (!a || !a->host)
         return -1;
-    at--;
-    memmove(dm->live.v + at, dm->live.v + at + 1, (dm->live.n - at - 1) * sizeof *dm->live.v);
-    dm->live.n--;
+    live_remove(dm, base);
     return 0;
 }
 
 int devmem_free_block(devmem *dm, uint64_t addr)
 {
-    size_t at = live_upper(dm, addr);
-    if (at == 0 || dm->live.v[at - 1].base != addr || dm->live.v[at - 1].host)
+    devmem_alloc *a = live_at(dm, addr);
+    if (!a || a->host)
         return -1;
-    at--;
-    /* Growing the free list happens first: if it fails, nothing changed. */
-    if (vec_reserve(&dm->free, dm->free.n + 1))
+    /* Growing the free tree happens first: if it fails, nothing changed. */
+    if (tree_reserve(&dm->free))
         return -1;
-    uint64_t rsize = align_up64(dm->live.v[at].size, ALLOC_GRAIN);
-    memmove(dm->live.v + at, dm->live.v + at + 1, (dm->live.n - at - 1) * sizeof *dm->live.v);
-    dm->live.n--;
+    dm->freed[dm->freed_n++ & (FREED_RING - 1)] = *a;
+    uint64_t rsize = align_up64(a->size, ALLOC_GRAIN);
+    live_remove(dm, addr);
     dm->used -= rsize;
     zero_range(dm, addr - ADDR_GLOBAL_BASE, rsize);
 
-    /* Insert [addr, addr + rsize) into the free list, merging with the
+    /* Insert [addr, addr + rsize) into the free tree, merging with the
      * neighbours it touches. */
-    size_t i = free_upper(dm, addr);
-    free_range *f = dm->free.v;
-    int join_prev = i > 0 && f[i - 1].base + f[i - 1].size == addr;
-    int join_next = i < dm->free.n && addr + rsize == f[i].base;
+    tree *f = &dm->free;
+    uint32_t p = tree_floor(f, addr), n = tree_above(f, addr);
+    int join_prev = p != NIL && f->n.v[p].key + f->n.v[p].size == addr;
+    int join_next = n != NIL && addr + rsize == f->n.v[n].key;
     if (join_prev && join_next) {
-        f[i - 1].size += rsize + f[i].size;
-        memmove(f + i, f + i + 1, (dm->free.n - i - 1) * sizeof *f);
-        dm->free.n--;
+        f->n.v[p].size += rsize + f->n.v[n].size;
+        tree_erase(f, f->n.v[n].key);
+        refresh_at(f, f->root, f->n.v[p].key);
     } else if (join_prev) {
-        f[i - 1].size += rsize;
+        f->n.v[p].size += rsize;
+        refresh_at(f, f->root, f->n.v[p].key);
     } else if (join_next) {
-        f[i].base = addr;
-        f[i].size += rsize;
+        f->n.v[n].key = addr; /* still above p */
+        f->n.v[n].size += rsize;
+        refresh_at(f, f->root, addr);
     } else {
-        memmove(f + i + 1, f + i, (dm->free.n - i) * sizeof *f);
-        f[i] = (free_range){addr, rsize};
-        dm->free.n++;
+        tree_insert(f, addr, rsize);
     }
     return 0;
 }
 
+/* In address order, from the top down (each step a tree search, so frees
+ * in between are harmless). */
 void devmem_free_tagged(devmem *dm, uint32_t tag)
 {
-    for (size_t i = dm->live.n; i-- > 0;)
-        if (dm->live.v[i].tag == tag && !dm->live.v[i].host)
-            devmem_free_block(dm, dm->live.v[i].base);
+    uint32_t x = tree_floor(&dm->live, UINT64_MAX);
+    while (x != NIL) {
+        devmem_alloc a = dm->rec.v[x];
+        if (a.tag == tag && !a.host)
+            devmem_free_block(dm, a.base);
+        x = a.base ? tree_floor(&dm->live, a.base - 1) : NIL;
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -566,7 +856,8 @@ void devmem_free_tagged(devmem *dm, uint32_t tag)
 /* ------------------------------------------------------------------------ */
 
 /* Does a contain [addr, addr+size)?  Written so nothing overflows: addr
- * below a->base wraps to a huge offset and fails the first test. */
+ * below a->base wraps to a huge offset and fails the first test.  An unused
+ * record (size 0) contains nothing. */
 static inline int contains(const devmem_alloc *a, uint64_t addr, uint64_t size)
 {
     uint64_t off = addr - a->base;
@@ -578,23 +869,55 @@ const devmem_alloc *devmem_find(const devmem *dm, uint64_t addr, uint64_t size, 
     if (size == 0)
         size = 1;
     uint32_t h = *hint;
-    if (LIKELY(h < dm->live.n) && contains(&dm->live.v[h], addr, size))
-        return &dm->live.v[h];
-    size_t at = live_upper(dm, addr);
-    if (at == 0 || !contains(&dm->live.v[at - 1], addr, size))
+    if (LIKELY(h < dm->rec.n) && contains(&dm->rec.v[h], addr, size))
+        return &dm->rec.v[h];
+    uint32_t x = tree_floor(&dm->live, addr);
+    if (x == NIL || !contains(&dm->rec.v[x], addr, size))
         return NULL;
-    *hint = (uint32_t)(at - 1);
-    return &dm->live.v[at - 1];
+    *hint = x;
+    return &dm->rec.v[x];
 }
 
 /* When no allocation lies at or below addr, the lowest one above it is the
  * nearest (an access just before the first buffer). */
 const devmem_alloc *devmem_nearest(const devmem *dm, uint64_t addr)
 {
-    if (dm->live.n == 0)
+    if (dm->live.count == 0)
         return NULL;
-    size_t at = live_upper(dm, addr);
-    return &dm->live.v[at ? at - 1 : 0];
+    uint32_t x = tree_floor(&dm->live, addr);
+    return &dm->rec.v[x != NIL ? x : tree_first(&dm->live)];
+}
+
+/* Device addresses are their own physical address without a lookup; the
+ * rest are looked up as host mappings. */
+uint64_t devmem_phys(const devmem *dm, uint64_t addr, uint32_t *hint)
+{
+    if (LIKELY(addr - ADDR_GLOBAL_BASE < dm->span))
+        return addr;
+    const devmem_alloc *a = devmem_find(dm, addr, 1, hint);
+    return a && a->host ? a->phys + (addr - a->base) : addr;
+}
+
+/* Is any byte of the rounded block [base, base + rsize) inside a live
+ * allocation's rounded block?  Only the live allocation with the highest
+ * base below the end can overlap, since live blocks are disjoint. */
+static int live_overlaps(const devmem *dm, uint64_t base, uint64_t rsize)
+{
+    uint32_t x = tree_floor(&dm->live, base + rsize - 1);
+    return x != NIL && dm->rec.v[x].base + align_up64(dm->rec.v[x].size, ALLOC_GRAIN) > base;
+}
+
+/* Newest first through the ring: the first block that contained addr was
+ * its last owner, and is the answer unless its bytes were reused since. */
+const devmem_alloc *devmem_freed(const devmem *dm, uint64_t addr)
+{
+    uint64_t n = MIN(dm->freed_n, FREED_RING);
+    for (uint64_t i = 1; i <= n; i++) {
+        const devmem_alloc *a = &dm->freed[(dm->freed_n - i) & (FREED_RING - 1)];
+        if (contains(a, addr, 1))
+            return live_overlaps(dm, a->base, align_up64(a->size, ALLOC_GRAIN)) ? NULL : a;
+    }
+    return NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -604,4 +927,4 @@ const devmem_alloc *devmem_nearest(const devmem *dm, uint64_t addr)
 uint64_t devmem_capacity(const devmem *dm) { return dm->capacity; }
 uint64_t devmem_used(const devmem *dm) { return dm->used; }
 uint64_t devmem_resident_bytes(const devmem *dm) { return dm->pages * DEVMEM_PAGE_SIZE; }
-size_t devmem_alloc_count(const devmem *dm) { return dm->live.n; }
+size_t devmem_alloc_count(const devmem *dm) { return dm->live.count; }

@@ -6,7 +6,9 @@
  * table of live allocations every global access is checked against.
  *
  * Reads of never-written memory return zeros without allocating a page.
- * Out of host memory is reported as an error, never an abort.
+ * Out of host memory is reported as an error, never an abort.  Allocation,
+ * free, lookup and host mapping are O(log n) in the number of live
+ * allocations (balanced trees; devmem.c explains).
  */
 #ifndef LOCKSTEP_DEVMEM_H
 #define LOCKSTEP_DEVMEM_H
@@ -23,6 +25,7 @@ typedef struct devmem devmem;
 typedef struct devmem_alloc {
     uint64_t base;
     uint64_t size;  /* bytes asked for (accesses beyond are illegal) */
+    uint64_t phys;  /* modelled physical address of base (see devmem_phys) */
     uint32_t tag;   /* caller's label (e.g. 0 = cudaMalloc, 1 = module variable) */
     uint8_t *host;  /* a mapped host buffer (devmem_map_host), else NULL */
 } devmem_alloc;
@@ -52,12 +55,35 @@ int devmem_unmap_host(devmem *dm, void *host);
 void devmem_free_tagged(devmem *dm, uint32_t tag);
 
 /* The live allocation that wholly contains [addr, addr+size), or NULL.
- * *hint caches the last index found (start it at 0); it makes repeated
- * lookups near the same buffer O(1). */
+ * *hint caches the last allocation found (start it at 0; any value is safe,
+ * it is checked before use); it makes repeated lookups in the same buffer
+ * O(1).  The pointer stays valid until the next allocation or mapping. */
 const devmem_alloc *devmem_find(const devmem *dm, uint64_t addr, uint64_t size, uint32_t *hint);
 /* The live allocation containing addr (size 1), or the nearest one below it
  * (for error messages: "8 bytes past the end of the 4096-byte buffer at ..."). */
 const devmem_alloc *devmem_nearest(const devmem *dm, uint64_t addr);
+
+/* Modelled physical address of addr, for the timing model, which must use
+ * it (not addr) for every placement decision: partition, cache set, DRAM
+ * bank.  A device address is its own physical address (no lookup).  Pinned
+ * and managed memory are host buffers mapped at their host address, which
+ * address-space randomisation changes from run to run; placing them by that
+ * address would make timings vary between identical runs.  So each mapping
+ * gets, in mapping order, the next 64 KiB-aligned range (plus the buffer's
+ * offset within a 128-byte line, so lines keep their alignment) of a region that
+ * starts at the first 1 GiB boundary at or above the end of the device
+ * range (ranges of unmapped buffers are not reused): the result depends only
+ * on the sequence of calls.  An address in a mapping gives that range's
+ * address plus its offset; any other address is returned unchanged.  *hint
+ * is devmem_find's. */
+uint64_t devmem_phys(const devmem *dm, uint64_t addr, uint32_t *hint);
+
+/* For diagnosing a faulting access as a use after free (a cold path, linear
+ * in the 1024 most recently freed device blocks): the most recently freed
+ * block that contained addr (in its `size` bytes), provided none of its
+ * bytes has been allocated again since; else NULL.  The record stays valid
+ * until the next free. */
+const devmem_alloc *devmem_freed(const devmem *dm, uint64_t addr);
 
 /* Host pointer to the byte at addr for writing: the page is allocated
  * (zero-filled) on demand.  Valid up to the end of addr's page.  NULL when

@@ -15,6 +15,8 @@ void lex_init(lexer *lx, const char *src, size_t len)
     lx->pos = 0;
     lx->line = 1;
     lx->line_start = 0;
+    lx->open_comment = 0;
+    lx->open_line = lx->open_col = 0;
 }
 
 static int is_ident_start(int c)
@@ -45,7 +47,8 @@ static int peekc(const lexer *lx, size_t k)
 }
 
 /* Skip whitespace and comments; returns 1 if anything was skipped.  An
- * unterminated block comment runs to the end of the input. */
+ * unterminated block comment is remembered (lx->open_comment) and becomes
+ * an error token at the end of the input. */
 static int skip_space(lexer *lx)
 {
     int skipped = 0;
@@ -61,6 +64,8 @@ static int skip_space(lexer *lx)
             while (lx->pos < lx->len && lx->src[lx->pos] != '\n')
                 lx->pos++;
         } else if (c == '/' && peekc(lx, 1) == '*') {
+            lx->open_line = lx->line;
+            lx->open_col = (uint32_t)(lx->pos - lx->line_start) + 1;
             lx->pos += 2;
             while (lx->pos < lx->len && !(lx->src[lx->pos] == '*' && peekc(lx, 1) == '/')) {
                 if (lx->src[lx->pos] == '\n') {
@@ -69,7 +74,12 @@ static int skip_space(lexer *lx)
                 }
                 lx->pos++;
             }
-            lx->pos = lx->pos + 2 <= lx->len ? lx->pos + 2 : lx->len;
+            if (lx->pos + 2 <= lx->len)
+                lx->pos += 2;
+            else {
+                lx->pos = lx->len;
+                lx->open_comment = 1;
+            }
         } else {
             break;
         }
@@ -202,6 +212,12 @@ token lex_next(lexer *lx)
     t.text = lx->src + lx->pos;
     if (lx->pos >= lx->len) {
         t.kind = TK_EOF;
+        if (lx->open_comment) { /* reported once, where it opened */
+            lx->open_comment = 0;
+            t.line = lx->open_line;
+            t.col = lx->open_col;
+            return make_error(t, "unterminated block comment: /* without a closing */");
+        }
         return t;
     }
     int c = peekc(lx, 0);

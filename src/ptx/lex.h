@@ -45,6 +45,8 @@ typedef struct lexer {
     size_t pos;
     uint32_t line;
     uint32_t line_start; /* pos of the first character of the current line */
+    int open_comment;    /* a block comment ran to the end of the input */
+    uint32_t open_line, open_col; /* where the last block comment opened */
 } lexer;
 
 void lex_init(lexer *lx, const char *src, size_t len);

@@ -2622,7 +2622,9 @@ static int declare_body(lower *L)
             uint32_t key;
             (void)key;
             if (!strmap_get(&L->syms, v->name, 0x80000000u | L->fidx, &mv)) {
-                diag_error(L->d, v->loc, "internal: function-scope variable '%s' not placed", v->name);
+                /* its declaration failed, and said why (declare_var) */
+                if (!L->d->nerrors)
+                    diag_error(L->d, v->loc, "'%s' could not be declared", v->name);
                 ok = 0;
                 continue;
             }

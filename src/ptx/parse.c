@@ -1125,6 +1125,30 @@ static void skip_section(parser *p)
     }
 }
 
+/* A .target word: sm_NN / compute_NN (NN one to three digits, then a
+ * or f), or one of the target modifiers. */
+static int valid_target(const token *t)
+{
+    static const char *const mods[] = {"texmode_unified", "texmode_independent", "debug",
+                                       "map_f64_to_f32"};
+    for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++)
+        if (t->len == strlen(mods[i]) && !memcmp(t->text, mods[i], t->len))
+            return 1;
+    const char *s = t->text, *e = t->text + t->len;
+    if (t->len > 3 && !memcmp(s, "sm_", 3))
+        s += 3;
+    else if (t->len > 8 && !memcmp(s, "compute_", 8))
+        s += 8;
+    else
+        return 0;
+    int nd = 0;
+    while (s < e && *s >= '0' && *s <= '9')
+        s++, nd++;
+    if (s < e && (*s == 'a' || *s == 'f'))
+        s++;
+    return nd >= 1 && nd <= 3 && s == e;
+}
+
 /* .version MAJOR.MINOR -- the lexer reads "9.0" as a decimal float literal. */
 static void parse_version(parser *p)
 {
@@ -1135,13 +1159,24 @@ static void parse_version(parser *p)
         sync_statement(p);
         return;
     }
+    /* MAJOR.MINOR, each one to three digits: no overflow can wrap a huge
+     * number into a plausible version */
     unsigned maj = 0, min = 0;
-    char buf[32];
-    size_t n = p->tok.len < sizeof buf - 1 ? p->tok.len : sizeof buf - 1;
-    memcpy(buf, p->tok.text, n);
-    buf[n] = 0;
-    if (sscanf(buf, "%u.%u", &maj, &min) < 1) {
+    const char *s = p->tok.text, *e = s + p->tok.len;
+    int nd = 0;
+    while (s < e && *s >= '0' && *s <= '9' && nd < 4)
+        maj = maj * 10 + (unsigned)(*s++ - '0'), nd++;
+    int ok = nd >= 1 && nd <= 3;
+    if (ok && s < e && *s == '.') {
+        s++;
+        nd = 0;
+        while (s < e && *s >= '0' && *s <= '9' && nd < 4)
+            min = min * 10 + (unsigned)(*s++ - '0'), nd++;
+        ok = nd >= 1 && nd <= 3;
+    }
+    if (!ok || s != e) {
         expected(p, "a version number such as 9.0");
+        advance(p);
         return;
     }
     advance(p);
@@ -1205,6 +1240,12 @@ static void parse_module(parser *p)
                     expected(p, "a target name such as sm_75");
                     break;
                 }
+                if (!valid_target(&p->tok))
+                    diag_error(p->d, tok_loc(&p->tok),
+                               "unknown target '%.*s' (expected sm_NN or compute_NN, NN up to 3 "
+                               "digits, optionally with a or f, or texmode_unified, "
+                               "texmode_independent, debug, map_f64_to_f32)",
+                               (int)(p->tok.len > 64 ? 64 : p->tok.len), p->tok.text);
                 if (first)
                     p->m->target = dup_tok(p, &p->tok);
                 first = 0;

@@ -202,20 +202,8 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, char *err, size_t errl
         snprintf(err, errlen, "threads per SM must be a multiple of 32");
         goto fail;
     }
-    dram_config_default(&g->dcfg);
-    char msg[200];
-    if (dram_timing_parse(cfg->dram_timing, &g->dcfg, msg, sizeof msg)) {
-        snprintf(err, errlen, "-gpgpu_dram_timing_opt: %s", msg);
+    if (config_dram(cfg, &g->dcfg, err, errlen))
         goto fail;
-    }
-    g->dcfg.burst_length = cfg->dram_burst;
-    g->dcfg.bus_width = cfg->dram_buswidth;
-    g->dcfg.chips = cfg->dram_chips;
-    g->dcfg.queue_size = cfg->dram_queue;
-    g->dcfg.scheduler = cfg->dram_sched;
-    g->dcfg.tREFI = cfg->dram_refi;
-    g->dcfg.tRFC = cfg->dram_rfc;
-    g->dcfg.jitter = cfg->nondet ? cfg->dram_jitter : 0;
     uint64_t seed = cfg->nondet ? cfg->nondet_seed : 0;
     /* Clock domains.  The model steps at the core clock.  Latencies given
      * in L2 cycles become core cycles (rounded up); the crossbar, at
@@ -391,6 +379,13 @@ static void insn_facts(const timing_gpu *g, const ir_module *m, uint32_t pc, tm_
     t->lat = (uint16_t)MIN(lat, 65535u);
     t->ii = (uint16_t)MIN(ii, 65535u);
     t->complex = in->op == OP_CALL || in->op == OP_RET;
+    /* A built-in call (printf, malloc, free, assert) reads and writes
+     * memory at once, in the functional core: it waits, as a fence does,
+     * until the warp's own loads and stores are done, so that printf sees
+     * the arguments the warp stored and free never releases a block the
+     * warp's stores are still on their way to. */
+    if (in->op == OP_CALL && (in->flags & IRF_BUILTIN))
+        t->complex = 2;
 #define ADD_R(o, arr, n, cap)                                                              \
     do {                                                                                   \
         if ((o).kind == IRO_REG && t->n < (cap))                                           \
@@ -447,6 +442,7 @@ typedef struct launch_state {
     tm_warp *warps;       /* nsms * occ * nwarps */
     exec_cta *slots;
     uint32_t occ, nslots;
+    uint32_t next_sm;     /* where the next round of CTA dispatch starts */
     uint64_t next_cta, total_ctas, done_ctas, age;
 } launch_state;
 
@@ -490,6 +486,25 @@ static int dispatch(timing_gpu *g, launch_state *ls, uint32_t s, uint64_t now)
         return 1;
     }
     return 0;
+}
+
+/* Dispatch CTAs breadth-first, as GPGPU-Sim and the hardware's block
+ * scheduler do: one CTA per SM in turn, round after round, starting after
+ * the SM that got the last one, until the grid is placed or no SM has a
+ * free slot.  (Filling one SM's slots before the next would run a small
+ * grid on a few SMs while the rest idle.) */
+static void dispatch_round_robin(timing_gpu *g, launch_state *ls, uint64_t now)
+{
+    uint32_t s = ls->next_sm, idle = 0; /* idle: SMs in a row that took no CTA */
+    while (idle < g->nsms && ls->next_cta < ls->total_ctas && g->L->fault == LOCKSTEP_SUCCESS) {
+        if (dispatch(g, ls, s, now)) {
+            idle = 0;
+            ls->next_sm = (s + 1) % g->nsms;
+        } else {
+            idle++;
+        }
+        s = (s + 1) % g->nsms;
+    }
 }
 
 /* Retire finished CTAs of SM s (all warps done, no memory operation in
@@ -644,7 +659,7 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
 {
     exec_launch *L = g->L;
     const lockstep_config *cfg = g->cfg;
-    uint64_t T = g->now, last = g->now;
+    uint64_t T = g->now, last = g->now, start = g->now;
     g->progress_at = T;
     for (uint32_t s = 0; s < g->nsms; s++)
         g->sms[s].last_active = 0;
@@ -652,9 +667,7 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         g->parts[p].last_active = 0;
     for (;;) {
         uint64_t end = T + g->window;
-        for (uint32_t s = 0; s < g->nsms; s++)
-            while (dispatch(g, ls, s, T))
-                ;
+        dispatch_round_robin(g, ls, T);
         /* -lockstep_window_order 1 runs them backwards: the results must not
          * change (test_timing checks), as they must not on N threads */
         const int rev = cfg->window_order != 0;
@@ -681,6 +694,8 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
                        (unsigned long long)L->opt.max_warp_insts);
             break;
         }
+        if (exec_limits(L, end - start, ls->slots, ls->nslots))
+            break;
         if (ls->done_ctas == ls->total_ctas) {
             int idle = icnt_idle(g->reqnet) && icnt_idle(g->repnet);
             for (uint32_t p = 0; idle && p < g->nparts; p++)
@@ -749,11 +764,24 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
     memset(&ls, 0, sizeof ls);
     ls.occ = timing_occupancy(g, L->nthreads, regs, L->shared_bytes);
     st->max_ctas_per_sm = ls.occ;
-    if (!ls.occ)
-        return fail_launch(L, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
-                           "a CTA of %u threads does not fit on an SM (%u threads per SM; see "
-                           "-gpgpu_shader_registers, -gpgpu_shmem_size)",
-                           L->nthreads, g->threads_per_sm);
+    if (!ls.occ) {
+        uint32_t warps = (L->nthreads + WARP_SIZE - 1) / WARP_SIZE;
+        if (warps * WARP_SIZE > g->threads_per_sm)
+            return fail_launch(L, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                               "a CTA of %u threads does not fit on an SM of %u threads "
+                               "(-gpgpu_shader_core_pipeline)",
+                               L->nthreads, g->threads_per_sm);
+        if (L->shared_bytes > g->shmem_per_sm)
+            return fail_launch(L, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                               "a CTA's %u bytes of shared memory do not fit in an SM's %u "
+                               "(-gpgpu_shmem_size)",
+                               L->shared_bytes, g->shmem_per_sm);
+        exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES, 0,
+                   "a CTA needs %u registers (%u per thread for occupancy), more than an SM's %u "
+                   "(-gpgpu_shader_registers, -lockstep_regs_per_thread)",
+                   regs * warps * WARP_SIZE, regs, g->regs_per_sm);
+        return L->fault;
+    }
     if (prepare_insns(g, L->mod)) {
         L->oom = 1;
         return fail_launch(L, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory (%u, %u)", 0, 0);
@@ -807,6 +835,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         tm_observe_begin(g, ls.occ);
         hostfp_env env;
         hostfp_enter(&env);
+        L->host_t0 = exec_host_ns();
         ret = run_loop(g, &ls);
         hostfp_leave(&env);
         st->cycles = g->end - start;

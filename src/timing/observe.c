@@ -40,8 +40,19 @@ int tm_observe_open(timing_gpu *g, char *err, size_t errlen)
     const lockstep_config *cfg = g->cfg;
     if (!cfg->trace_file || !strcmp(cfg->trace_file, "none"))
         return 0;
+    /* written as FILE.partial, renamed to FILE when finished: a run cut
+     * short never leaves a trace that looks complete (lockstep run removes
+     * the partial one) */
     char msg[512];
-    if (!(g->trace = ctrace_open(cfg->trace_file, msg, sizeof msg))) {
+    size_t n = strlen(cfg->trace_file) + sizeof ".partial";
+    if (!(g->trace_partial = malloc(n))) {
+        snprintf(err, errlen, "out of host memory for the trace");
+        return -1;
+    }
+    snprintf(g->trace_partial, n, "%s.partial", cfg->trace_file);
+    if (!(g->trace = ctrace_open(g->trace_partial, msg, sizeof msg))) {
+        free(g->trace_partial);
+        g->trace_partial = NULL;
         snprintf(err, errlen, "-lockstep_trace: %s", msg);
         return -1;
     }
@@ -67,9 +78,16 @@ int tm_observe_open(timing_gpu *g, char *err, size_t errlen)
 int tm_observe_close(timing_gpu *g)
 {
     int r = 0;
-    if (g->trace)
+    if (g->trace) {
         r = ctrace_close(g->trace);
+        if (!r && rename(g->trace_partial, g->cfg->trace_file))
+            r = -1;
+        if (r)
+            remove(g->trace_partial);
+    }
     g->trace = NULL;
+    free(g->trace_partial);
+    g->trace_partial = NULL;
     free(g->obs_last);
     g->obs_last = NULL;
     free(g->obs_slots);

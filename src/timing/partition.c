@@ -84,7 +84,7 @@ void part_reset_inflight(tm_part *p)
         if (p->mshr[i].used) {
             cache_victim ev;
             cache_fill(p->l2, p->mshr[i].l2line, 0, NULL); /* release the reservation */
-            cache_invalidate(p->l2, p->mshr[i].line, &ev);
+            cache_invalidate(p->l2, tm_part_local(p->g, p->mshr[i].line), &ev);
         }
         p->mshr[i].used = 0;
         p->mshr[i].waiting.head = p->mshr[i].waiting.tail = NULL;
@@ -177,9 +177,9 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
 {
     timing_gpu *g = p->g;
     lockstep_timing_stats *st = g->st;
-    uint64_t la = tm_part_local(g, r->line);
+    uint64_t la = tm_part_local(g, r->pline);
     for (uint32_t i = 0; i < p->nmshr; i++)
-        if (p->mshr[i].used && p->mshr[i].line == r->line) {
+        if (p->mshr[i].used && p->mshr[i].line == r->pline) {
             /* a fill of this line is outstanding: wait behind it, in order */
             st->l2_accesses++;
             reqq_push(&p->mshr[i].waiting, r);
@@ -232,7 +232,7 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
     st->l2_accesses++;
     st->l2_misses++;
     m->used = 1;
-    m->line = r->line;
+    m->line = r->pline;
     m->l2line = li;
     m->waiting.head = m->waiting.tail = NULL;
     m->waiting.n = 0;

@@ -243,8 +243,11 @@ static tm_req *req_make(tm_sm *sm, tm_mop *m, uint64_t line, uint8_t type, uint8
         return NULL;
     r->mop = m;
     r->line = line;
+    /* placement (partition, sets, banks) goes by the modelled physical
+     * address, never by where the host put pinned or managed memory */
+    r->pline = devmem_phys(g->L->dm, line, &sm->phys_hint);
     r->sm = sm->id;
-    r->part = tm_part_of(g, line);
+    r->part = tm_part_of(g, r->pline);
     r->type = type;
     r->flags = flags;
     r->lanes = r->sectors = 0;
@@ -534,7 +537,7 @@ static int ldst_step(tm_sm *sm, uint64_t now)
     if (r->type == REQ_RD && a->cached && sm->l1) {
         uint32_t valid = 0;
         int reserved = 0;
-        int idx = cache_probe(sm->l1, r->line, &valid, &reserved, 1, now);
+        int idx = cache_probe(sm->l1, r->pline, &valid, &reserved, 1, now);
         int count = (r->flags & REQF_VALUES) && !a->counted;
         a->counted = 1;
         if (count)
@@ -552,7 +555,7 @@ static int ldst_step(tm_sm *sm, uint64_t now)
             st->l1d_misses++;
         tm_mshr *hit = NULL;
         for (uint32_t i = 0; i < sm->nmshr; i++)
-            if (sm->mshr[i].used && !sm->mshr[i].stale && sm->mshr[i].line == r->line) {
+            if (sm->mshr[i].used && !sm->mshr[i].stale && sm->mshr[i].line == r->pline) {
                 hit = &sm->mshr[i];
                 break;
             }
@@ -578,15 +581,15 @@ static int ldst_step(tm_sm *sm, uint64_t now)
             }
             cache_victim ev;
             if (idx >= 0)
-                cache_invalidate(sm->l1, r->line, &ev);
-            int li = cache_allocate(sm->l1, r->line, 1, &ev, now);
+                cache_invalidate(sm->l1, r->pline, &ev);
+            int li = cache_allocate(sm->l1, r->pline, 1, &ev, now);
             if (li < 0) {
                 st->l1d_reservation_fails++;
                 return 0;
             }
             e->used = 1;
             e->stale = 0;
-            e->line = r->line;
+            e->line = r->pline;
             e->l1line = li;
             if (g->l1cfg.type != 'S')
                 r->sectors = (1u << (TM_LINE / TM_SECTOR)) - 1;
@@ -604,7 +607,7 @@ static int ldst_step(tm_sm *sm, uint64_t now)
         if (sm->l1) {
             uint32_t valid;
             int reserved;
-            int idx = cache_probe(sm->l1, r->line, &valid, &reserved, 0, now);
+            int idx = cache_probe(sm->l1, r->pline, &valid, &reserved, 0, now);
             if (idx >= 0) {
                 if (r->type == REQ_WR && g->l1cfg.write_policy == 'T' && !reserved) {
                     uint8_t *d = cache_data(sm->l1, idx);
@@ -613,10 +616,10 @@ static int ldst_step(tm_sm *sm, uint64_t now)
                             d[b] = r->data[b];
                 } else {
                     cache_victim ev;
-                    cache_invalidate(sm->l1, r->line, &ev);
+                    cache_invalidate(sm->l1, r->pline, &ev);
                 }
             }
-            mark_stale(sm, r->line);
+            mark_stale(sm, r->pline);
         }
     }
     r->t = now;
@@ -654,7 +657,7 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
         if (r->flags & REQF_CONST) {
             uint32_t valid;
             int reserved;
-            uint64_t a = r->line + (uint64_t)ctz32(r->sectors) * TM_SECTOR;
+            uint64_t a = r->pline + (uint64_t)ctz32(r->sectors) * TM_SECTOR;
             if (cache_probe(sm->cc, a, &valid, &reserved, 0, now) < 0) {
                 cache_victim ev;
                 int li = cache_allocate(sm->cc, a, 0, &ev, now);
@@ -750,7 +753,7 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
         tw->ready_at = TM_NEVER;
         return tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
     }
-    int fence = in->op == OP_MEMBAR || in->op == OP_FENCE ||
+    int fence = in->op == OP_MEMBAR || in->op == OP_FENCE || ti->complex == 2 ||
                 (ti->unit == TU_LDST && (tw->acq_pending || in->sem == SEM_RELEASE ||
                                          in->sem == SEM_ACQ_REL || in->sem == SEM_SC));
     if (fence && (tw->loads_out || tw->stores_out)) {

@@ -38,7 +38,8 @@ enum {
 /* Per-pc facts the scheduler needs, computed once per launch. */
 typedef struct tm_insn {
     uint8_t unit;       /* tm_unit */
-    uint8_t complex;    /* must wait until the warp has no memory load pending */
+    uint8_t complex;    /* 1: must wait until the warp has no memory load pending;
+                           2: no memory operation at all (a built-in call) */
     uint8_t nsr, ndr, nsp, ndp;
     uint16_t lat, ii;
     uint16_t sr[9], dr[4];  /* source / destination register rows (window-relative) */
@@ -68,7 +69,9 @@ typedef struct tm_mop {
 typedef struct tm_req {
     struct tm_req *next;
     tm_mop *mop;
-    uint64_t line;         /* line address */
+    uint64_t line;         /* line address: where the data is read and written */
+    uint64_t pline;        /* its modelled physical address: what the caches, the
+                              partition map and DRAM go by (devmem_phys) */
     uint64_t t;            /* when it may move on (ROP exit, reply ready) */
     uint32_t sm, part;
     uint8_t type, flags;
@@ -179,6 +182,7 @@ typedef struct tm_sm {
     uint32_t nresident_slots; /* CTA slots of this launch (ctas[]) */
     int out_waiters;       /* warps wait for the queue to the crossbar to drain */
     uint64_t last_active;  /* last cycle it issued, stepped its LD/ST unit or took a reply */
+    uint32_t phys_hint;    /* devmem_phys's lookup hint */
     uint64_t insts;        /* warp instructions issued, all launches */
     uint64_t stall[LOCKSTEP_STALL_COUNT];
     rng rng;
@@ -252,6 +256,7 @@ struct timing_gpu {
     uint32_t window;                 /* cycles per window: the crossbar latency */
     /* observe.c: the trace and the progress line */
     struct ctrace *trace;
+    char *trace_partial;             /* the file being written: the trace's name + .partial */
     tm_obs_sm *obs_last;
     uint64_t *obs_slots;             /* per SM and CTA slot: the CTA's dispatch cycle */
     uint32_t obs_nslots, obs_named_slots;

@@ -3,6 +3,7 @@
  */
 #include "util/strbuf.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,16 +97,30 @@ char *sb_detach(strbuf *sb)
     return s;
 }
 
-int sb_read_file(strbuf *sb, const char *path)
+int sb_read_file(strbuf *sb, const char *path, size_t max)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return -1;
     char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    size_t n, total = 0;
+    int rc = 0;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (n > max - total) { /* a file past the cap, or one that never ends */
+            rc = -3;
+            break;
+        }
+        total += n;
         sb_append(sb, buf, n);
-    int bad = ferror(f);
+        if (sb->oom) {
+            rc = -2;
+            break;
+        }
+    }
+    if (!rc && ferror(f))
+        rc = -1;
+    int saved = errno;
     fclose(f);
-    return bad ? -1 : sb->oom ? -2 : 0;
+    errno = saved;
+    return rc;
 }

@@ -27,8 +27,14 @@ void sb_clear(strbuf *sb);            /* len = 0, keeps the memory */
 void sb_free(strbuf *sb);             /* releases the memory */
 const char *sb_cstr(const strbuf *sb); /* never NULL */
 char *sb_detach(strbuf *sb);          /* malloc'd copy owner transfer; NULL on OOM */
-/* Append the whole file at path: 0, -1 if it cannot be opened or read
- * (errno says why), -2 if the host is out of memory. */
-int sb_read_file(strbuf *sb, const char *path);
+/* Append the whole file at path, at most max bytes: 0; -1 if it cannot be
+ * opened or read (errno says why); -2 if the host is out of memory; -3 if
+ * it holds more than max bytes (or never ends, like /dev/zero).  Reading
+ * stops at the first failure. */
+int sb_read_file(strbuf *sb, const char *path, size_t max);
+
+/* Input size caps (bytes): a configuration file, a PTX file. */
+#define SB_MAX_CONFIG (16u << 20)
+#define SB_MAX_PTX (512u << 20)
 
 #endif

@@ -160,6 +160,36 @@ check "config missing value" 2 "$L" config --config "$tmp/novalue.config"
 contains "config missing value" "$tmp/novalue.config:2: -gpgpu_n_mem: missing value"
 check "config bad -O" 2 "$L" config -O "-gpgpu_num_sched_per_core 9"
 contains "config bad -O" "--option:1: -gpgpu_num_sched_per_core: bad value '9'"
+# values that each option accepts but the model cannot run: caught at load
+check "config L1 without MSHRs" 2 "$L" config -O "-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,A:0:8,8"
+contains "config L1 without MSHRs" "at least 1 (with 0 MSHRs, no miss could be sent)"
+check "config 32-byte L2 lines" 2 "$L" config -O "-gpgpu_cache:dl2 N:128:32:8,L:B:m:W:L,A:32:4,4"
+contains "config 32-byte L2 lines" "lockstep models 128-byte data-cache lines, not 32"
+check "config tRFC >= tREFI" 2 "$L" config -O "-lockstep_dram_tREFI 100" -O "-lockstep_dram_tRFC 100"
+contains "config tRFC >= tREFI" "-lockstep_dram_tRFC 100 must be less than -lockstep_dram_tREFI 100"
+check "config partition chunk" 2 "$L" config -O "-lockstep_partition_chunk 96"
+contains "config partition chunk" "must be a power of two of at least 128"
+# integers are decimal whatever their leading zeros, as GPGPU-Sim reads them
+check "config leading zero" 0 "$L" config -O "-rop_latency 0120" --print
+line "config leading zero" "-rop_latency 120"
+check "config hexadecimal" 0 "$L" config -O "-rop_latency 0x20" --print
+line "config hexadecimal" "-rop_latency 32"
+# a never-ending input stops at the size cap with a message
+check "config /dev/zero" 2 timeout 20 "$L" config --config /dev/zero
+contains "config /dev/zero" "/dev/zero: more than 16 MiB: not a configuration file"
+# lockstep run passes values, not text: a value cannot carry another option
+check "run seed with an option in it" 2 "$L" run --nondet-seed "3 -lockstep_mode functional" -- /bin/true
+contains "run seed with an option in it" "--nondet-seed: -lockstep_nondet_seed: bad value '3 -lockstep_mode functional'"
+check "run -O with two options" 2 "$L" run -O "-gpgpu_n_clusters 4 -lockstep_mode functional" -- /bin/true
+contains "run -O with two options" "bad value '4 -lockstep_mode functional'"
+check "run -O without a value" 2 "$L" run -O "-gpgpu_n_clusters" -- /bin/true
+contains "run -O without a value" "has no value"
+check "run bad --timeout" 2 "$L" run --timeout soon -- /bin/true
+contains "run bad --timeout" "-lockstep_timeout: bad value 'soon'"
+check "run validates the configuration" 2 "$L" run -O "-lockstep_dram_tREFI 50" -O "-lockstep_dram_tRFC 60" -- /bin/true
+contains "run validates the configuration" "must be less than -lockstep_dram_tREFI"
+check "run --config /dev/zero" 2 timeout 20 "$L" run --config /dev/zero -- /bin/true
+contains "run --config /dev/zero" "more than 16 MiB"
 
 if [ "$fails" -ne 0 ]; then echo "$fails CLI checks failed"; exit 1; fi
 echo "ok: all CLI checks"

@@ -194,9 +194,71 @@ static void test_events_and_streams(void)
     cudaGetLastError();
     CHECK(cudaStreamSynchronize(s) == cudaSuccess);
     CHECK(cudaStreamDestroy(s) == cudaSuccess);
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    cudaEventDestroy(e2);
+    CHECK(cudaEventDestroy(e0) == cudaSuccess);
+    CHECK(cudaEventDestroy(e1) == cudaSuccess);
+    CHECK(cudaEventDestroy(e2) == cudaSuccess);
+    cudaFree(d);
+}
+
+/* Handles are checked, never followed: destroyed, reused and made-up
+ * streams and events get cudaErrorInvalidResourceHandle (under ASan: no
+ * use after free, no double free). */
+static void test_bad_handles(void)
+{
+    cudaStream_t s, s2;
+    cudaEvent_t e, e2;
+    CHECK(cudaStreamCreate(&s) == cudaSuccess);
+    CHECK(cudaEventCreate(&e) == cudaSuccess);
+    CHECK(cudaStreamDestroy(s) == cudaSuccess);
+    CHECK(cudaStreamDestroy(s) == cudaErrorInvalidResourceHandle); /* twice */
+    CHECK(cudaEventDestroy(e) == cudaSuccess);
+    CHECK(cudaEventDestroy(e) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaEventRecord(e, 0) == cudaErrorInvalidResourceHandle); /* destroyed */
+    CHECK(cudaEventQuery(e) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaEventSynchronize(e) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaStreamSynchronize(s) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaStreamQuery(s) == cudaErrorInvalidResourceHandle);
+    /* a new handle in the same slot is a different handle */
+    CHECK(cudaStreamCreate(&s2) == cudaSuccess);
+    CHECK(cudaEventCreate(&e2) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(s) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaStreamSynchronize(s2) == cudaSuccess);
+    CHECK(cudaEventRecord(e, s2) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaEventRecord(e2, s) == cudaErrorInvalidResourceHandle); /* live event, dead stream */
+    /* made-up handles, and one of the wrong kind */
+    cudaEvent_t junk = (cudaEvent_t)(uintptr_t)0xdeadbeef0ull;
+    CHECK(cudaEventRecord(junk, 0) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaEventDestroy((cudaEvent_t)(uintptr_t)0x12345678) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaStreamSynchronize((cudaStream_t)(uintptr_t)0x7777) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaEventRecord((cudaEvent_t)(void *)s2, 0) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaStreamSynchronize((cudaStream_t)(void *)e2) == cudaErrorInvalidResourceHandle);
+    /* the default streams are always valid */
+    CHECK(cudaStreamSynchronize(0) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(CUDA_STREAM_LEGACY) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(CUDA_STREAM_PER_THREAD) == cudaSuccess);
+    int *d;
+    CHECK(cudaMalloc((void **)&d, 64) == cudaSuccess);
+    CHECK(cudaMemsetAsync(d, 0, 64, s) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaMemcpyAsync(d, d, 64, cudaMemcpyDeviceToDevice, s) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaMemsetAsync(d, 0, 64, s2) == cudaSuccess);
+    unsigned n = 16, k = 1;
+    void *args[] = {&d, &n, &k};
+    CHECK(cudaLaunchKernel(&host_scale, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args, 0, s) ==
+          cudaErrorInvalidResourceHandle);
+    unsigned flags = 9;
+    int prio = 9;
+    CHECK(cudaStreamGetFlags(s2, &flags) == cudaSuccess && flags == 0);
+    CHECK(cudaStreamGetPriority(s2, &prio) == cudaSuccess && prio == 0);
+    CHECK(cudaStreamGetFlags(s, &flags) == cudaErrorInvalidResourceHandle);
+    cudaGetLastError();
+    /* many create/destroy cycles reuse slots */
+    for (int i = 0; i < 100000; i++) {
+        cudaEvent_t t;
+        CHECK(cudaEventCreate(&t) == cudaSuccess);
+        CHECK(cudaEventDestroy(t) == cudaSuccess);
+    }
+    CHECK(cudaStreamDestroy(s2) == cudaSuccess);
+    CHECK(cudaEventDestroy(e2) == cudaSuccess);
     cudaFree(d);
 }
 
@@ -250,6 +312,7 @@ int main(void)
     RUN(test_copies_never_touch_simulated_addresses);
     RUN(test_managed_and_pinned);
     RUN(test_events_and_streams);
+    RUN(test_bad_handles);
     RUN(test_sticky_fault_and_reset);
     RUN(test_device_queries_and_stubs);
     return test_summary();

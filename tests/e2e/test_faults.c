@@ -268,6 +268,119 @@ out:
     lockstep_config_destroy(cfg);
 }
 
+/* spin_forever on a device made with the options opts (name, value, ...,
+ * NULL): the launch must stop with `want`, a message naming the kernel,
+ * the limit and the warps still running, and the device must go on. */
+static void spin_until_stopped(const char *const *opts, lockstep_status want, const char *limit,
+                               int interrupt)
+{
+    lockstep_config *cfg = NULL;
+    lockstep_device *dev = NULL;
+    lockstep_dptr flag = 0, out = 0;
+    if (!E2E_OK(NULL, lockstep_config_create(&cfg)))
+        return;
+    for (int i = 0; opts[i]; i += 2)
+        CHECK(lockstep_config_set(cfg, opts[i], opts[i + 1]) == LOCKSTEP_SUCCESS);
+    if (!E2E_OK(NULL, lockstep_device_create(cfg, &dev)))
+        goto out;
+    lockstep_module *mod = e2e_load(dev, "faults.ptx");
+    lockstep_kernel *k = e2e_kernel(dev, mod, "spin_forever");
+    int32_t one = 1;
+    flag = e2e_upload(dev, &one, 4);
+    out = e2e_alloc(dev, 64 * 4);
+    if (k && flag && out) {
+        if (interrupt) /* before the launch: the launch clears it */
+            lockstep_device_interrupt(dev);
+        void *args[] = {&flag, &out};
+        lockstep_status s =
+            lockstep_launch_args(dev, k, e2e_dim3(2, 1, 1), e2e_dim3(64, 1, 1), 0, args, NULL);
+        CHECK_MSG(s == want, "got %s, want %s", lockstep_status_name(s),
+                  lockstep_status_name(want));
+        const char *msg = lockstep_device_last_error(dev);
+        CHECK_STR_CONTAINS(msg, "spin_forever");
+        CHECK_STR_CONTAINS(msg, limit);
+        CHECK_STR_CONTAINS(msg, "the warps still running");
+        CHECK_STR_CONTAINS(msg, "CTA (0,0,0) warp 0: running, pc");
+        CHECK_STR_CONTAINS(msg, "CTA (1,0,0) warp 1: running, pc");
+        lockstep_synchronize(dev);
+        check_still_works(dev, mod, "spin_forever");
+    }
+out:
+    e2e_free(dev, flag);
+    e2e_free(dev, out);
+    e2e_device_destroy(dev);
+    lockstep_config_destroy(cfg);
+}
+
+/* Limits users can reason about: simulated cycles (timing mode) and host
+ * seconds (both modes). */
+static void test_launch_limits(void)
+{
+    const char *cycles[] = {"-lockstep_max_cycles", "200000", NULL};
+    spin_until_stopped(cycles, LOCKSTEP_ERROR_LAUNCH_TIMEOUT, "-lockstep_max_cycles", 0);
+    const char *secs_timing[] = {"-lockstep_timeout", "1", NULL};
+    spin_until_stopped(secs_timing, LOCKSTEP_ERROR_LAUNCH_TIMEOUT, "host seconds", 0);
+    const char *secs_func[] = {"-lockstep_timeout", "1", "-lockstep_mode", "functional", NULL};
+    spin_until_stopped(secs_func, LOCKSTEP_ERROR_LAUNCH_TIMEOUT, "host seconds", 0);
+    /* an interrupt requested before a launch is cleared by it: the launch
+     * then runs into its cycle limit */
+    spin_until_stopped(cycles, LOCKSTEP_ERROR_LAUNCH_TIMEOUT, "-lockstep_max_cycles", 1);
+}
+
+#include <pthread.h>
+#include <time.h>
+
+typedef struct interrupter {
+    lockstep_device *dev;
+} interrupter;
+
+static void *interrupt_later(void *p)
+{
+    interrupter *it = p;
+    struct timespec ts = {0, 300 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    lockstep_device_interrupt(it->dev);
+    return NULL;
+}
+
+/* lockstep_device_interrupt from another thread stops a launch at once. */
+static void test_interrupt(void)
+{
+    for (int mode = 0; mode < 2; mode++) {
+        lockstep_config *cfg = NULL;
+        lockstep_device *dev = NULL;
+        if (!E2E_OK(NULL, lockstep_config_create(&cfg)))
+            return;
+        lockstep_config_set(cfg, "-lockstep_mode", mode ? "functional" : "timing");
+        lockstep_config_set(cfg, "-lockstep_max_warp_insts", "0");
+        lockstep_config_set(cfg, "-lockstep_max_cycles", "0");
+        if (E2E_OK(NULL, lockstep_device_create(cfg, &dev))) {
+            lockstep_module *mod = e2e_load(dev, "faults.ptx");
+            lockstep_kernel *k = e2e_kernel(dev, mod, "spin_forever");
+            int32_t one = 1;
+            lockstep_dptr flag = e2e_upload(dev, &one, 4), out = e2e_alloc(dev, 64 * 4);
+            if (k && flag && out) {
+                interrupter it = {dev};
+                pthread_t th;
+                pthread_create(&th, NULL, interrupt_later, &it);
+                void *args[] = {&flag, &out};
+                lockstep_status s = lockstep_launch_args(dev, k, e2e_dim3(1, 1, 1),
+                                                         e2e_dim3(64, 1, 1), 0, args, NULL);
+                pthread_join(th, NULL);
+                CHECK_MSG(s == LOCKSTEP_ERROR_INTERRUPTED, "%s mode: %s",
+                          mode ? "functional" : "timing", lockstep_status_name(s));
+                CHECK_STR_CONTAINS(lockstep_device_last_error(dev), "interrupted");
+                lockstep_synchronize(dev);
+                check_still_works(dev, mod, "an interrupted launch");
+            }
+            e2e_free(dev, flag);
+            e2e_free(dev, out);
+            e2e_device_destroy(dev);
+        }
+        lockstep_config_destroy(cfg);
+    }
+}
+
 static void test_trap(void)
 {
     lockstep_device *dev = e2e_device();
@@ -353,6 +466,8 @@ int main(void)
     RUN(test_misaligned);
     RUN(test_barrier_deadlock);
     RUN(test_insn_limit);
+    RUN(test_launch_limits);
+    RUN(test_interrupt);
     RUN(test_trap);
     RUN(test_assert);
     RUN(test_faults_in_a_row);

@@ -2,12 +2,16 @@
  * test_devmem.c -- unit tests of the simulated device memory (mem/devmem.c):
  * allocator placement and reuse, coalescing, capacity limits, the live
  * allocation lookups, sparse backing (untouched memory reads as zeros and
- * costs nothing), bulk access across pages, and zeroing on free.
+ * costs nothing), bulk access across pages, zeroing on free, a million
+ * allocations (the trees must be logarithmic), a differential test against
+ * a naive first-fit model, modelled physical addresses of host mappings,
+ * and use-after-free diagnosis.
  */
 #include "test.h"
 
 #include "mem/addrmap.h"
 #include "mem/devmem.h"
+#include "util/rng.h"
 
 #define B ADDR_GLOBAL_BASE
 #define PG DEVMEM_PAGE_SIZE
@@ -367,6 +371,372 @@ static void test_huge_sparse(void)
     devmem_destroy(dm);
 }
 
+/* Allocate n blocks of 256..4096 bytes; they are placed back to back. */
+static void alloc_many(devmem *dm, uint64_t *addr, size_t n, rng *r)
+{
+    int ok = 1;
+    uint64_t next = B;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t size = 256 + rng_below(r, 4096 - 256 + 1);
+        ok &= devmem_alloc_block(dm, size, 256, 0, &addr[i]) == 0 && addr[i] == next;
+        next += (size + 255) & ~255ull;
+    }
+    CHECK(ok);
+    CHECK_EQ_U64(devmem_alloc_count(dm), n);
+}
+
+/* Everything freed: no bytes used, and one free range spans the capacity. */
+static void check_all_free(devmem *dm, uint64_t cap)
+{
+    CHECK_EQ_U64(devmem_used(dm), 0);
+    CHECK_EQ_U64(devmem_alloc_count(dm), 0);
+    uint64_t x = 0;
+    CHECK_EQ_INT(devmem_alloc_block(dm, cap, 256, 0, &x), 0);
+    CHECK_EQ_U64(x, B);
+    CHECK_EQ_INT(devmem_free_block(dm, x), 0);
+}
+
+/* 10^6 allocations, then frees in allocation order, in reverse, and
+ * interleaved (every other block, then the rest).  Quadratic structures
+ * would take minutes here; the trees take seconds. */
+static void test_million(void)
+{
+    enum { N = 1000000 };
+    uint64_t cap = 8 * GiB;
+    devmem *dm = devmem_create(cap);
+    uint64_t *addr = malloc(N * sizeof *addr);
+    CHECK(dm != NULL && addr != NULL);
+    if (!dm || !addr) {
+        devmem_destroy(dm);
+        free(addr);
+        return;
+    }
+    rng r;
+    rng_seed(&r, 1, RNG_TEST, 1);
+    for (int order = 0; order < 3; order++) {
+        alloc_many(dm, addr, N, &r);
+        uint32_t h = 0;
+        const devmem_alloc *f = devmem_find(dm, addr[N / 2] + 8, 8, &h);
+        CHECK(f && f->base == addr[N / 2]);
+        int ok = 1;
+        if (order == 0) {
+            for (size_t i = 0; i < N; i++)
+                ok &= devmem_free_block(dm, addr[i]) == 0;
+        } else if (order == 1) {
+            for (size_t i = N; i-- > 0;)
+                ok &= devmem_free_block(dm, addr[i]) == 0;
+        } else {
+            for (size_t i = 0; i < N; i += 2)
+                ok &= devmem_free_block(dm, addr[i]) == 0;
+            /* the holes are reused first fit, in address order */
+            uint64_t x = 0;
+            ok &= devmem_alloc_block(dm, 256, 256, 0, &x) == 0 && x == addr[0];
+            ok &= devmem_free_block(dm, x) == 0;
+            for (size_t i = 1; i < N; i += 2)
+                ok &= devmem_free_block(dm, addr[i]) == 0;
+        }
+        CHECK(ok);
+        check_all_free(dm, cap);
+    }
+    free(addr);
+    devmem_destroy(dm);
+}
+
+/* The reference model: the naive allocator the trees replaced (a sorted
+ * array of free ranges scanned first fit, and an array of live blocks). */
+typedef struct ref_range {
+    uint64_t base, size;
+    uint32_t tag;
+} ref_range;
+
+typedef struct ref_model {
+    ref_range fr[4096], live[4096];
+    size_t nf, nl;
+    uint64_t used, cap;
+} ref_model;
+
+static int ref_alloc(ref_model *m, uint64_t size, uint64_t align, uint32_t tag, uint64_t *addr)
+{
+    if (align < 256)
+        align = 256;
+    uint64_t rsize = (size + 255) & ~255ull;
+    if (rsize > m->cap - m->used)
+        return -1;
+    for (size_t i = 0; i < m->nf; i++) {
+        uint64_t base = m->fr[i].base, end = base + m->fr[i].size;
+        uint64_t start = (base + align - 1) & ~(align - 1);
+        if (start >= end || rsize > end - start)
+            continue;
+        /* replace range i by what is left below and above the block */
+        ref_range lo = {base, start - base, 0}, hi = {start + rsize, end - start - rsize, 0};
+        memmove(&m->fr[i], &m->fr[i + 1], (m->nf - i - 1) * sizeof m->fr[0]);
+        m->nf--;
+        if (hi.size) {
+            memmove(&m->fr[i + 1], &m->fr[i], (m->nf - i) * sizeof m->fr[0]);
+            m->fr[i] = hi;
+            m->nf++;
+        }
+        if (lo.size) {
+            memmove(&m->fr[i + 1], &m->fr[i], (m->nf - i) * sizeof m->fr[0]);
+            m->fr[i] = lo;
+            m->nf++;
+        }
+        size_t at = 0;
+        while (at < m->nl && m->live[at].base < start)
+            at++;
+        memmove(&m->live[at + 1], &m->live[at], (m->nl - at) * sizeof m->live[0]);
+        m->live[at] = (ref_range){start, size, tag};
+        m->nl++;
+        m->used += rsize;
+        *addr = start;
+        return 0;
+    }
+    return -1;
+}
+
+/* Free live block i: insert its rounded range and merge neighbours. */
+static void ref_free(ref_model *m, size_t i)
+{
+    uint64_t base = m->live[i].base, rsize = (m->live[i].size + 255) & ~255ull;
+    memmove(&m->live[i], &m->live[i + 1], (m->nl - i - 1) * sizeof m->live[0]);
+    m->nl--;
+    m->used -= rsize;
+    size_t at = 0;
+    while (at < m->nf && m->fr[at].base < base)
+        at++;
+    memmove(&m->fr[at + 1], &m->fr[at], (m->nf - at) * sizeof m->fr[0]);
+    m->fr[at] = (ref_range){base, rsize, 0};
+    m->nf++;
+    if (at + 1 < m->nf && m->fr[at].base + m->fr[at].size == m->fr[at + 1].base) {
+        m->fr[at].size += m->fr[at + 1].size;
+        memmove(&m->fr[at + 1], &m->fr[at + 2], (m->nf - at - 2) * sizeof m->fr[0]);
+        m->nf--;
+    }
+    if (at > 0 && m->fr[at - 1].base + m->fr[at - 1].size == m->fr[at].base) {
+        m->fr[at - 1].size += m->fr[at].size;
+        memmove(&m->fr[at], &m->fr[at + 1], (m->nf - at - 1) * sizeof m->fr[0]);
+        m->nf--;
+    }
+}
+
+/* The model's live block containing [addr, addr+size), or -1. */
+static long ref_find(const ref_model *m, uint64_t addr, uint64_t size)
+{
+    for (size_t i = 0; i < m->nl; i++) {
+        uint64_t off = addr - m->live[i].base;
+        if (off < m->live[i].size && size <= m->live[i].size - off)
+            return (long)i;
+    }
+    return -1;
+}
+
+/* 20,000 random allocs (assorted sizes and alignments), frees (some of
+ * non-bases), finds and tagged frees, every result compared with the model. */
+static void test_differential(void)
+{
+    static ref_model m;
+    static const uint64_t aligns[] = {0, 256, 256, 256, 512, 4096, 65536, 1 << 20};
+    memset(&m, 0, sizeof m);
+    m.cap = 16 * MiB + 1000;
+    m.fr[0] = (ref_range){B, m.cap & ~255ull, 0};
+    m.nf = 1;
+    devmem *dm = devmem_create(m.cap);
+    CHECK(dm != NULL);
+    if (!dm)
+        return;
+    rng r;
+    rng_seed(&r, 7, RNG_TEST, 2);
+    int mismatches = 0;
+    uint32_t hint = 0;
+    for (int op = 0; op < 20000 && mismatches < 10; op++) {
+        uint32_t kind = rng_below(&r, 100);
+        if (kind < 50 && m.nl < 4000) {
+            uint64_t size = rng_below(&r, 16) == 0 ? 1 + rng_below(&r, 4 * MiB)
+                                                  : 1 + rng_below(&r, 20000);
+            uint64_t align = aligns[rng_below(&r, (uint32_t)(sizeof aligns / sizeof aligns[0]))];
+            uint32_t tag = rng_below(&r, 3);
+            uint64_t a = 0, b = 0;
+            int ra = devmem_alloc_block(dm, size, align, tag, &a);
+            int rb = ref_alloc(&m, size, align, tag, &b);
+            if (ra != rb || (ra == 0 && a != b)) {
+                mismatches++;
+                CHECK_MSG(0,
+                          "op %d: alloc(%" PRIu64 ", %" PRIu64 "): %d 0x%" PRIx64
+                          " vs model %d 0x%" PRIx64,
+                          op, size, align, ra, a, rb, b);
+            }
+        } else if (kind < 75) {
+            if (m.nl == 0)
+                continue;
+            size_t i = rng_below(&r, (uint32_t)m.nl);
+            if (rng_below(&r, 10) == 0) { /* not a base (bases are 256-aligned): refused */
+                uint64_t inside = m.live[i].base + 8 * (1 + rng_below(&r, 31));
+                CHECK_EQ_INT(devmem_free_block(dm, inside), -1);
+                continue;
+            }
+            uint64_t base = m.live[i].base;
+            ref_free(&m, i);
+            if (devmem_free_block(dm, base) != 0) {
+                mismatches++;
+                CHECK_MSG(0, "op %d: free 0x%" PRIx64 " failed", op, base);
+            }
+        } else if (kind < 99) {
+            /* an address near a live block, or anywhere in the range */
+            uint64_t addr = B + rng_next(&r) % (m.cap + 4096);
+            if (m.nl && rng_below(&r, 4)) {
+                size_t i = rng_below(&r, (uint32_t)m.nl);
+                addr = m.live[i].base + rng_below(&r, (uint32_t)m.live[i].size + 600) - 300;
+            }
+            uint64_t size = 1 + rng_below(&r, 64);
+            if (rng_below(&r, 3) == 0)
+                hint = rng_below(&r, 5000); /* a stale or wrong hint */
+            const devmem_alloc *f = devmem_find(dm, addr, size, &hint);
+            long j = ref_find(&m, addr, size);
+            int same = j < 0 ? f == NULL
+                             : f && f->base == m.live[j].base && f->size == m.live[j].size &&
+                                   f->tag == m.live[j].tag && f->phys == f->base;
+            if (!same) {
+                mismatches++;
+                CHECK_MSG(0, "op %d: find 0x%" PRIx64 "+%" PRIu64 " differs", op, addr, size);
+            }
+            const devmem_alloc *n = devmem_nearest(dm, addr);
+            if (m.nl) {
+                size_t k = 0;
+                while (k + 1 < m.nl && m.live[k + 1].base <= addr)
+                    k++;
+                CHECK(n && n->base == m.live[k].base);
+            } else {
+                CHECK(n == NULL);
+            }
+        } else if (rng_below(&r, 4) == 0) {
+            uint32_t tag = rng_below(&r, 3);
+            devmem_free_tagged(dm, tag);
+            for (size_t i = m.nl; i-- > 0;)
+                if (m.live[i].tag == tag)
+                    ref_free(&m, i);
+        }
+        if (devmem_used(dm) != m.used || devmem_alloc_count(dm) != m.nl) {
+            mismatches++;
+            CHECK_MSG(0, "op %d: used %" PRIu64 "/%zu vs model %" PRIu64 "/%zu", op,
+                      devmem_used(dm), devmem_alloc_count(dm), m.used, m.nl);
+        }
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    /* free the rest: back to one range */
+    while (m.nl) {
+        CHECK_EQ_INT(devmem_free_block(dm, m.live[m.nl - 1].base), 0);
+        ref_free(&m, m.nl - 1);
+    }
+    CHECK_EQ_U64(m.nf, 1);
+    check_all_free(dm, m.cap & ~255ull);
+    devmem_destroy(dm);
+}
+
+/* Host mappings get physical addresses from their mapping order alone;
+ * device addresses are their own. */
+static void test_phys(void)
+{
+    uint64_t cap = 3 * GiB + 12345;
+    uint64_t region = B + 4 * GiB; /* span rounded up to 1 GiB */
+    devmem *dm[2];
+    uint8_t *buf[2][3], *mem[2][3];
+    uint64_t sizes[3] = {1000, 70000, 65536};
+    for (int k = 0; k < 2; k++) {
+        dm[k] = devmem_create(cap);
+        CHECK(dm[k] != NULL);
+        if (!dm[k])
+            return;
+        /* different host buffers, as another run's address-space layout
+         * would give: whole pages apart (the second set is a page further
+         * into its allocations), at the same offset within a 128-byte line
+         * (16 * i), which the physical address keeps */
+        for (int i = 0; i < 3; i++) {
+            mem[k][i] = malloc(sizes[i] + 8192 + 128);
+            uintptr_t at = ((uintptr_t)mem[k][i] + 127) & ~(uintptr_t)127;
+            buf[k][i] = (uint8_t *)at + k * 4096 + 16 * i;
+        }
+        for (int i = 0; i < 3; i++)
+            CHECK_EQ_INT(devmem_map_host(dm[k], buf[k][i], sizes[i], 0), 0);
+    }
+    uint64_t want[3] = {region, region + 64 * 1024 + 16, region + 3 * 64 * 1024 + 32};
+    for (int i = 0; i < 3; i++) {
+        for (int k = 0; k < 2; k++) {
+            uint32_t h = 0;
+            uint64_t host = (uint64_t)(uintptr_t)buf[k][i];
+            const devmem_alloc *a = devmem_find(dm[k], host, 1, &h);
+            CHECK(a && a->host == buf[k][i] && a->phys == want[i]);
+            CHECK_EQ_U64(devmem_phys(dm[k], host, &h), want[i]);
+            CHECK_EQ_U64(devmem_phys(dm[k], host + sizes[i] - 1, &h), want[i] + sizes[i] - 1);
+        }
+        uint32_t h0 = 0, h1 = 0;
+        CHECK_EQ_U64(devmem_phys(dm[0], (uint64_t)(uintptr_t)buf[0][i] + 77, &h0),
+                     devmem_phys(dm[1], (uint64_t)(uintptr_t)buf[1][i] + 77, &h1));
+    }
+    /* an unmapped buffer's range is not reused */
+    CHECK_EQ_INT(devmem_unmap_host(dm[0], buf[0][1]), 0);
+    CHECK_EQ_INT(devmem_map_host(dm[0], buf[0][1], 10, 0), 0);
+    uint32_t h = 0;
+    CHECK_EQ_U64(devmem_phys(dm[0], (uint64_t)(uintptr_t)buf[0][1] + 3, &h),
+                 region + 5 * 64 * 1024 + 16 + 3); /* the third ran 32 bytes past 4 * 64 KiB */
+    /* device addresses, in blocks or not, and unmapped addresses are themselves */
+    uint64_t a;
+    CHECK_EQ_INT(devmem_alloc_block(dm[0], 5000, 256, 0, &a), 0);
+    h = 0;
+    const devmem_alloc *al = devmem_find(dm[0], a, 1, &h);
+    CHECK(al && al->phys == a);
+    CHECK_EQ_U64(devmem_phys(dm[0], a + 4999, &h), a + 4999);
+    CHECK_EQ_U64(devmem_phys(dm[0], B + 2 * GiB, &h), B + 2 * GiB);
+    CHECK_EQ_U64(devmem_phys(dm[0], 4096, &h), 4096);
+    CHECK_EQ_U64(devmem_phys(dm[0], (uint64_t)(uintptr_t)buf[0][0] + 1000, &h),
+                 (uint64_t)(uintptr_t)buf[0][0] + 1000);
+    for (int k = 0; k < 2; k++) {
+        devmem_destroy(dm[k]);
+        for (int i = 0; i < 3; i++)
+            free(mem[k][i]);
+    }
+}
+
+/* A freed block is found until its bytes are allocated again. */
+static void test_freed(void)
+{
+    devmem *dm = devmem_create(1 * MiB);
+    uint64_t a, b, c, x;
+    CHECK_EQ_INT(devmem_alloc_block(dm, 1000, 256, 0, &a), 0);
+    CHECK_EQ_INT(devmem_alloc_block(dm, 4096, 256, 0, &b), 0);
+    CHECK(devmem_freed(dm, a) == NULL); /* never freed */
+    CHECK_EQ_INT(devmem_free_block(dm, a), 0);
+    const devmem_alloc *f = devmem_freed(dm, a + 10);
+    CHECK(f && f->base == a && f->size == 1000);
+    CHECK(devmem_freed(dm, a + 1000) == NULL); /* rounding padding was never in it */
+    CHECK(devmem_freed(dm, b + 8) == NULL);    /* live */
+    CHECK_EQ_INT(devmem_alloc_block(dm, 1000, 256, 0, &x), 0);
+    CHECK_EQ_U64(x, a);
+    CHECK(devmem_freed(dm, a + 10) == NULL); /* allocated again */
+    /* the newest freed block holding the address wins */
+    CHECK_EQ_INT(devmem_free_block(dm, x), 0);
+    CHECK_EQ_INT(devmem_free_block(dm, b), 0);
+    CHECK_EQ_INT(devmem_alloc_block(dm, 5000, 256, 0, &c), 0);
+    CHECK_EQ_U64(c, a);
+    CHECK_EQ_INT(devmem_free_block(dm, c), 0);
+    f = devmem_freed(dm, a + 10);
+    CHECK(f && f->base == c && f->size == 5000);
+    /* reusing part of the block's bytes ends the diagnosis */
+    CHECK_EQ_INT(devmem_alloc_block(dm, 256, 256, 0, &x), 0);
+    CHECK(devmem_freed(dm, a + 2000) == NULL);
+    CHECK_EQ_INT(devmem_free_block(dm, x), 0);
+    f = devmem_freed(dm, a + 2000);
+    CHECK(f && f->base == c && f->size == 5000);
+    /* only the last 1024 frees are remembered */
+    for (int i = 0; i < 1100; i++) {
+        CHECK_EQ_INT(devmem_alloc_block(dm, 256, 256, 0, &x), 0);
+        CHECK_EQ_INT(devmem_free_block(dm, x), 0);
+    }
+    f = devmem_freed(dm, a + 100);
+    CHECK(f && f->base == a && f->size == 256);
+    CHECK(devmem_freed(dm, a + 2000) == NULL);
+    devmem_destroy(dm);
+}
+
 int main(void)
 {
     RUN(test_alloc_placement);
@@ -377,5 +747,9 @@ int main(void)
     RUN(test_bulk_cross_page);
     RUN(test_free_zeroes);
     RUN(test_huge_sparse);
+    RUN(test_million);
+    RUN(test_differential);
+    RUN(test_phys);
+    RUN(test_freed);
     return test_summary();
 }

@@ -99,7 +99,14 @@ static void test_modifiers_and_errors(void)
     CHECK(t.kind == TK_STRING && t.len == 4);
     t = first("%");
     CHECK(t.kind == TK_ERROR);
-    t = first("/* never closed");
+    /* an unterminated block comment is an error where it opened, then EOF */
+    lex_init(&lx, "a /* never\n closed", 19);
+    t = lex_next(&lx);
+    CHECK(t.kind == TK_IDENT);
+    t = lex_next(&lx);
+    CHECK(t.kind == TK_ERROR && t.line == 1 && t.col == 3);
+    CHECK(t.len > 26 && !strncmp(t.text, "unterminated block comment", 26));
+    t = lex_next(&lx);
     CHECK(t.kind == TK_EOF);
     t = first("");
     CHECK(t.kind == TK_EOF);

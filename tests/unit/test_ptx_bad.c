@@ -68,6 +68,7 @@ static void test_bad_files(void)
         CHECK_MSG(!strncmp(msg, prefix, strlen(prefix)), "%s: message does not start with the file name: %s",
                   names[i], msg);
         CHECK_MSG(strstr(msg, expect) != NULL, "%s: expected '%s' in:\n%s", names[i], expect, msg);
+        CHECK_MSG(!strstr(msg, "internal"), "%s: an internal error leaks out:\n%s", names[i], msg);
         /* unsupported instructions are reported as such */
         if (strstr(expect, "unsupported instruction"))
             CHECK_MSG(st == LOCKSTEP_ERROR_UNSUPPORTED_PTX, "%s: %s", names[i],
