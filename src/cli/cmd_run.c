@@ -182,6 +182,7 @@ out:
  * text pasted together: a value cannot smuggle in another option. */
 typedef struct run_opt {
     const char *name;
+    char *owned;    /* name, when malloc'd here (-O) */
     char *value;    /* malloc'd */
     const char *from; /* the command-line argument it came from, for messages */
 } run_opt;
@@ -200,14 +201,16 @@ static int add_opt(run_opts *o, const char *name, const char *value, const char 
     char *v = strdup(value);
     if (!v)
         return -1;
-    o->v[o->n++] = (run_opt){name, v, from};
+    o->v[o->n++] = (run_opt){name, NULL, v, from};
     return 0;
 }
 
 static void free_opts(run_opts *o)
 {
-    for (int k = 0; k < o->n; k++)
+    for (int k = 0; k < o->n; k++) {
         free(o->v[k].value);
+        free(o->v[k].owned);
+    }
     o->n = 0;
 }
 
@@ -236,10 +239,12 @@ static int add_O(run_opts *o, const char *arg)
     int rc = name && value ? add_opt(o, name, value, arg) : -1;
     free(value);
     /* the name lives as long as the options: keep it with them */
-    if (!rc)
+    if (!rc) {
         o->v[o->n - 1].name = name;
-    else
+        o->v[o->n - 1].owned = name;
+    } else {
         free(name);
+    }
     return rc;
 }
 
