@@ -8,7 +8,7 @@
 #   make SAN=1 test    the tests under ASan + UBSan           -> build-san/
 #   make WERROR=1 ...  warnings are errors (CI)
 #   make fuzz          libFuzzer targets: PTX parser, fat-binary reader -> build-fuzz/
-#   make bench         functional-mode speed benchmark
+#   make bench         simulation speed on five kernels, functional and timing mode
 #   make V=1 ...       show the compiler command lines
 #
 # Sources are found by wildcard: a new src/<module>/x.c is built without
@@ -99,7 +99,7 @@ ifeq ($(SAN),1)
 export LOCKSTEP_RUN_ENV = LD_PRELOAD=$(shell $(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0
 endif
 
-all-tests: all $(TESTS) $(CUDART_TESTS) $(BUILD)/demo $(BUILD)/bench_functional
+all-tests: all $(TESTS) $(CUDART_TESTS) $(BUILD)/demo $(BUILD)/bench_kernels
 
 test: all-tests
 	@sh tests/run.sh $(BUILD)
@@ -136,10 +136,10 @@ build-fuzz/fatbin_fuzz: fuzz/fatbin_fuzz.c src/cudart/fatbin.c
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -ldl $(LDLIBS)
 fuzz: build-fuzz/ptx_fuzz build-fuzz/fatbin_fuzz
 
-$(BUILD)/bench_functional: bench/functional/bench_functional.c $(BUILD)/liblockstep.a
+$(BUILD)/bench_kernels: bench/kernels/bench_kernels.c $(BUILD)/liblockstep.a
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(BUILD)/liblockstep.a $(LDLIBS)
-bench: all $(BUILD)/bench_functional
-	@$(BUILD)/bench_functional
+bench: all $(BUILD)/bench_kernels
+	@$(BUILD)/bench_kernels
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -31,25 +31,19 @@ static int succs(const ir_module *m, const ir_func *f, uint32_t i, uint32_t out[
     const ir_insn *in = &m->code[f->start + i];
     int guarded = in->guard.kind != IRO_NONE;
     uint32_t next = i + 1 < n ? i + 1 : exit;
-    switch (in->op) {
-    case OP_BRA:
-        out[0] = in->target - f->start;
+    uint32_t props = ptx_op_props(in->op);
+    if (props & (OPF_BRANCH | OPF_ENDS)) {
+        /* a branch goes to its target, a ret/exit/trap to the exit node;
+         * a guarded one may also fall through */
+        out[0] = props & OPF_BRANCH ? in->target - f->start : exit;
         if (guarded) {
             out[1] = next;
             return 2;
         }
-        return 1;
-    case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BRKPT:
-        out[0] = exit;
-        if (guarded) {
-            out[1] = next;
-            return 2;
-        }
-        return 1;
-    default:
-        out[0] = next;
         return 1;
     }
+    out[0] = next;
+    return 1;
 }
 
 /* The predecessors of every node (f's instructions and the exit, n), as
@@ -187,7 +181,7 @@ int cfg_compute_reconvergence(ir_module *m, diag *d)
         uint32_t n = f->end - f->start;
         for (uint32_t i = 0; i < n; i++) {
             ir_insn *in = &m->code[f->start + i];
-            if (in->op != OP_BRA || in->guard.kind == IRO_NONE)
+            if (!(ptx_op_props(in->op) & OPF_BRANCH) || in->guard.kind == IRO_NONE)
                 continue;
             uint32_t r = ipdom[i];
             in->reconv = (r == UINT32_MAX || r >= n) ? IR_NO_PC : f->start + r;
@@ -220,8 +214,7 @@ static int reg_reads(const ir_module *m, const ir_insn *in, uint32_t out[6])
  * of the caller's rows. */
 static int writes_all_lanes(const ir_insn *in)
 {
-    return in->guard.kind == IRO_NONE && in->op != OP_BAR && in->op != OP_BARRIER &&
-           in->op != OP_CALL;
+    return in->guard.kind == IRO_NONE && !(ptx_op_props(in->op) & (OPF_BARRIER | OPF_CALL));
 }
 
 /* The rows definitely written on entry to instruction i: none at the
@@ -279,8 +272,9 @@ static int zero_rows_of(ir_module *m, ir_func *f)
         for (int j = 0; j < k; j++) {
             if (r[j] >= f->nregs)
                 continue;
-            /* shfl reads the row in other lanes, which may not have written it */
-            int cross_lane = in->op == OP_SHFL;
+            /* a warp exchange (shfl, match, ...) reads the row in other lanes,
+             * which may not have written it */
+            int cross_lane = (ptx_op_props(in->op) & OPF_WARPX) != 0;
             if (cross_lane || !(cur[r[j] / 64] >> (r[j] % 64) & 1))
                 need[r[j] / 64] |= 1ull << (r[j] % 64);
         }

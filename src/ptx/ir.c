@@ -8,13 +8,14 @@
 #include "util/arena.h"
 
 const char *const ptx_op_names[OP_COUNT] = {
-#define X(e, s, u) s,
+#define X(e, name, unit, lat, fam, mix, cats, mflags, props, sample) name,
     PTX_OPS(X)
 #undef X
 };
 
-const uint8_t ptx_op_units[OP_COUNT] = {
-#define X(e, s, u) u,
+const ptx_opinfo ptx_ops[OP_COUNT] = {
+#define X(e, name, unit, lat, fam, mix, cats, mflags, props, sample)                          \
+    {name, unit, lat, fam, mix, cats, mflags, props, sample},
     PTX_OPS(X)
 #undef X
 };
@@ -92,19 +93,20 @@ static ir_mix type_mix(int t)
     return MIX_FP32;
 }
 
+/* An instruction's mix class, from its row's mix kind (optable.h). */
 static ir_mix insn_mix(const ir_insn *in)
 {
-    switch (in->op) {
-    case OP_MOV: return MIX_INT;
-    case OP_LD: case OP_LDU: case OP_ST: case OP_ATOM: case OP_RED:
+    switch (ptx_ops[in->op].mix) {
+    case MK_INT: return MIX_INT;
+    case MK_MEM:
         /* function parameters are registers on hardware, frame memory here */
         return ir_mem_mix(in, in->flags & IRF_FPARAM ? SP_PARAM : in->space);
-    case OP_BRA: return MIX_BRANCH;
-    case OP_CALL: case OP_RET: return MIX_CALL;
-    case OP_BAR: case OP_BARRIER: return MIX_BARRIER;
-    case OP_MEMBAR: case OP_FENCE: return MIX_FENCE;
-    case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_REDUX: case OP_ACTIVEMASK: return MIX_WARP;
-    case OP_CVT: {
+    case MK_BRANCH: return MIX_BRANCH;
+    case MK_CALL: return MIX_CALL;
+    case MK_BARRIER: return MIX_BARRIER;
+    case MK_FENCE: return MIX_FENCE;
+    case MK_WARP: return MIX_WARP;
+    case MK_CVT: {
         /* a conversion runs where its wider float side does */
         ir_mix a = type_mix(in->type), b = type_mix(in->type2);
         if (a == MIX_FP64 || b == MIX_FP64)
@@ -113,14 +115,9 @@ static ir_mix insn_mix(const ir_insn *in)
             return MIX_FP32;
         return a != MIX_INT ? a : b;
     }
-    case OP_SET: case OP_SLCT:
-        /* the comparison's type decides */
-        return type_mix(in->type2);
-    default: break;
-    }
-    switch (ptx_op_units[in->op]) {
-    case UNIT_INT: case UNIT_FP: return type_mix(in->type);
-    case UNIT_SFU: return in->type == PT_F64 ? MIX_FP64 : MIX_SFU;
+    case MK_TYPE2: return type_mix(in->type2); /* the comparison's type decides */
+    case MK_TYPE: return type_mix(in->type);
+    case MK_SFU: return in->type == PT_F64 ? MIX_FP64 : MIX_SFU;
     default: return MIX_OTHER;
     }
 }
@@ -133,6 +130,6 @@ void ir_classify(ir_module *m)
     for (uint32_t f = 0; f < m->nfuncs; f++)
         if (m->funcs[f].is_entry && m->funcs[f].has_body)
             for (uint32_t pc = m->funcs[f].start; pc < m->funcs[f].end; pc++)
-                if (m->code[pc].op == OP_RET)
+                if (ptx_ops[m->code[pc].op].props & OPF_RET)
                     m->code[pc].mix = MIX_OTHER;
 }

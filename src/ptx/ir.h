@@ -31,116 +31,11 @@
 
 #include <stdint.h>
 
+#include "ptx/optable.h"
 #include "ptx/types.h"
 
-/* Functional-unit classes, for the timing model and instruction mixes. */
-typedef enum ir_unit {
-    UNIT_INT,  /* integer ALU */
-    UNIT_FP,   /* single precision (class refined by type: f64 -> DP) */
-    UNIT_SFU,  /* transcendental / special function */
-    UNIT_MEM,  /* load/store unit */
-    UNIT_CTRL, /* branches, calls */
-    UNIT_SYNC, /* barriers, fences, warp synchronisation */
-    UNIT_NONE
-} ir_unit;
-
-/*   enum        text          unit */
-#define PTX_OPS(X)                         \
-    X(ABS,        "abs",        UNIT_INT)  \
-    X(ACTIVEMASK, "activemask", UNIT_INT)  \
-    X(ADD,        "add",        UNIT_INT)  \
-    X(ADDC,       "addc",       UNIT_INT)  \
-    X(AND,        "and",        UNIT_INT)  \
-    X(ATOM,       "atom",       UNIT_MEM)  \
-    X(BAR,        "bar",        UNIT_SYNC) \
-    X(BARRIER,    "barrier",    UNIT_SYNC) \
-    X(BFE,        "bfe",        UNIT_INT)  \
-    X(BFI,        "bfi",        UNIT_INT)  \
-    X(BFIND,      "bfind",      UNIT_INT)  \
-    X(BMSK,       "bmsk",       UNIT_INT)  \
-    X(BRA,        "bra",        UNIT_CTRL) \
-    X(BREV,       "brev",       UNIT_INT)  \
-    X(BRKPT,      "brkpt",      UNIT_CTRL) \
-    X(CALL,       "call",       UNIT_CTRL) \
-    X(CLZ,        "clz",        UNIT_INT)  \
-    X(CNOT,       "cnot",       UNIT_INT)  \
-    X(COPYSIGN,   "copysign",   UNIT_FP)   \
-    X(COS,        "cos",        UNIT_SFU)  \
-    X(CVT,        "cvt",        UNIT_INT)  \
-    X(CVTA,       "cvta",       UNIT_INT)  \
-    X(DIV,        "div",        UNIT_INT)  \
-    X(DP2A,       "dp2a",       UNIT_INT)  \
-    X(DP4A,       "dp4a",       UNIT_INT)  \
-    X(EX2,        "ex2",        UNIT_SFU)  \
-    X(EXIT,       "exit",       UNIT_CTRL) \
-    X(FENCE,      "fence",      UNIT_SYNC) \
-    X(FMA,        "fma",        UNIT_FP)   \
-    X(ISSPACEP,   "isspacep",   UNIT_INT)  \
-    X(LD,         "ld",         UNIT_MEM)  \
-    X(LDU,        "ldu",        UNIT_MEM)  \
-    X(LG2,        "lg2",        UNIT_SFU)  \
-    X(LOP3,       "lop3",       UNIT_INT)  \
-    X(MAD,        "mad",        UNIT_INT)  \
-    X(MAD24,      "mad24",      UNIT_INT)  \
-    X(MADC,       "madc",       UNIT_INT)  \
-    X(MATCH,      "match",      UNIT_SYNC) \
-    X(MAX,        "max",        UNIT_INT)  \
-    X(MEMBAR,     "membar",     UNIT_SYNC) \
-    X(MIN,        "min",        UNIT_INT)  \
-    X(MOV,        "mov",        UNIT_INT)  \
-    X(MUL,        "mul",        UNIT_INT)  \
-    X(MUL24,      "mul24",      UNIT_INT)  \
-    X(NANOSLEEP,  "nanosleep",  UNIT_SYNC) \
-    X(NEG,        "neg",        UNIT_INT)  \
-    X(NOT,        "not",        UNIT_INT)  \
-    X(OR,         "or",         UNIT_INT)  \
-    X(PMEVENT,    "pmevent",    UNIT_NONE) \
-    X(POPC,       "popc",       UNIT_INT)  \
-    X(PREFETCH,   "prefetch",   UNIT_MEM)  \
-    X(PREFETCHU,  "prefetchu",  UNIT_MEM)  \
-    X(PRMT,       "prmt",       UNIT_INT)  \
-    X(RCP,        "rcp",        UNIT_SFU)  \
-    X(RED,        "red",        UNIT_MEM)  \
-    X(REDUX,      "redux",      UNIT_SYNC) \
-    X(REM,        "rem",        UNIT_INT)  \
-    X(RET,        "ret",        UNIT_CTRL) \
-    X(RSQRT,      "rsqrt",      UNIT_SFU)  \
-    X(SAD,        "sad",        UNIT_INT)  \
-    X(SELP,       "selp",       UNIT_INT)  \
-    X(SET,        "set",        UNIT_INT)  \
-    X(SETP,       "setp",       UNIT_INT)  \
-    X(SHF,        "shf",        UNIT_INT)  \
-    X(SHFL,       "shfl",       UNIT_SYNC) \
-    X(SHL,        "shl",        UNIT_INT)  \
-    X(SHR,        "shr",        UNIT_INT)  \
-    X(SIN,        "sin",        UNIT_SFU)  \
-    X(SLCT,       "slct",       UNIT_INT)  \
-    X(SQRT,       "sqrt",       UNIT_SFU)  \
-    X(ST,         "st",         UNIT_MEM)  \
-    X(SUB,        "sub",        UNIT_INT)  \
-    X(SUBC,       "subc",       UNIT_INT)  \
-    X(SZEXT,      "szext",      UNIT_INT)  \
-    X(TANH,       "tanh",       UNIT_SFU)  \
-    X(TESTP,      "testp",      UNIT_FP)   \
-    X(TRAP,       "trap",       UNIT_CTRL) \
-    X(VABSDIFF4,  "vabsdiff4",  UNIT_INT)  \
-    X(VADD4,      "vadd4",      UNIT_INT)  \
-    X(VAVRG4,     "vavrg4",     UNIT_INT)  \
-    X(VMAX4,      "vmax4",      UNIT_INT)  \
-    X(VMIN4,      "vmin4",      UNIT_INT)  \
-    X(VSUB4,      "vsub4",      UNIT_INT)  \
-    X(VOTE,       "vote",       UNIT_SYNC) \
-    X(XOR,        "xor",        UNIT_INT)
-
-typedef enum ptx_op {
-#define X(e, s, u) OP_##e,
-    PTX_OPS(X)
-#undef X
-    OP_COUNT
-} ptx_op;
-
+/* The opcodes and everything known about each: optable.h. */
 extern const char *const ptx_op_names[OP_COUNT];
-extern const uint8_t ptx_op_units[OP_COUNT];
 
 /* Instruction-mix classes: what a warp instruction does, for statistics
  * (and the order of lockstep_mix in lockstep.h, which must match).

@@ -36,34 +36,7 @@
 
 /* ---- modifier words ---------------------------------------------------------- */
 
-enum modcat {
-    MC_TYPE = 1u << 0,
-    MC_RND = 1u << 1,
-    MC_IRND = 1u << 2,
-    MC_CMP = 1u << 3,
-    MC_BOOL = 1u << 4,
-    MC_ATOM = 1u << 5,
-    MC_SPACE = 1u << 6,
-    MC_SEM = 1u << 7,
-    MC_SCOPE = 1u << 8,
-    MC_CACHE = 1u << 9,
-    MC_VEC = 1u << 10,
-    MC_SHFL = 1u << 11,
-    MC_VOTE = 1u << 12,
-    MC_PRMT = 1u << 13,
-    MC_TESTP = 1u << 14,
-    MC_FLAG = 1u << 15,
-    MC_HINT = 1u << 16, /* accepted and ignored: cache eviction hints, prefetch sizes */
-    MC_BAR = 1u << 17,
-    MC_MATCH = 1u << 18
-};
-
-/* Flag words (MC_FLAG values are bit numbers). */
-enum modflag {
-    MF_FTZ, MF_SAT, MF_APPROX, MF_FULL, MF_UNI, MF_CC, MF_WIDE, MF_LO, MF_HI, MF_SHIFTAMT,
-    MF_CLAMP, MF_WRAP, MF_NAN, MF_SYNC, MF_ALIGNED, MF_L, MF_R, MF_TO, MF_XORSIGN, MF_ABS,
-    MF_RELU, MF_NOFTZ, MF_PROXY, MF_WARP, MF_COUNT
-};
+/* Modifier categories and flags: the opcode table's (optable.h). */
 #define F(x) (1ull << MF_##x)
 
 typedef struct modword {
@@ -125,106 +98,6 @@ static const modword modwords[] = {
     {".relu", MC_FLAG, MF_RELU}, {".noftz", MC_FLAG, MF_NOFTZ}, {".proxy", MC_FLAG, MF_PROXY},
     {".L1", MC_HINT, 0}, {".L2", MC_HINT, 0}, {".alias", MC_HINT, 0}, {".async", MC_HINT, 0},
     {".unified", MC_HINT, 0},
-};
-
-/* ---- the opcode table ------------------------------------------------------- */
-
-#define ALLT MC_TYPE
-#define MEMC (MC_TYPE | MC_SPACE | MC_SEM | MC_SCOPE | MC_CACHE | MC_VEC | MC_HINT)
-
-typedef struct opspec {
-    const char *name;
-    int op;          /* ptx_op */
-    uint32_t cats;
-    uint64_t flags;  /* MF_* accepted */
-} opspec;
-
-static const opspec opspecs[] = {
-    {"abs", OP_ABS, ALLT, F(FTZ) | F(RELU)},
-    {"activemask", OP_ACTIVEMASK, ALLT, 0},
-    {"add", OP_ADD, ALLT | MC_RND, F(FTZ) | F(SAT) | F(CC) | F(RELU)},
-    {"addc", OP_ADDC, ALLT, F(CC)},
-    {"and", OP_AND, ALLT, 0},
-    {"atom", OP_ATOM, MEMC | MC_ATOM, F(NOFTZ)},
-    {"bar", OP_BAR, MC_BAR | MC_BOOL | MC_SCOPE | MC_TYPE, F(ALIGNED) | F(WARP)},
-    {"barrier", OP_BARRIER, MC_BAR | MC_BOOL | MC_SCOPE | MC_TYPE, F(ALIGNED)},
-    {"bfe", OP_BFE, ALLT, 0},
-    {"bfi", OP_BFI, ALLT, 0},
-    {"bfind", OP_BFIND, ALLT, F(SHIFTAMT)},
-    {"bmsk", OP_BMSK, ALLT, F(CLAMP) | F(WRAP)},
-    {"bra", OP_BRA, 0, F(UNI)},
-    {"brev", OP_BREV, ALLT, 0},
-    {"brkpt", OP_BRKPT, 0, 0},
-    {"call", OP_CALL, 0, F(UNI)},
-    {"clz", OP_CLZ, ALLT, 0},
-    {"cnot", OP_CNOT, ALLT, 0},
-    {"copysign", OP_COPYSIGN, ALLT, 0},
-    {"cos", OP_COS, ALLT, F(APPROX) | F(FTZ)},
-    {"cvt", OP_CVT, ALLT | MC_RND | MC_IRND, F(FTZ) | F(SAT) | F(RELU)},
-    {"cvta", OP_CVTA, ALLT | MC_SPACE, F(TO)},
-    {"div", OP_DIV, ALLT | MC_RND, F(FTZ) | F(APPROX) | F(FULL)},
-    {"dp2a", OP_DP2A, ALLT, F(LO) | F(HI)},
-    {"dp4a", OP_DP4A, ALLT, 0},
-    {"ex2", OP_EX2, ALLT, F(APPROX) | F(FTZ)},
-    {"exit", OP_EXIT, 0, 0},
-    {"fence", OP_FENCE, MC_SEM | MC_SCOPE | MC_HINT, F(PROXY)},
-    {"fma", OP_FMA, ALLT | MC_RND, F(FTZ) | F(SAT) | F(RELU)},
-    {"isspacep", OP_ISSPACEP, MC_SPACE, 0},
-    {"ld", OP_LD, MEMC, 0},
-    {"ldu", OP_LDU, MEMC, 0},
-    {"lg2", OP_LG2, ALLT, F(APPROX) | F(FTZ)},
-    {"lop3", OP_LOP3, ALLT, 0},
-    {"mad", OP_MAD, ALLT | MC_RND, F(FTZ) | F(SAT) | F(CC) | F(LO) | F(HI) | F(WIDE)},
-    {"mad24", OP_MAD24, ALLT, F(LO) | F(HI) | F(SAT)},
-    {"madc", OP_MADC, ALLT, F(CC) | F(LO) | F(HI)},
-    {"match", OP_MATCH, ALLT | MC_MATCH, F(SYNC)},
-    {"max", OP_MAX, ALLT, F(FTZ) | F(NAN) | F(XORSIGN) | F(ABS) | F(RELU)},
-    {"membar", OP_MEMBAR, MC_SCOPE | MC_HINT, F(PROXY)},
-    {"min", OP_MIN, ALLT, F(FTZ) | F(NAN) | F(XORSIGN) | F(ABS) | F(RELU)},
-    {"mov", OP_MOV, ALLT, 0},
-    {"mul", OP_MUL, ALLT | MC_RND, F(FTZ) | F(SAT) | F(LO) | F(HI) | F(WIDE)},
-    {"mul24", OP_MUL24, ALLT, F(LO) | F(HI)},
-    {"nanosleep", OP_NANOSLEEP, ALLT, 0},
-    {"neg", OP_NEG, ALLT, F(FTZ)},
-    {"not", OP_NOT, ALLT, 0},
-    {"or", OP_OR, ALLT, 0},
-    {"pmevent", OP_PMEVENT, MC_HINT, 0},
-    {"popc", OP_POPC, ALLT, 0},
-    {"prefetch", OP_PREFETCH, MC_SPACE | MC_HINT, 0},
-    {"prefetchu", OP_PREFETCHU, MC_HINT, 0},
-    {"prmt", OP_PRMT, ALLT | MC_PRMT, 0},
-    {"rcp", OP_RCP, ALLT | MC_RND, F(APPROX) | F(FTZ)},
-    {"red", OP_RED, MEMC | MC_ATOM, F(NOFTZ)},
-    {"redux", OP_REDUX, ALLT | MC_ATOM, F(SYNC)},
-    {"rem", OP_REM, ALLT, 0},
-    {"ret", OP_RET, 0, F(UNI)},
-    {"rsqrt", OP_RSQRT, ALLT, F(APPROX) | F(FTZ)},
-    {"sad", OP_SAD, ALLT, 0},
-    {"selp", OP_SELP, ALLT, 0},
-    {"set", OP_SET, ALLT | MC_CMP | MC_BOOL, F(FTZ)},
-    {"setp", OP_SETP, ALLT | MC_CMP | MC_BOOL, F(FTZ)},
-    {"shf", OP_SHF, ALLT, F(L) | F(R) | F(CLAMP) | F(WRAP)},
-    {"shfl", OP_SHFL, ALLT | MC_SHFL, F(SYNC)},
-    {"shl", OP_SHL, ALLT, 0},
-    {"shr", OP_SHR, ALLT, 0},
-    {"sin", OP_SIN, ALLT, F(APPROX) | F(FTZ)},
-    {"slct", OP_SLCT, ALLT, F(FTZ)},
-    {"sqrt", OP_SQRT, ALLT | MC_RND, F(APPROX) | F(FTZ)},
-    {"st", OP_ST, MEMC, 0},
-    {"sub", OP_SUB, ALLT | MC_RND, F(FTZ) | F(SAT) | F(CC) | F(RELU)},
-    {"subc", OP_SUBC, ALLT, F(CC)},
-    {"szext", OP_SZEXT, ALLT, F(CLAMP) | F(WRAP)},
-    {"tanh", OP_TANH, ALLT, F(APPROX)},
-    {"testp", OP_TESTP, ALLT | MC_TESTP, 0},
-    {"trap", OP_TRAP, 0, 0},
-    {"vote", OP_VOTE, ALLT | MC_VOTE, F(SYNC)},
-    {"vabsdiff4", OP_VABSDIFF4, ALLT | MC_ATOM, F(SAT)},
-    {"vadd4", OP_VADD4, ALLT | MC_ATOM, F(SAT)},
-    {"vavrg4", OP_VAVRG4, ALLT | MC_ATOM, F(SAT)},
-    {"vmax4", OP_VMAX4, ALLT | MC_ATOM, F(SAT)},
-    {"vmin4", OP_VMIN4, ALLT | MC_ATOM, F(SAT)},
-    {"vsub4", OP_VSUB4, ALLT | MC_ATOM, F(SAT)},
-    {"xor", OP_XOR, ALLT, 0},
 };
 
 /* Valid PTX that lockstep does not implement (yet): a clear load-time error. */
@@ -411,7 +284,7 @@ typedef struct mods {
     ast_loc loc; /* of the opcode, for errors about missing modifiers */
 } mods;
 
-static int decode_mods(lower *L, const ast_insn *in, const opspec *spec, mods *md)
+static int decode_mods(lower *L, const ast_insn *in, const ptx_opinfo *spec, mods *md)
 {
     memset(md, 0, sizeof *md);
     md->rnd = md->irnd = md->cmp = md->boolop = md->atomop = md->space = md->sem = md->scope =
@@ -442,12 +315,12 @@ static int decode_mods(lower *L, const ast_insn *in, const opspec *spec, mods *m
             continue;
         }
         const modword *mw = NULL;
-        if (spec->cats || spec->flags) {
+        if (spec->cats || spec->mflags) {
             for (size_t k = 0; k < ARRAY_LEN(modwords); k++) {
                 const modword *c = &modwords[k];
                 if (strcmp(c->w, w))
                     continue;
-                if (c->cat == MC_FLAG ? (spec->flags & (1ull << c->val)) != 0
+                if (c->cat == MC_FLAG ? (spec->mflags & (1ull << c->val)) != 0
                                       : (spec->cats & c->cat) != 0) {
                     mw = c;
                     break;
@@ -1757,6 +1630,18 @@ static int lower_cvta(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     return ops_same(L, in, ir, 1, md->types[0]);
 }
 
+/* The value operands of st, atom and red are registers or immediates:
+ * ptxas refuses a special register there ("Special register argument not
+ * allowed"), and so does lockstep, with the same reason. */
+static int memory_value_ok(lower *L, const ast_insn *in, const ast_opnd *o, const ir_opnd *v)
+{
+    if (v->kind == IRO_REG || v->kind == IRO_CONST)
+        return 1;
+    diag_error(L->d, o->loc, "%s not allowed as the value of '%s' (use mov into a register first)",
+               v->kind == IRO_SREG ? "a special register is" : "this operand is", in->op);
+    return 0;
+}
+
 static int lower_mem(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
 {
     int op = ir->op;
@@ -1810,7 +1695,7 @@ static int lower_mem(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     for (int i = 0; i < n; i++) {
         const ast_opnd *e = n > 1 ? &val->elems[i] : val;
         if (op == OP_ST) {
-            if (!src_opnd(L, in, e, t, &ir->s[i]))
+            if (!src_opnd(L, in, e, t, &ir->s[i]) || !memory_value_ok(L, in, e, &ir->s[i]))
                 return 0;
         } else if (!dst_reg(L, in, e, &ir->d[i])) {
             return 0;
@@ -1917,9 +1802,12 @@ static int lower_atom(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
                    ptx_space_names[ir->space]);
         return 0;
     }
-    for (int i = 0; i < nsrc; i++)
+    for (int i = 0; i < nsrc; i++) {
         if (!src_opnd(L, in, &in->ops[first + 1 + i], t, &ir->s[i]))
             return 0;
+        if (!memory_value_ok(L, in, &in->ops[first + 1 + i], &ir->s[i]))
+            return 0;
+    }
     ir->nsrc = (uint8_t)nsrc;
     return 1;
 }
@@ -2464,19 +2352,29 @@ static int lower_misc(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
 }
 
 /* Lower one instruction into ir; 0 on error (already reported). */
+/* The lowering of each family (ptx_family), in the table's order. */
+typedef int (*lower_fn)(lower *L, const ast_insn *in, const mods *md, ir_insn *ir);
+static const lower_fn lower_family[FAM_COUNT] = {
+    [FAM_ARITH] = lower_arith, [FAM_SFU] = lower_sfu,   [FAM_BITS] = lower_bits,
+    [FAM_CMP] = lower_cmp,     [FAM_CVT] = lower_cvt,   [FAM_MOV] = lower_mov,
+    [FAM_CVTA] = lower_cvta,   [FAM_MEM] = lower_mem,   [FAM_ATOM] = lower_atom,
+    [FAM_BAR] = lower_bar,     [FAM_WARP] = lower_warp, [FAM_CALL] = lower_call,
+    [FAM_VOP4] = lower_vop4,   [FAM_MISC] = lower_misc,
+};
+
 static int lower_insn(lower *L, const ast_insn *in, ir_insn *ir)
 {
     memset(ir, 0, sizeof *ir);
     ir->target = IR_NO_PC;
     ir->reconv = IR_NO_PC;
     ir->vec = 1;
-    const opspec *spec = NULL;
-    for (size_t i = 0; i < ARRAY_LEN(opspecs); i++)
-        if (!strcmp(opspecs[i].name, in->op)) {
-            spec = &opspecs[i];
+    int op = -1;
+    for (int i = 0; i < OP_COUNT; i++)
+        if (!strcmp(ptx_ops[i].name, in->op)) {
+            op = i;
             break;
         }
-    if (!spec) {
+    if (op < 0) {
         for (size_t i = 0; i < ARRAY_LEN(unsupported_ops); i++)
             if (unsupported_ops[i].what && !strcmp(unsupported_ops[i].name, in->op)) {
                 diag_unsupported(L->d, in->loc, "unsupported instruction '%s' (%s are not implemented in lockstep yet)",
@@ -2486,7 +2384,8 @@ static int lower_insn(lower *L, const ast_insn *in, ir_insn *ir)
         diag_error(L->d, in->loc, "unknown instruction '%s'", in->op);
         return 0;
     }
-    ir->op = (uint16_t)spec->op;
+    const ptx_opinfo *spec = &ptx_ops[op];
+    ir->op = (uint16_t)op;
     if (in->guard) {
         ir_opnd g;
         if (!dst_pred(L, in, in->guard, in->guardloc, &g))
@@ -2497,42 +2396,7 @@ static int lower_insn(lower *L, const ast_insn *in, ir_insn *ir)
     mods md;
     if (!decode_mods(L, in, spec, &md))
         return 0;
-    switch (spec->op) {
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_DIV: case OP_REM:
-    case OP_MIN: case OP_MAX: case OP_ABS: case OP_NEG: case OP_FMA: case OP_ADDC:
-    case OP_SUBC: case OP_MADC: case OP_MUL24: case OP_MAD24: case OP_SAD:
-        return lower_arith(L, in, &md, ir);
-    case OP_SIN: case OP_COS: case OP_LG2: case OP_EX2: case OP_TANH: case OP_RCP:
-    case OP_SQRT: case OP_RSQRT:
-        return lower_sfu(L, in, &md, ir);
-    case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_POPC:
-    case OP_CLZ: case OP_BREV: case OP_BFIND: case OP_SHL: case OP_SHR: case OP_BFE:
-    case OP_BFI: case OP_BMSK: case OP_SZEXT: case OP_SHF: case OP_PRMT: case OP_LOP3:
-    case OP_DP4A: case OP_DP2A: case OP_COPYSIGN:
-        return lower_bits(L, in, &md, ir);
-    case OP_SETP: case OP_SET: case OP_SELP: case OP_SLCT: case OP_TESTP:
-        return lower_cmp(L, in, &md, ir);
-    case OP_CVT:
-        return lower_cvt(L, in, &md, ir);
-    case OP_MOV:
-        return lower_mov(L, in, &md, ir);
-    case OP_CVTA:
-        return lower_cvta(L, in, &md, ir);
-    case OP_LD: case OP_LDU: case OP_ST:
-        return lower_mem(L, in, &md, ir);
-    case OP_ATOM: case OP_RED:
-        return lower_atom(L, in, &md, ir);
-    case OP_BAR: case OP_BARRIER:
-        return lower_bar(L, in, &md, ir);
-    case OP_ACTIVEMASK: case OP_VOTE: case OP_SHFL: case OP_MATCH: case OP_REDUX:
-        return lower_warp(L, in, &md, ir);
-    case OP_CALL:
-        return lower_call(L, in, &md, ir);
-    case OP_VABSDIFF4: case OP_VADD4: case OP_VAVRG4: case OP_VMAX4: case OP_VMIN4: case OP_VSUB4:
-        return lower_vop4(L, in, &md, ir);
-    default:
-        return lower_misc(L, in, &md, ir);
-    }
+    return lower_family[spec->fam](L, in, &md, ir);
 }
 
 /* ---- declarations ------------------------------------------------------------------ */

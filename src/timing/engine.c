@@ -302,34 +302,26 @@ uint32_t timing_occupancy(const timing_gpu *g, uint32_t threads, uint32_t regs_p
 
 /* ---- per-instruction facts --------------------------------------------------------- */
 
-static int lat_class(int op)
-{
-    switch (op) {
-    case OP_MIN: case OP_MAX: return 1;
-    case OP_MUL: case OP_MUL24: return 2;
-    case OP_MAD: case OP_MAD24: case OP_MADC: case OP_FMA: return 3;
-    case OP_DIV: case OP_REM: return 4;
-    default: return 0;
-    }
-}
-
 static int is_f64(int t) { return t == PT_F64; }
 static int is_float(int t) { return ptx_type_is_float((ptx_type)t); }
 
+/* The timing facts of the instruction at pc, from its opcode's row of the
+ * instruction table (optable.h: unit class, latency class) refined by its
+ * type, and from its operands. */
 static void insn_facts(const timing_gpu *g, const ir_module *m, uint32_t pc, tm_insn *t)
 {
     const ir_insn *in = &m->code[pc];
+    const ptx_opinfo *row = ptx_op_info(in->op);
     memset(t, 0, sizeof *t);
-    int cls = lat_class(in->op), row = 0;
+    int cls = row->lat == LAT_NONE ? -1 : row->lat, lrow = 0;
     uint32_t lat = 1, ii = 1;
     int unit;
-    switch (ptx_op_units[in->op]) {
-    case UNIT_MEM: unit = TU_LDST; break;
+    switch (row->unit) {
+    case UNIT_MEM: unit = TU_LDST; cls = -1; break;
     case UNIT_SFU:
         if (is_f64(in->type)) {
             unit = TU_DP;
-            row = 2;
-            cls = 4;
+            lrow = 2;
         } else {
             unit = TU_SFU;
             lat = g->cfg->lat_sfu;
@@ -337,40 +329,27 @@ static void insn_facts(const timing_gpu *g, const ir_module *m, uint32_t pc, tm_
             cls = -1;
         }
         break;
-    case UNIT_FP: case UNIT_INT:
-        if (in->op == OP_MOV || in->op == OP_ACTIVEMASK) {
+    case UNIT_FP: case UNIT_INT: {
+        int t2 = in->op == OP_CVT ? in->type2 : in->type; /* a conversion's other side */
+        if (row->props & OPF_INTALU) {
             unit = TU_INT;
-            row = 0;
-        } else if (is_f64(in->type) || (in->op == OP_CVT && is_f64(in->type2))) {
+        } else if (is_f64(in->type) || is_f64(t2)) {
             unit = TU_DP;
-            row = 2;
-        } else if (is_float(in->type) || (in->op == OP_CVT && is_float(in->type2))) {
+            lrow = 2;
+        } else if (is_float(in->type) || is_float(t2)) {
             unit = TU_SP;
-            row = 1;
+            lrow = 1;
         } else {
             unit = TU_INT;
-            row = 0;
         }
-        break;
-    case UNIT_SYNC:
-        if (in->op == OP_SHFL || in->op == OP_VOTE || in->op == OP_MATCH || in->op == OP_REDUX) {
-            unit = TU_SP;
-            row = 0;
-            break;
-        }
-        unit = TU_NONE;
-        cls = -1;
-        break;
-    default:
-        unit = TU_NONE;
-        cls = -1;
         break;
     }
-    if (unit == TU_LDST)
-        cls = -1;
+    case UNIT_WARP: unit = TU_SP; break; /* warp exchanges: the SP pipeline, integer latencies */
+    default: unit = TU_NONE; cls = -1; break;
+    }
     if (cls >= 0) {
-        lat = g->lat[row][cls];
-        ii = g->ii[row][cls];
+        lat = g->lat[lrow][cls];
+        ii = g->ii[lrow][cls];
     }
     /* units the config does not have run on the SP pipelines */
     if ((unit == TU_DP || unit == TU_INT) && !g->units[unit])
@@ -378,13 +357,13 @@ static void insn_facts(const timing_gpu *g, const ir_module *m, uint32_t pc, tm_
     t->unit = (uint8_t)unit;
     t->lat = (uint16_t)MIN(lat, 65535u);
     t->ii = (uint16_t)MIN(ii, 65535u);
-    t->complex = in->op == OP_CALL || in->op == OP_RET;
+    t->complex = (row->props & (OPF_CALL | OPF_RET)) != 0;
     /* A built-in call (printf, malloc, free, assert) reads and writes
      * memory at once, in the functional core: it waits, as a fence does,
      * until the warp's own loads and stores are done, so that printf sees
      * the arguments the warp stored and free never releases a block the
      * warp's stores are still on their way to. */
-    if (in->op == OP_CALL && (in->flags & IRF_BUILTIN))
+    if ((row->props & OPF_CALL) && (in->flags & IRF_BUILTIN))
         t->complex = 2;
 #define ADD_R(o, arr, n, cap)                                                              \
     do {                                                                                   \

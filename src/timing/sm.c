@@ -753,7 +753,7 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
         tw->ready_at = TM_NEVER;
         return tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
     }
-    int fence = in->op == OP_MEMBAR || in->op == OP_FENCE || ti->complex == 2 ||
+    int fence = (ptx_op_props(in->op) & OPF_FENCE) || ti->complex == 2 ||
                 (ti->unit == TU_LDST && (tw->acq_pending || in->sem == SEM_RELEASE ||
                                          in->sem == SEM_ACQ_REL || in->sem == SEM_SC));
     if (fence && (tw->loads_out || tw->stores_out)) {
@@ -832,7 +832,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     uint32_t reg_base = w->reg_base, pred_base = w->pred_base;
     g->hook_mem = 0;
     g->hook_mop = NULL;
-    if ((in->op == OP_MEMBAR || in->op == OP_FENCE) && g->cfg->l1_inval_on_fence && sm->l1 &&
+    if ((ptx_op_props(in->op) & OPF_FENCE) && g->cfg->l1_inval_on_fence && sm->l1 &&
         in->scope != SCOPE_CTA) {
         cache_invalidate_all(sm->l1);
         for (uint32_t i = 0; i < sm->nmshr; i++)
@@ -874,8 +874,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     for (int i = 0; i < ti->ndp; i++)
         if (pred_base + ti->dp[i] < tw->pcap)
             pr[ti->dp[i]] = now + ti->lat;
-    if (in->op == OP_BAR || in->op == OP_BARRIER || in->op == OP_EXIT || in->op == OP_RET ||
-        w->state != WARP_RUNNING)
+    if ((ptx_op_props(in->op) & (OPF_BARRIER | OPF_ENDS)) || w->state != WARP_RUNNING)
         wake_cta(tw->tc, L->nwarps, now + 1);
     tw->ready_at = now + 1;
     tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;

@@ -1,13 +1,16 @@
 /*
- * bench_functional.c -- functional-mode speed: runs the kernels of
- * bench/functional/kernels.ptx through the C API on one host thread and
- * reports simulated warp and thread instructions per host second.
+ * bench_kernels.c -- simulation speed on five kernels (bench/kernels/
+ * kernels.ptx) through the C API on one host thread, in functional mode
+ * and on the timing model: simulated warp and thread instructions per
+ * host second (and, in timing mode, cycles per second).
  *
- *   make bench                      (all kernels, best of 3 runs each)
- *   build/bench_functional --json   (the same as a JSON array)
+ *   make bench                             (both modes, best of 3 runs each)
+ *   build/bench_kernels --mode functional  (one mode; --json: a JSON array)
  *
- * Each kernel's result is checked against the CPU so a fast wrong answer
- * cannot pass as speed.  Times are host wall-clock (CLOCK_MONOTONIC).
+ * Every row names its mode: the device's default is the timing model, so a
+ * benchmark that did not say would silently measure that.  Each kernel's
+ * result is checked against the CPU so a fast wrong answer cannot pass as
+ * speed.  Times are host wall-clock (CLOCK_MONOTONIC).
  */
 #include <math.h>
 #include <stdio.h>
@@ -29,7 +32,7 @@ static double now(void)
 
 static void die(const char *what)
 {
-    fprintf(stderr, "bench_functional: %s: %s\n", what, lockstep_device_last_error(dev));
+    fprintf(stderr, "bench_kernels: %s: %s\n", what, lockstep_device_last_error(dev));
     exit(1);
 }
 
@@ -194,24 +197,17 @@ static void bench_matmul(result *r, int reps)
     free(C);
 }
 
-int main(int argc, char **argv)
+/* Run the five kernels in one mode; print rows (JSON objects when json,
+ * `first` says whether one was printed before).  0, or 1 if a check failed. */
+static int run_mode(const char *mode, int reps, int json, int *first)
 {
-    int json = 0, reps = 3;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else {
-            fprintf(stderr, "usage: bench_functional [--json] [--reps N]\n");
-            return 2;
-        }
-    }
-    if (reps < 1)
-        reps = 1;
-    if (lockstep_device_create(NULL, &dev))
+    lockstep_config *cfg;
+    if (lockstep_config_create(&cfg) || lockstep_config_set(cfg, "-lockstep_mode", mode))
         return 1;
-    if (lockstep_module_load_file(dev, LOCKSTEP_SRC_DIR "/bench/functional/kernels.ptx", &mod))
+    if (lockstep_device_create(cfg, &dev))
+        return 1;
+    lockstep_config_destroy(cfg);
+    if (lockstep_module_load_file(dev, LOCKSTEP_SRC_DIR "/bench/kernels/kernels.ptx", &mod))
         die("load");
     result r[5];
     memset(r, 0, sizeof r);
@@ -221,28 +217,66 @@ int main(int argc, char **argv)
     bench_collatz(&r[3], reps);
     bench_matmul(&r[4], reps);
     int bad = 0;
-    if (json)
-        printf("[\n");
-    else
-        printf("%-13s %-26s %12s %14s %8s %14s %16s %5s\n", "kernel", "shape", "warp insts",
-               "thread insts", "seconds", "Mwarp-inst/s", "Mthread-inst/s", "check");
     for (int i = 0; i < 5; i++) {
         double wps = (double)r[i].st.warp_insts / r[i].seconds / 1e6;
         double tps = (double)r[i].st.thread_insts / r[i].seconds / 1e6;
+        double cps = (double)r[i].st.t.cycles / r[i].seconds / 1e6;
         bad |= !r[i].ok;
-        if (json)
-            printf("  {\"name\": \"%s\", \"warp_insts\": %llu, \"thread_insts\": %llu, \"host_seconds\": %.6f, "
-                   "\"warp_insts_per_sec\": %.0f, \"thread_insts_per_sec\": %.0f, \"check\": \"%s\"}%s\n",
-                   r[i].name, (unsigned long long)r[i].st.warp_insts,
-                   (unsigned long long)r[i].st.thread_insts, r[i].seconds, wps * 1e6, tps * 1e6,
-                   r[i].ok ? "pass" : "fail", i < 4 ? "," : "");
-        else
-            printf("%-13s %-26s %12llu %14llu %8.3f %14.1f %16.1f %5s\n", r[i].name, r[i].shape,
-                   (unsigned long long)r[i].st.warp_insts, (unsigned long long)r[i].st.thread_insts,
-                   r[i].seconds, wps, tps, r[i].ok ? "pass" : "FAIL");
+        if (json) {
+            printf("%s  {\"mode\": \"%s\", \"name\": \"%s\", \"warp_insts\": %llu, "
+                   "\"thread_insts\": %llu, \"cycles\": %llu, \"host_seconds\": %.6f, "
+                   "\"warp_insts_per_sec\": %.0f, \"thread_insts_per_sec\": %.0f, "
+                   "\"cycles_per_sec\": %.0f, \"check\": \"%s\"}",
+                   *first ? "" : ",\n", mode, r[i].name, (unsigned long long)r[i].st.warp_insts,
+                   (unsigned long long)r[i].st.thread_insts, (unsigned long long)r[i].st.t.cycles,
+                   r[i].seconds, wps * 1e6, tps * 1e6, cps * 1e6, r[i].ok ? "pass" : "fail");
+            *first = 0;
+        } else {
+            printf("%-10s %-13s %-26s %12llu %14llu %8.3f %12.2f %14.1f %10.2f %5s\n", mode,
+                   r[i].name, r[i].shape, (unsigned long long)r[i].st.warp_insts,
+                   (unsigned long long)r[i].st.thread_insts, r[i].seconds, wps, tps, cps,
+                   r[i].ok ? "pass" : "FAIL");
+        }
     }
-    if (json)
-        printf("]\n");
     lockstep_device_destroy(dev);
+    dev = NULL;
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    int json = 0, reps = 3;
+    const char *mode = "both";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--mode") && i + 1 < argc)
+            mode = argv[++i];
+        else {
+            fprintf(stderr, "usage: bench_kernels [--mode functional|timing|both] [--json] [--reps N]\n");
+            return 2;
+        }
+    }
+    if (strcmp(mode, "both") && strcmp(mode, "functional") && strcmp(mode, "timing")) {
+        fprintf(stderr, "bench_kernels: --mode %s: expected functional, timing or both\n", mode);
+        return 2;
+    }
+    if (reps < 1)
+        reps = 1;
+    if (json)
+        printf("[\n");
+    else
+        printf("%-10s %-13s %-26s %12s %14s %8s %12s %14s %10s %5s\n", "mode", "kernel", "shape",
+               "warp insts", "thread insts", "seconds", "Mwarp-ins/s", "Mthread-ins/s",
+               "Mcycles/s", "check");
+    int bad = 0, first = 1;
+    if (strcmp(mode, "timing"))
+        bad |= run_mode("functional", reps, json, &first);
+    if (strcmp(mode, "functional"))
+        bad |= run_mode("timing", reps, json, &first);
+    if (json)
+        printf("\n]\n");
     return bad;
 }
