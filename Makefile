@@ -136,7 +136,7 @@ build-fuzz/fatbin_fuzz: fuzz/fatbin_fuzz.c src/cudart/fatbin.c
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -ldl $(LDLIBS)
 fuzz: build-fuzz/ptx_fuzz build-fuzz/fatbin_fuzz
 
-$(BUILD)/bench_kernels: bench/kernels/bench_kernels.c $(BUILD)/liblockstep.a
+$(BUILD)/bench_kernels: bench/speed/bench_kernels.c $(BUILD)/liblockstep.a
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(BUILD)/liblockstep.a $(LDLIBS)
 bench: all $(BUILD)/bench_kernels
 	@$(BUILD)/bench_kernels

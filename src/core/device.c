@@ -54,6 +54,10 @@ struct lockstep_device {
     uint64_t heap_used;
     exec_pool pool;       /* CTA slots kept between launches */
     atomic_int stop;      /* lockstep_device_interrupt: the running launch stops */
+    const exec_interposer *chain; /* the seams' attachments (device_set_*) */
+    uint32_t nchain;
+    const exec_hooks *hooks;
+    uint32_t trap;
     timing_gpu *tg;       /* the timing model (timing mode), built at the first launch */
     int last_timing;      /* the last launch ran on it */
     /* the last fault */
@@ -156,6 +160,18 @@ lockstep_status lockstep_device_create(const lockstep_config *cfg, lockstep_devi
     dev->out_fn = default_output;
     *out = dev;
     return LOCKSTEP_SUCCESS;
+}
+
+void device_set_interposers(lockstep_device *dev, const exec_interposer *chain, uint32_t n)
+{
+    dev->chain = n ? chain : NULL;
+    dev->nchain = chain ? n : 0;
+}
+
+void device_set_hooks(lockstep_device *dev, const exec_hooks *hooks, uint32_t trap)
+{
+    dev->hooks = hooks;
+    dev->trap = hooks ? trap : 0;
 }
 
 void lockstep_device_interrupt(lockstep_device *dev)
@@ -747,6 +763,10 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
     L.local_bytes = (uint32_t)local;
     L.frame0 = frame0;
     L.printf_out = &dev->printf_pending;
+    L.chain = dev->chain;
+    L.nchain = dev->nchain;
+    L.hooks = dev->hooks;
+    L.trap = dev->hooks ? dev->trap : 0;
     L.printf_limit = cfg->printf_fifo;
     L.pool = &dev->pool;
     L.shref_val = calloc(m->nshrefs ? m->nshrefs : 1, sizeof *L.shref_val);

@@ -8,6 +8,7 @@
 #define LOCKSTEP_DEVICE_INT_H
 
 #include "core/config.h"
+#include "exec/exec.h"
 #include "lockstep.h"
 #include "mem/devmem.h"
 
@@ -19,5 +20,13 @@ void device_free_user_allocations(lockstep_device *dev);
 /* Total simulated core cycles of the timing model and its clock (0 and 0
  * before the first timing-mode launch). */
 uint64_t device_total_cycles(const lockstep_device *dev, double *core_mhz);
+
+/* Attach mechanisms at the seams (exec.h) for the launches that follow:
+ * interposers on the memory seam, in this order before the memory system
+ * (n 0: none), and observers at the write point and the per-instruction
+ * hook (trap: EXEC_TRAP_* bits, 0: none).  The arrays and structs must
+ * outlive the launches. */
+void device_set_interposers(lockstep_device *dev, const exec_interposer *chain, uint32_t n);
+void device_set_hooks(lockstep_device *dev, const exec_hooks *hooks, uint32_t trap);
 
 #endif

@@ -131,6 +131,78 @@ typedef struct exec_addr {
     uint8_t space[WARP_SIZE];
 } exec_addr;
 
+/*
+ * The memory seam.  Address generation turns a memory instruction of one
+ * warp into an exec_memreq: the lanes, their resolved addresses, and the
+ * operands a store or an atomic carries, captured once, from every operand
+ * kind the loader accepts (exec_mem_capture).  The request then passes a
+ * fixed chain of interposers (L->chain, in order), each of which may pass
+ * it on, take it (answering now or later) or delay it; what no interposer
+ * takes reaches the memory system: exec_mem_perform in functional mode, the
+ * timing model's LD/ST unit (L->mem_issue) in timing mode.  Every stage
+ * answers with an exec_memres.  Determinism modes (store and atomic
+ * buffers), litmus observers and fault injection into caches attach here.
+ */
+typedef struct exec_memreq {
+    const ir_insn *in;
+    uint32_t pc;
+    uint32_t lanes;            /* active lanes */
+    uint32_t size;             /* bytes one lane accesses */
+    exec_addr ad;              /* each lane's address and state space */
+    /* st: the rows of values of the .v1/.v2/.v4 elements; atom/red: v[0]
+     * = b, v[1] = c.  They point at registers, immediates or tmp, and are
+     * valid while the request is being answered: a stage that keeps the
+     * request (a buffer, the timing model) copies what it needs. */
+    const uint64_t *v[4];
+    uint64_t tmp[4][WARP_SIZE]; /* rows built for special registers and symbols */
+} exec_memreq;
+
+typedef enum exec_mem_status {
+    EXEC_MEM_NONE,     /* no memory instruction ran */
+    EXEC_MEM_DONE,     /* performed: destinations written */
+    EXEC_MEM_PENDING,  /* accepted: destinations are written when replies come (exec_reply_*) */
+    EXEC_MEM_RETRY,    /* not accepted now: the instruction is issued again at `ready` */
+    EXEC_MEM_FAULT     /* a fault was recorded */
+} exec_mem_status;
+
+typedef struct exec_memres {
+    uint8_t status;            /* exec_mem_status */
+    uint64_t ready;            /* timing: when the data (or a retry) is ready */
+    void *token;               /* the memory system's handle of a pending request */
+} exec_memres;
+
+struct exec_launch;
+/* One stage of the chain: 0 passes the request on; 1 took it (*res says
+ * how: DONE, PENDING or RETRY); -1 faulted (recorded). */
+typedef struct exec_interposer {
+    const char *name;
+    void *ud;
+    int (*request)(void *ud, struct exec_launch *L, struct exec_cta *c, struct exec_warp *w,
+                   exec_memreq *rq, exec_memres *res);
+} exec_interposer;
+
+/*
+ * The register write point and the per-instruction hook.  Every value an
+ * instruction leaves in its destination registers or predicates is written
+ * before `written` is called for it: at once for arithmetic and for memory
+ * that completes at issue, when the reply arrives for memory that does not
+ * (exec_reply_load, exec_reply_atom; an instruction whose lanes are served
+ * by several replies is reported once per reply, for disjoint lane sets,
+ * so every lane's write is seen exactly once).  `before` runs before an instruction
+ * executes.  The interpreter tests one word, L->trap, per instruction; with
+ * nothing attached it is 0 and nothing else is paid.  Observers may read and
+ * change the warp's state (fault injection, redundant comparison, tracing).
+ */
+enum { EXEC_TRAP_BEFORE = 1u << 0, EXEC_TRAP_WRITTEN = 1u << 1 };
+typedef struct exec_hooks {
+    void *ud;
+    void (*before)(void *ud, struct exec_launch *L, struct exec_cta *c, struct exec_warp *w,
+                   const ir_insn *in, uint32_t active);
+    /* reply: 1 when the values arrived with a reply (timing mode) */
+    void (*written)(void *ud, struct exec_launch *L, struct exec_cta *c, struct exec_warp *w,
+                    const ir_insn *in, uint32_t lanes, int reply);
+} exec_hooks;
+
 /* CTA slots with their warps' register, stack and memory buffers, kept
  * from one launch to the next so that a launch reuses memory that is
  * already mapped instead of faulting in fresh pages.  Owned by a device;
@@ -162,13 +234,20 @@ struct exec_launch {
     uint32_t frame0;          /* kernel frame base (after module .local data) */
     uint64_t *shref_val;      /* per module shared reference */
     exec_pool *pool;          /* where CTA slots come from; NULL: this launch's own */
-    /* Timing mode (src/timing): memory instructions call mem_issue after
-     * address generation instead of accessing memory at once, and %clock
-     * reads *cycle.  NULL in functional mode. */
-    int (*mem_issue)(exec_launch_ *L, exec_cta *c, exec_warp *w, const ir_insn *in,
-                     uint32_t active, const exec_addr *ad);
-    void *timing;
+    /* The memory seam: the interposers, in order, then the memory system.
+     * Timing mode (src/timing) sets mem_issue, the last stage, instead of
+     * accessing memory at once, and %clock reads *cycle. */
+    const exec_interposer *chain;
+    uint32_t nchain;
+    int (*mem_issue)(exec_launch_ *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
+                     exec_memres *res);
+    void *timing;             /* the timing model's component running this launch view */
     const uint64_t *cycle;
+    exec_memres mem;          /* the last memory instruction's answer (EXEC_MEM_NONE: none) */
+    uint8_t mem_space;        /* the state space of its first active lane */
+    /* observers: the register write point and the per-instruction hook */
+    uint32_t trap;            /* EXEC_TRAP_*: which hooks to call; 0: none */
+    const exec_hooks *hooks;
     uint64_t warp_insts, thread_insts;
     uint64_t mix[MIX_COUNT];  /* warp instructions per ir_mix class */
     strbuf *printf_out;       /* device printf text, delivered at synchronize */
@@ -219,9 +298,27 @@ void exec_lanes_exited(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t lanes
  * from generic to a state space.  0, or -1 after recording a fault. */
 int exec_mem_addr(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active,
                   exec_addr *out);
-/* Data access of ld/st/atom/red for the lanes in `active`. */
-int exec_mem_access(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
-                    uint32_t active, const exec_addr *ad);
+/* Capture what the request of `in` carries: its lanes and addresses, and
+ * the values of a store or the operands of an atomic, from any operand
+ * kind (register, immediate, special register, symbol address). */
+void exec_mem_capture(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
+                      uint32_t active, const exec_addr *ad, exec_memreq *rq);
+/* The functional memory system: perform rq at once (loads write their
+ * destinations through the write point).  0, or -1 after a fault. */
+int exec_mem_perform(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq);
+/* Replies that bring values back (the timing model): write the
+ * destinations of load `in` for `lanes` from bytes (lane l's data at
+ * bytes + ad->a[l] - base), or the old values of atomic `in`, into the
+ * register window starting at row reg_base of w, then tell the observers. */
+void exec_reply_load(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t reg_base,
+                     const ir_insn *in, uint32_t lanes, const exec_addr *ad, uint64_t base,
+                     const uint8_t *bytes);
+void exec_reply_atom(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t reg_base,
+                     const ir_insn *in, uint32_t lanes, const uint64_t *old);
+/* The row of values of source operand o for the active lanes (tmp when it
+ * must be built: special registers, symbols). */
+const uint64_t *exec_operand(const exec_launch *L, const exec_cta *c, const exec_warp *w,
+                             const ir_opnd *o, uint64_t *tmp, uint32_t active);
 /* Read/write bytes at a generic address for one lane (builtins, call args). */
 int exec_read_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint64_t addr,
                       void *dst, uint32_t n);
@@ -232,15 +329,9 @@ int exec_mem_check(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
                    uint32_t active, const exec_addr *ad);
 /* Bytes one lane of `in` accesses (element size x vector width). */
 uint32_t exec_mem_size(const ir_insn *in);
-/* A load's destination values for `lanes` from bytes: lane l's data is at
- * bytes + (ad->a[l] - base).  Writes rows R (the register window the load
- * was issued in). */
-void exec_load_from(const ir_insn *in, uint32_t lanes, const exec_addr *ad, uint64_t base,
-                    const uint8_t *bytes, uint64_t *R);
-/* A store's bytes for lane l, from register window R: out gets
+/* A store's bytes for lane l of a captured request: out gets
  * exec_mem_size(in) bytes. */
-void exec_store_bytes(const exec_launch *L, const ir_insn *in, const uint64_t *R, int lane,
-                      uint8_t *out);
+void exec_store_bytes(const exec_memreq *rq, int lane, uint8_t *out);
 /* An atomic or reduction on global memory for `lanes`, in lane order, with
  * operand values b[l], c[l] captured at issue; the old values go to old[l].
  * 0, or -1 (host out of memory). */

@@ -226,6 +226,12 @@ static inline const uint64_t *srow(const exec_launch *L, const exec_cta *c, cons
     return srow_slow(L, c, w, R, o, tmp, active);
 }
 
+const uint64_t *exec_operand(const exec_launch *L, const exec_cta *c, const exec_warp *w,
+                             const ir_opnd *o, uint64_t *tmp, uint32_t active)
+{
+    return srow(L, c, w, w->regs + (size_t)w->reg_base * WARP_SIZE, o, tmp, active);
+}
+
 /* Lane mask of a predicate source (with its '!'). */
 static inline uint32_t pval(const exec_launch *L, const uint32_t *P, const ir_opnd *o)
 {
@@ -1251,6 +1257,67 @@ static void shfl(const ir_insn *in, uint32_t active, uint64_t *D, uint32_t *pout
 
 /* ---- the interpreter loop ---------------------------------------------------------- */
 
+/* Fill rq for `in` (exec_mem_capture), its addresses already in rq->ad: the
+ * rows of a store's values or an atomic's operands, from any operand kind. */
+static inline void capture(const exec_launch *L, const exec_cta *c, const exec_warp *w,
+                           const ir_insn *in, uint32_t active, exec_memreq *rq)
+{
+    rq->in = in;
+    rq->pc = (uint32_t)(in - L->mod->code);
+    rq->lanes = active;
+    uint32_t props = ptx_op_props(in->op);
+    int vec = props & (OPF_LOAD | OPF_STORE) ? in->vec : 1;
+    rq->size = (uint32_t)(ptx_type_size((ptx_type)in->type) * vec);
+    rq->v[0] = rq->v[1] = rq->v[2] = rq->v[3] = NULL;
+    if (props & OPF_LOAD)
+        return;
+    int nv = props & OPF_STORE ? in->vec : in->nsrc;
+    const uint64_t *R = w->regs + (size_t)w->reg_base * WARP_SIZE;
+    for (int i = 0; i < nv && i < 4; i++)
+        rq->v[i] = srow(L, c, w, R, &in->s[i], rq->tmp[i], active);
+}
+
+void exec_mem_capture(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
+                      uint32_t active, const exec_addr *ad, exec_memreq *rq)
+{
+    if (ad != &rq->ad)
+        memcpy(&rq->ad, ad, sizeof *ad);
+    capture(L, c, w, in, active, rq);
+}
+
+/* A memory instruction through the seam: address generation, the captured
+ * request, the interposers in order, then the memory system (exec.h, "The
+ * memory seam").  The answer is left in L->mem; returns its status. */
+static int mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
+                     uint32_t active)
+{
+    exec_memreq rq;
+    exec_memres *res = &L->mem;
+    if (exec_mem_addr(L, c, w, in, active, &rq.ad))
+        return res->status = EXEC_MEM_FAULT;
+    capture(L, c, w, in, active, &rq);
+    L->mem_space = rq.ad.space[ctz32(active)];
+    if (LIKELY(!L->nchain && !L->mem_issue)) /* functional mode, nothing attached */
+        return res->status = exec_mem_perform(L, c, w, &rq) ? EXEC_MEM_FAULT : EXEC_MEM_DONE;
+    res->status = EXEC_MEM_DONE;
+    res->ready = 0;
+    res->token = NULL;
+    for (uint32_t i = 0; i < L->nchain; i++) {
+        int took = L->chain[i].request(L->chain[i].ud, L, c, w, &rq, res);
+        if (took < 0)
+            return res->status = EXEC_MEM_FAULT;
+        if (took)
+            return res->status;
+    }
+    int rc = L->mem_issue ? L->mem_issue(L, c, w, &rq, res) : exec_mem_perform(L, c, w, &rq);
+    if (rc)
+        res->status = EXEC_MEM_FAULT;
+    return res->status;
+}
+
+static uint32_t hooked_step(exec_launch *L, exec_cta *c, exec_warp *w);
+
+
 uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budget)
 {
     const ir_module *mod = L->mod;
@@ -1285,6 +1352,19 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
     while (executed < budget) {
         if (UNLIKELY(pc == top->rpc || top->mask == 0)) {
             top->pc = pc;
+            RELOAD();
+            continue;
+        }
+        /* the one check per instruction for observers (exec.h): with any
+         * attached, the instruction runs alone between the hooks */
+        if (UNLIKELY(L->trap)) {
+            top->pc = pc;
+            L->thread_insts += thread_insts;
+            thread_insts = 0;
+            executed += hooked_step(L, c, w);
+            if (w->state != WARP_RUNNING || L->fault != LOCKSTEP_SUCCESS ||
+                L->mem.status == EXEC_MEM_RETRY)
+                goto out_noreload;
             RELOAD();
             continue;
         }
@@ -1587,16 +1667,24 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
         }
         case OP_LD: case OP_ST: case OP_ATOM: case OP_RED: {
             if (active) {
-                exec_addr ad;
-                if (exec_mem_addr(L, c, w, in, active, &ad) ||
-                    (L->mem_issue ? L->mem_issue(L, c, w, in, active, &ad)
-                                  : exec_mem_access(L, c, w, in, active, &ad))) {
+                int st = mem_issue(L, c, w, in, active);
+                if (st == EXEC_MEM_FAULT) {
+                    top->pc = pc;
+                    goto out_noreload;
+                }
+                if (st == EXEC_MEM_RETRY) {
+                    /* not accepted: the instruction was not executed, and is
+                     * issued again later */
+                    executed--;
+                    w->insts--;
+                    thread_insts -= (uint64_t)popc32(active);
+                    mix[in->mix]--;
                     top->pc = pc;
                     goto out_noreload;
                 }
                 if (in->space == SP_GENERIC) {
                     /* class a generic access by where its first lane went */
-                    ir_mix m = ir_mem_mix(in, ad.space[ctz32(active)]);
+                    ir_mix m = ir_mem_mix(in, L->mem_space);
                     mix[in->mix]--;
                     mix[m]++;
                 }
@@ -1839,6 +1927,39 @@ out_noreload:
 #undef RELOAD
 #undef SRC
 #undef DST
+}
+
+/* The slow path of the trap word: one instruction between the observers'
+ * hooks (exec.h), run by the same interpreter with the trap word cleared.
+ * Returns the instructions executed (0 or 1). */
+static uint32_t hooked_step(exec_launch *L, exec_cta *c, exec_warp *w)
+{
+    if (simt_settle(L, c, w) <= 0)
+        return 0;
+    const simt_entry *top = &w->stack[w->sp - 1];
+    const ir_insn *in = &L->mod->code[top->pc];
+    uint32_t active = top->mask;
+    if (in->guard.kind)
+        active &= pval(L, w->preds + w->pred_base, &in->guard);
+    uint32_t trap = L->trap, reg_base = w->reg_base;
+    const exec_hooks *h = L->hooks;
+    if ((trap & EXEC_TRAP_BEFORE) && h->before)
+        h->before(h->ud, L, c, w, in, active);
+    L->trap = 0;
+    L->mem.status = EXEC_MEM_NONE;
+    uint32_t n = exec_warp_run(L, c, w, 1);
+    L->trap = trap;
+    /* destinations a reply brings are reported with the reply (exec_reply_*);
+     * a call's are its callee's business; the window it wrote is reg_base's */
+    if ((trap & EXEC_TRAP_WRITTEN) && h->written && n && in->ndst && active &&
+        L->fault == LOCKSTEP_SUCCESS && in->op != OP_CALL &&
+        !((ptx_op_props(in->op) & OPF_MEM) && L->mem.status == EXEC_MEM_PENDING)) {
+        uint32_t now_base = w->reg_base;
+        w->reg_base = reg_base;
+        h->written(h->ud, L, c, w, in, active, 0);
+        w->reg_base = now_base;
+    }
+    return n;
 }
 
 /* Pick a specialised handler for the most frequent exact forms. */

@@ -197,13 +197,14 @@ int exec_mem_check(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
                    uint32_t active, const exec_addr *ad)
 {
     uint8_t *ptr[WARP_SIZE];
-    return resolve(L, c, w, in, active, ad, exec_mem_size(in), in->op != OP_LD, ptr);
+    return resolve(L, c, w, in, active, ad, exec_mem_size(in),
+                   !(ptx_op_props(in->op) & OPF_LOAD), ptr);
 }
 
 uint32_t exec_mem_size(const ir_insn *in)
 {
     int es = ptx_type_size((ptx_type)in->type);
-    return (uint32_t)(es * (in->op == OP_LD || in->op == OP_ST ? in->vec : 1));
+    return (uint32_t)(es * (ptx_op_props(in->op) & (OPF_LOAD | OPF_STORE) ? in->vec : 1));
 }
 
 static inline uint64_t load_bytes(const uint8_t *p, int size)
@@ -270,19 +271,21 @@ static uint64_t atom_apply(const ir_insn *in, int space, uint64_t old, uint64_t 
     }
 }
 
-int exec_mem_access(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
-                    uint32_t active, const exec_addr *ad)
+int exec_mem_perform(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq)
 {
+    const ir_insn *in = rq->in;
+    uint32_t active = rq->lanes;
+    const exec_addr *ad = &rq->ad;
     uint64_t *R = w->regs + (size_t)w->reg_base * WARP_SIZE;
-    const ir_module *mod = L->mod;
     int es = ptx_type_size((ptx_type)in->type);
-    int n = in->op == OP_LD || in->op == OP_ST ? in->vec : 1;
+    uint32_t props = ptx_op_props(in->op);
+    int n = props & (OPF_LOAD | OPF_STORE) ? in->vec : 1;
     uint32_t size = (uint32_t)(es * n);
     uint8_t *ptr[WARP_SIZE];
-    if (resolve(L, c, w, in, active, ad, size, in->op != OP_LD, ptr))
+    if (resolve(L, c, w, in, active, ad, size, !(props & OPF_LOAD), ptr))
         return -1;
 
-    if (in->op == OP_LD) {
+    if (props & OPF_LOAD) {
         /* every address is already in `ad`, so writing a destination that is
          * also the address register cannot disturb another lane */
         for (int i = 0; i < n; i++) {
@@ -321,26 +324,10 @@ int exec_mem_access(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in
         }
         return 0;
     }
-
-    /* sources: registers or constant rows */
-    const uint64_t *S[4] = {NULL, NULL, NULL, NULL};
-    int ns = in->op == OP_ST ? n : in->nsrc;
-    for (int i = 0; i < ns; i++) {
-        const ir_opnd *o = &in->s[i];
-        if (o->kind == IRO_REG)
-            S[i] = R + (size_t)o->idx * WARP_SIZE;
-        else if (o->kind == IRO_CONST)
-            S[i] = mod->kpool + (size_t)o->idx * WARP_SIZE;
-        else {
-            exec_fault(L, c, w, -1, (uint32_t)(in - mod->code), LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION, 0,
-                       "internal: unsupported operand kind in a store");
-            return -1;
-        }
-    }
-    if (in->op == OP_ST) {
+    if (props & OPF_STORE) {
         for (int i = 0; i < n; i++) {
             int off = i * es;
-            const uint64_t *Si = S[i];
+            const uint64_t *Si = rq->v[i];
             if (es == 4)
                 for (uint32_t m = active; m; m &= m - 1) {
                     int l = ctz32(m);
@@ -362,7 +349,8 @@ int exec_mem_access(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in
         int l = ctz32(m);
         uint8_t *p = ptr[l];
         uint64_t old = load_bytes(p, es);
-        uint64_t nv = atom_apply(in, ad->space[l], old, S[0][l], in->nsrc > 1 ? S[1][l] : 0, es);
+        uint64_t nv = atom_apply(in, ad->space[l], old, rq->v[0][l],
+                                 in->nsrc > 1 ? rq->v[1][l] : 0, es);
         memcpy(p, &nv, (size_t)es);
         old_v[l] = extend(old, in->type);
     }
@@ -420,9 +408,11 @@ int exec_read_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint6
     return 0;
 }
 
-void exec_load_from(const ir_insn *in, uint32_t lanes, const exec_addr *ad, uint64_t base,
-                    const uint8_t *bytes, uint64_t *R)
+void exec_reply_load(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t reg_base,
+                     const ir_insn *in, uint32_t lanes, const exec_addr *ad, uint64_t base,
+                     const uint8_t *bytes)
 {
+    uint64_t *R = w->regs + (size_t)reg_base * WARP_SIZE;
     int es = ptx_type_size((ptx_type)in->type);
     for (int i = 0; i < in->vec; i++) {
         uint64_t *D = R + (size_t)in->d[i].idx * WARP_SIZE;
@@ -431,17 +421,29 @@ void exec_load_from(const ir_insn *in, uint32_t lanes, const exec_addr *ad, uint
             D[l] = extend(load_bytes(bytes + (ad->a[l] - base) + (uint64_t)(i * es), es), in->type);
         }
     }
+    if (UNLIKELY(L->trap & EXEC_TRAP_WRITTEN) && L->hooks->written)
+        L->hooks->written(L->hooks->ud, L, c, w, in, lanes, 1);
 }
 
-void exec_store_bytes(const exec_launch *L, const ir_insn *in, const uint64_t *R, int lane,
-                      uint8_t *out)
+void exec_reply_atom(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t reg_base,
+                     const ir_insn *in, uint32_t lanes, const uint64_t *old)
 {
-    int es = ptx_type_size((ptx_type)in->type);
-    for (int i = 0; i < in->vec; i++) {
-        const ir_opnd *o = &in->s[i];
-        uint64_t v = o->kind == IRO_REG ? R[(size_t)o->idx * WARP_SIZE + (size_t)lane]
-                   : o->kind == IRO_CONST ? L->mod->kpool[(size_t)o->idx * WARP_SIZE + (size_t)lane]
-                   : 0;
+    if (in->op != OP_ATOM || in->d[0].kind != IRO_REG)
+        return;
+    uint64_t *D = w->regs + ((size_t)reg_base + in->d[0].idx) * WARP_SIZE;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        int l = ctz32(m);
+        D[l] = old[l];
+    }
+    if (UNLIKELY(L->trap & EXEC_TRAP_WRITTEN) && L->hooks->written)
+        L->hooks->written(L->hooks->ud, L, c, w, in, lanes, 1);
+}
+
+void exec_store_bytes(const exec_memreq *rq, int lane, uint8_t *out)
+{
+    int es = ptx_type_size((ptx_type)rq->in->type);
+    for (int i = 0; i < rq->in->vec; i++) {
+        uint64_t v = rq->v[i][lane];
         memcpy(out + i * es, &v, (size_t)es); /* little-endian host */
     }
 }

@@ -188,11 +188,6 @@ void sm_reset_inflight(tm_sm *sm)
     sm->ldst_busy_until = 0;
 }
 
-static uint64_t *mop_regs(const tm_mop *m)
-{
-    return m->tw->w->regs + (size_t)m->reg_base * WARP_SIZE;
-}
-
 /* One request of m is done; its value is available at t. */
 static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
 {
@@ -203,7 +198,7 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
     tm_warp *tw = m->tw;
     const ir_insn *in = m->in;
     uint64_t done = m->done_at;
-    int nd = in->op == OP_LD ? in->vec : in->op == OP_ATOM ? 1 : 0;
+    int nd = ptx_op_props(in->op) & OPF_LOAD ? in->vec : in->op == OP_ATOM ? 1 : 0;
     for (int i = 0; i < nd; i++)
         if (in->d[i].kind == IRO_REG)
             tw->rready[m->reg_base + in->d[i].idx] = done;
@@ -272,7 +267,7 @@ static int lq_push(tm_sm *sm, tm_req *r, int cached)
 /* Does this load go through the L1 (principle 3: cached data may be stale)? */
 static int l1_cacheable(const timing_gpu *g, const ir_insn *in)
 {
-    if (!g->have_l1 || g->cfg->gmem_skip_l1 || in->op != OP_LD)
+    if (!g->have_l1 || g->cfg->gmem_skip_l1 || !(ptx_op_props(in->op) & OPF_LOAD))
         return 0;
     if (in->cache == CACHE_CG || in->cache == CACHE_CV || (in->flags & IRF_VOLATILE))
         return 0;
@@ -312,23 +307,28 @@ static uint32_t bank_degree(const timing_gpu *g, const exec_addr *ad, uint32_t l
 }
 
 /*
- * The memory issue hook (exec_launch.mem_issue): after address generation,
- * shared, local and parameter accesses and constant loads execute at once
- * (no other SM can see them, or they are read-only); global accesses become
- * line requests whose data moves with them.  Timing-only requests model
- * local memory traffic and constant-cache misses.
+ * The memory system's stage of the seam (exec_launch.mem_issue): after
+ * the interposers, shared, local and parameter accesses and constant loads
+ * execute at once (no other SM can see them, or they are read-only);
+ * global accesses become line requests whose data moves with them (the
+ * captured store values and atomic operands go with the requests).
+ * Timing-only requests model local memory traffic and constant-cache
+ * misses.  *res: DONE (ready at res->ready) or PENDING (res->token, the
+ * memory operation, completes with the replies).
  */
-int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active,
-                 const exec_addr *ad)
+int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
+                 exec_memres *res)
 {
     timing_gpu *g = L->timing;
     tm_sm *sm = &g->sms[c->smid];
     tm_warp *tw = w->timing;
     uint64_t now = g->now;
     lockstep_timing_stats *st = g->st;
+    const ir_insn *in = rq->in;
+    const exec_addr *ad = &rq->ad;
+    uint32_t active = rq->lanes, props = ptx_op_props(in->op);
     if (exec_mem_check(L, c, w, in, active, ad))
         return -1;
-    g->hook_mem = 1;
     uint32_t glob = 0, shared = 0, local = 0, param = 0;
     for (uint32_t m = active; m; m &= m - 1) {
         int l = ctz32(m);
@@ -341,8 +341,15 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, u
     }
     int is_const = in->space == SP_CONST;
     uint32_t at_once = shared | local | param | (is_const ? glob : 0);
-    if (at_once && exec_mem_access(L, c, w, in, at_once, ad))
-        return -1;
+    if (at_once == active) {
+        if (exec_mem_perform(L, c, w, rq))
+            return -1;
+    } else if (at_once) {
+        exec_memreq part = *rq;
+        part.lanes = at_once;
+        if (exec_mem_perform(L, c, w, &part))
+            return -1;
+    }
     uint32_t size = exec_mem_size(in);
     uint64_t ready = now + 1;
     if (shared) {
@@ -365,7 +372,7 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, u
             mop->tw = tw;                                                                  \
             mop->in = in;                                                                  \
             mop->reg_base = w->reg_base;                                                   \
-            mop->is_store = in->op != OP_LD;                                               \
+            mop->is_store = !(props & OPF_LOAD);                                           \
         }                                                                                  \
     } while (0)
 
@@ -432,14 +439,14 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, u
             lanes_of[j] |= 1u << l;
         }
         for (uint32_t j = 0; j < nl; j++) {
-            tm_req *r = req_make(sm, mop, lines[j], in->op == OP_LD ? REQ_RD : REQ_WR, 0);
+            tm_req *r = req_make(sm, mop, lines[j], props & OPF_LOAD ? REQ_RD : REQ_WR, 0);
             if (!r)
                 goto oom;
             r->lanes = lanes_of[j];
             r->sectors = 0xf;
             if (r->type == REQ_WR)
                 r->bmask[0] = r->bmask[1] = ~0ull;
-            lq_push(sm, r, in->op == OP_LD && g->have_l1);
+            lq_push(sm, r, (props & OPF_LOAD) && g->have_l1);
         }
     }
 
@@ -447,30 +454,23 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, u
         NEED_MOP();
         mop->values = 1;
         memcpy(&mop->ad, ad, sizeof *ad);
-        if (in->op == OP_LD && in->sem == SEM_ACQUIRE) {
+        if ((props & OPF_LOAD) && in->sem == SEM_ACQUIRE) {
             mop->acquire = 1;
             tw->acq_pending = 1;
         }
-        uint8_t type = in->op == OP_LD ? REQ_RD : in->op == OP_ST ? REQ_WR : REQ_ATOM;
+        uint8_t type = props & OPF_LOAD ? REQ_RD : props & OPF_STORE ? REQ_WR : REQ_ATOM;
         if (type == REQ_ATOM) {
-            const uint64_t *R = w->regs + (size_t)w->reg_base * WARP_SIZE;
-            for (int k = 0; k < 2 && k < in->nsrc; k++) {
-                const ir_opnd *o = &in->s[k];
-                uint64_t *dst = k ? mop->cv : mop->b;
-                const uint64_t *row = o->kind == IRO_REG ? R + (size_t)o->idx * WARP_SIZE
-                                    : o->kind == IRO_CONST ? L->mod->kpool + (size_t)o->idx * WARP_SIZE
-                                    : NULL;
-                for (uint32_t m = glob; m; m &= m - 1) {
-                    int l = ctz32(m);
-                    dst[l] = row ? row[l] : 0;
-                }
+            /* the operands captured at issue travel with the requests */
+            for (uint32_t m = glob; m; m &= m - 1) {
+                int l = ctz32(m);
+                mop->b[l] = rq->v[0][l];
+                mop->cv[l] = rq->v[1] ? rq->v[1][l] : 0;
             }
         }
         int cached = l1_cacheable(g, in);
         /* coalesce: one request per 128-byte line, in order of first lane */
         tm_req *reqs[WARP_SIZE];
         uint32_t nl = 0;
-        const uint64_t *R = w->regs + (size_t)w->reg_base * WARP_SIZE;
         for (uint32_t m = glob; m; m &= m - 1) {
             int l = ctz32(m);
             uint64_t line = ad->a[l] & ~(uint64_t)(TM_LINE - 1);
@@ -488,7 +488,7 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, u
             for (uint32_t s = off / TM_SECTOR; s <= (off + size - 1) / TM_SECTOR; s++)
                 r->sectors |= 1u << s;
             if (type == REQ_WR) {
-                exec_store_bytes(L, in, R, l, r->data + off);
+                exec_store_bytes(rq, l, r->data + off);
                 for (uint32_t b = off; b < off + size; b++)
                     r->bmask[b >> 6] |= 1ull << (b & 63);
             }
@@ -497,15 +497,18 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, u
             lq_push(sm, reqs[j], cached);
         st->mem_requests += nl;
     }
+    res->status = EXEC_MEM_DONE;
+    res->ready = ready;
+    res->token = NULL;
     if (mop) {
         mop->done_at = ready;
         if (mop->is_store)
             tw->stores_out++;
         else
             tw->loads_out++;
-        g->hook_mop = mop;
+        res->status = EXEC_MEM_PENDING;
+        res->token = mop;
     }
-    g->hook_ready = ready;
     return 0;
 #undef NEED_MOP
 oom:
@@ -545,8 +548,8 @@ static int ldst_step(tm_sm *sm, uint64_t now)
         if (idx >= 0 && !reserved && (valid & r->sectors) == r->sectors) {
             /* hit: the value is the L1's copy, now */
             if (m->values)
-                exec_load_from(m->in, r->lanes, &m->ad, r->line, cache_data(sm->l1, idx),
-                               mop_regs(m));
+                exec_reply_load(g->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, r->lanes,
+                                &m->ad, r->line, cache_data(sm->l1, idx));
             mop_part_done(sm, m, now + g->cfg->l1_latency);
             tm_req_free(g, r);
             goto done;
@@ -646,7 +649,8 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
             for (uint32_t i = 0; i < e->nw; i++) {
                 tm_mop *wm = e->wmop[i];
                 if (wm->values)
-                    exec_load_from(wm->in, e->wlanes[i], &wm->ad, r->line, r->data, mop_regs(wm));
+                    exec_reply_load(g->L, wm->tw->tc->c, wm->tw->w, wm->reg_base, wm->in,
+                                    e->wlanes[i], &wm->ad, r->line, r->data);
                 mop_part_done(sm, wm, now);
             }
             e->used = 0;
@@ -667,14 +671,16 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
                                NULL);
             }
         } else if (m->values) {
-            exec_load_from(m->in, r->lanes, &m->ad, r->line, r->data, mop_regs(m));
+            exec_reply_load(g->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, r->lanes, &m->ad,
+                            r->line, r->data);
         }
-    } else if (r->type == REQ_ATOM && m->in->op == OP_ATOM && m->in->d[0].kind == IRO_REG) {
-        uint64_t *D = mop_regs(m) + (size_t)m->in->d[0].idx * WARP_SIZE;
+    } else if (r->type == REQ_ATOM) {
+        uint64_t old[WARP_SIZE];
         for (uint32_t k = r->lanes; k; k &= k - 1) {
             int l = ctz32(k);
-            memcpy(&D[l], r->data + 8 * l, 8);
+            memcpy(&old[l], r->data + 8 * l, 8);
         }
+        exec_reply_atom(g->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, r->lanes, old);
     }
     mop_part_done(sm, m, now);
     tm_req_free(g, r);
@@ -830,8 +836,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     const tm_insn *ti = &g->ti[pc];
     const ir_insn *in = &L->mod->code[pc];
     uint32_t reg_base = w->reg_base, pred_base = w->pred_base;
-    g->hook_mem = 0;
-    g->hook_mop = NULL;
+    L->mem.status = EXEC_MEM_NONE;
     if ((ptx_op_props(in->op) & OPF_FENCE) && g->cfg->l1_inval_on_fence && sm->l1 &&
         in->scope != SCOPE_CTA) {
         cache_invalidate_all(sm->l1);
@@ -839,6 +844,13 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
             sm->mshr[i].stale = 1;
     }
     uint32_t n = exec_warp_run(L, tw->tc->c, w, 1);
+    if (L->mem.status == EXEC_MEM_RETRY) {
+        /* an interposer did not take the request yet: the instruction did
+         * not issue; the warp tries again when it says */
+        tw->ready_at = L->mem.ready > now ? L->mem.ready : now + 1;
+        tw->ready_why = LOCKSTEP_STALL_MEMORY;
+        return;
+    }
     L->warp_insts += n;
     sm->insts += n;
     if (g->cfg->ibuffer && tw->ib_n) {
@@ -865,7 +877,11 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
                 best = k;
         sm->unit_free[ti->unit][best] = now + ti->ii;
     }
-    uint64_t ready = g->hook_mop ? TM_NEVER : g->hook_mem ? g->hook_ready : now + ti->lat;
+    /* destinations: a memory operation in flight writes them with its
+     * replies; one done at issue when it says; the rest after the latency */
+    uint64_t ready = L->mem.status == EXEC_MEM_PENDING ? TM_NEVER
+                     : L->mem.status == EXEC_MEM_DONE  ? L->mem.ready
+                                                       : now + ti->lat;
     uint64_t *rr = tw->rready + reg_base;
     for (int i = 0; i < ti->ndr; i++)
         if (reg_base + ti->dr[i] < tw->rcap)

@@ -263,9 +263,6 @@ struct timing_gpu {
     uint64_t obs_start, obs_at, obs_next, obs_windows, obs_done, obs_total;
     double obs_host0, obs_host_last;
     int obs_printed;
-    uint64_t hook_ready;             /* set by the memory issue hook */
-    tm_mop *hook_mop;
-    int hook_mem;
 };
 
 /* sm.c */
@@ -275,8 +272,8 @@ void sm_launch_begin(tm_sm *sm);
 void sm_cycle(tm_sm *sm, uint64_t now);
 void sm_out_drained(tm_sm *sm, uint64_t t);
 void sm_reply(tm_sm *sm, tm_req *r, uint64_t now);
-int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active,
-                 const exec_addr *ad);
+int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
+                 exec_memres *res);
 void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age);
 int sm_busy(const tm_sm *sm);
 

@@ -39,7 +39,7 @@ contains "mixed good" "examples/saxpy.ptx: ok"
 check "ptx check missing file" 1 "$L" ptx check /nonexistent.ptx
 contains "missing file" "cannot open"
 check "ptx check every committed PTX file" 0 "$L" ptx check --quiet examples/*.ptx \
-    tests/e2e/kernels/*.ptx tests/ptx/good/*.ptx bench/kernels/*.ptx tests/conformance/conf.ptx
+    tests/e2e/kernels/*.ptx tests/ptx/good/*.ptx bench/speed/*.ptx tests/conformance/conf.ptx
 contains "conformance module" "conf.ptx: ok, 924 kernels"
 # lockstep run: usage errors, exit status passthrough, option checking
 check "run without a program" 2 "$L" run

@@ -1,7 +1,7 @@
 // kernels.cu -- the functional-mode speed benchmark's kernels
-// (bench/kernels/bench_kernels.c runs them).  Each is a common shape of
+// (bench/speed/bench_kernels.c runs them).  Each is a common shape of
 // GPU work; together they show where the interpreter spends its time.
-// Regenerate: nvcc -arch=sm_75 --ptx -lineinfo -o bench/kernels/kernels.ptx bench/kernels/kernels.cu
+// Regenerate: nvcc -arch=sm_75 --ptx -lineinfo -o bench/speed/kernels.ptx bench/speed/kernels.cu
 
 // ALU-bound: a long dependent chain of float fma and integer multiply-add
 // per thread, no memory traffic inside the loop.

@@ -1,5 +1,5 @@
 /*
- * bench_kernels.c -- simulation speed on five kernels (bench/kernels/
+ * bench_kernels.c -- simulation speed on five kernels (bench/speed/
  * kernels.ptx) through the C API on one host thread, in functional mode
  * and on the timing model: simulated warp and thread instructions per
  * host second (and, in timing mode, cycles per second).
@@ -199,6 +199,8 @@ static void bench_matmul(result *r, int reps)
 
 /* Run the five kernels in one mode; print rows (JSON objects when json,
  * `first` says whether one was printed before).  0, or 1 if a check failed. */
+static const char *only; /* --kernel: just this one */
+
 static int run_mode(const char *mode, int reps, int json, int *first)
 {
     lockstep_config *cfg;
@@ -207,17 +209,23 @@ static int run_mode(const char *mode, int reps, int json, int *first)
     if (lockstep_device_create(cfg, &dev))
         return 1;
     lockstep_config_destroy(cfg);
-    if (lockstep_module_load_file(dev, LOCKSTEP_SRC_DIR "/bench/kernels/kernels.ptx", &mod))
+    if (lockstep_module_load_file(dev, LOCKSTEP_SRC_DIR "/bench/speed/kernels.ptx", &mod))
         die("load");
     result r[5];
     memset(r, 0, sizeof r);
-    bench_alu(&r[0], reps);
-    bench_triad(&r[1], reps);
-    bench_reduce(&r[2], reps);
-    bench_collatz(&r[3], reps);
-    bench_matmul(&r[4], reps);
+    void (*const fns[5])(result *, int) = {bench_alu, bench_triad, bench_reduce, bench_collatz,
+                                            bench_matmul};
+    static const char *const names[5] = {"alu_fma", "triad", "block_reduce", "collatz", "matmul"};
+    int ran[5] = {0};
+    for (int i = 0; i < 5; i++)
+        if (!only || !strcmp(only, names[i])) {
+            fns[i](&r[i], reps);
+            ran[i] = 1;
+        }
     int bad = 0;
     for (int i = 0; i < 5; i++) {
+        if (!ran[i])
+            continue;
         double wps = (double)r[i].st.warp_insts / r[i].seconds / 1e6;
         double tps = (double)r[i].st.thread_insts / r[i].seconds / 1e6;
         double cps = (double)r[i].st.t.cycles / r[i].seconds / 1e6;
@@ -254,8 +262,11 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--mode") && i + 1 < argc)
             mode = argv[++i];
+        else if (!strcmp(argv[i], "--kernel") && i + 1 < argc)
+            only = argv[++i];
         else {
-            fprintf(stderr, "usage: bench_kernels [--mode functional|timing|both] [--json] [--reps N]\n");
+            fprintf(stderr, "usage: bench_kernels [--mode functional|timing|both] [--kernel NAME] "
+                            "[--json] [--reps N]\n");
             return 2;
         }
     }
