@@ -6,6 +6,7 @@
 #   make all-tests     build every test program without running them
 #   make demo          build and run the demo
 #   make SAN=1 test    the tests under ASan + UBSan           -> build-san/
+#   make TSAN=1 tsan   the threaded-engine tests under ThreadSanitizer -> build-tsan/
 #   make WERROR=1 ...  warnings are errors (CI)
 #   make fuzz          libFuzzer targets: PTX parser, fat-binary reader -> build-fuzz/
 #   make bench         simulation speed on five kernels, functional and timing mode
@@ -16,6 +17,7 @@
 # one test program linked against the static library.
 
 SAN    ?= 0
+TSAN   ?= 0
 WERROR ?= 0
 V      ?= 0
 ifeq ($(V),1)
@@ -26,6 +28,9 @@ endif
 ifeq ($(SAN),1)
 BUILD  ?= build-san
 OPT    ?= -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(TSAN),1)
+BUILD  ?= build-tsan
+OPT    ?= -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 else
 BUILD  ?= build
 OPT    ?= -O2 -g
@@ -50,7 +55,7 @@ TESTS    = $(patsubst %.c,$(BUILD)/%,$(TEST_SRC))
 CUDART_TEST_SRC = $(wildcard tests/cudart/test_*.c)
 CUDART_TESTS    = $(patsubst %.c,$(BUILD)/%,$(CUDART_TEST_SRC))
 
-.PHONY: all all-tests test demo fuzz bench clean
+.PHONY: all all-tests test tsan demo fuzz bench clean
 all: $(BUILD)/liblockstep.a $(BUILD)/liblockstep.so $(BUILD)/lockstep $(BUILD)/lib/libcudart.so.13
 
 $(BUILD)/obj/%.o: %.c
@@ -104,6 +109,16 @@ all-tests: all $(TESTS) $(CUDART_TESTS) $(BUILD)/demo $(BUILD)/bench_kernels
 test: all-tests
 	@sh tests/run.sh $(BUILD)
 
+# The tests whose kernels run on several host threads, under ThreadSanitizer
+# (make TSAN=1 tsan): any state two components of a window share shows up.
+TSAN_TESTS = $(BUILD)/tests/e2e/test_engine_threads $(BUILD)/tests/e2e/test_timing \
+             $(BUILD)/tests/unit/test_pfor $(BUILD)/tests/e2e/test_mem_seam
+tsan: $(TSAN_TESTS)
+	@for t in $(TSAN_TESTS); do \
+	    if TSAN_OPTIONS="halt_on_error=1" $$t >$$t.log 2>&1; then \
+	        echo "PASS $$t: $$(tail -n 1 $$t.log)"; \
+	    else echo "FAIL $$t"; tail -n 40 $$t.log; exit 1; fi; done
+
 $(BUILD)/demo: examples/demo.c $(BUILD)/liblockstep.a
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(BUILD)/liblockstep.a $(LDLIBS)
 
@@ -142,6 +157,6 @@ bench: all $(BUILD)/bench_kernels
 	@$(BUILD)/bench_kernels
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-tsan build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(CUDART_OBJ:.o=.d) $(TESTS:=.d) $(CUDART_TESTS:=.d)

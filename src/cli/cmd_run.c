@@ -46,6 +46,8 @@ static void run_usage(FILE *f)
             "                      https://ui.perfetto.dev): kernels, CTAs per SM, per-SM\n"
             "                      issue rate and stalls\n"
             "  --no-progress       no progress line (printed on a terminal during long launches)\n"
+            "  --threads N         host threads for the timing model (-lockstep_threads;\n"
+            "                      default: one per CPU; results do not depend on it)\n"
             "  --timeout S         stop a launch that runs longer than S host seconds\n"
             "                      (-lockstep_timeout; default 600, 0: none)\n"
             "  --stats FILE        write the statistics to FILE instead of stderr\n"
@@ -346,7 +348,7 @@ int cmd_run(int argc, char **argv)
         int takes = !strcmp(a, "--config") || !strcmp(a, "--stats") || !strcmp(a, "--stats-json") ||
                     !strcmp(a, "-O") || !strcmp(a, "--option") || !strcmp(a, "--cudart-dir") ||
                     !strcmp(a, "--nondet-seed") || !strcmp(a, "--trace") ||
-                    !strcmp(a, "--timeout");
+                    !strcmp(a, "--timeout") || !strcmp(a, "--threads");
         if (takes) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "lockstep run: %s needs a value\n", a);
@@ -368,6 +370,8 @@ int cmd_run(int argc, char **argv)
                 bad = add_opt(&opts, "-lockstep_nondet_seed", v, a);
             else if (!strcmp(a, "--timeout"))
                 bad = add_opt(&opts, "-lockstep_timeout", v, a);
+            else if (!strcmp(a, "--threads"))
+                bad = add_opt(&opts, "-lockstep_threads", v, a);
             else
                 bad = add_O(&opts, v);
             if (bad)

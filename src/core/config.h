@@ -143,6 +143,12 @@
       "registers per thread for occupancy (0: the PTX-declared count, at most 32)")             \
     X(U64, deadlock_cycles, "-lockstep_deadlock_cycles", "1000000", 0, UINT64_MAX,               \
       "stop a kernel when nothing has issued or moved for this many cycles (0: never)")       \
+    X(U32, threads, "-lockstep_threads", "0", 0, 1024,                                           \
+      "host threads that run the timing model's windows (0: one per online CPU); the "         \
+      "results do not depend on it")                                                            \
+    X(U32, window, "-lockstep_window", "0", 0, 1000000,                                          \
+      "cycles per window (0: the crossbar latency, exact); more is GpuTejas-style relaxed "     \
+      "synchronisation: faster, and inexact")                                                   \
     X(U32, window_order, "-lockstep_window_order", "0", 0, 1,                                    \
       "order components run in within a window: 0 index, 1 reverse (a check: same results)")   \
     X(STR, trace_file, "-lockstep_trace", "none", 0, 0,                                           \

@@ -192,6 +192,9 @@ typedef struct exec_interposer {
  * executes.  The interpreter tests one word, L->trap, per instruction; with
  * nothing attached it is 0 and nothing else is paid.  Observers may read and
  * change the warp's state (fault injection, redundant comparison, tracing).
+ * In timing mode hooks and interposers run on the host thread of the SM
+ * they serve, several at once: L is that SM's view of the launch (its
+ * `timing` field tells which), so an observer keeps per-SM state, or locks.
  */
 enum { EXEC_TRAP_BEFORE = 1u << 0, EXEC_TRAP_WRITTEN = 1u << 1 };
 typedef struct exec_hooks {
@@ -258,6 +261,7 @@ struct exec_launch {
     strbuf fault_msg;
     uint32_t fault_cta[3], fault_tid[3], fault_warp, fault_lane, fault_pc;
     uint64_t fault_addr;
+    uint64_t fault_cycle;     /* *cycle when it happened (timing mode; 0 otherwise) */
     int oom;
     uint64_t host_t0;         /* host clock (ns) at the launch's start, for the timeout */
     uint32_t limit_calls;     /* exec_limits calls, to read the host clock every few */

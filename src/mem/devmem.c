@@ -352,12 +352,20 @@ static void tree_init(tree *t)
 /* Page table                                                               */
 /* ------------------------------------------------------------------------ */
 
+/* The page table is shared by the components of a parallel engine: memory
+ * partitions on different host threads write different lines of the same
+ * pages and may create a page at the same moment.  The pointers are
+ * therefore read with acquire loads and installed with a compare-and-swap:
+ * the loser frees its zero-filled page and uses the winner's, which is
+ * indistinguishable, so contents never depend on which thread won.  (The
+ * allocator and page release run only between launches or windows.) */
+
 /* The page holding offset off, or NULL if it was never written. */
 static inline uint8_t *page_get(const devmem *dm, uint64_t off)
 {
     uint64_t p = off >> DEVMEM_PAGE_SHIFT;
-    uint8_t **leaf = dm->top[p >> LEAF_SHIFT];
-    return leaf ? leaf[p & LEAF_MASK] : NULL;
+    uint8_t **leaf = __atomic_load_n(&dm->top[p >> LEAF_SHIFT], __ATOMIC_ACQUIRE);
+    return leaf ? __atomic_load_n(&leaf[p & LEAF_MASK], __ATOMIC_ACQUIRE) : NULL;
 }
 
 /* The page holding offset off, allocated zero-filled if absent; NULL on
@@ -366,19 +374,32 @@ static uint8_t *page_make(devmem *dm, uint64_t off)
 {
     uint64_t p = off >> DEVMEM_PAGE_SHIFT;
     uint8_t ***slot = &dm->top[p >> LEAF_SHIFT];
-    if (!*slot) {
-        *slot = calloc(LEAF_ENTRIES, sizeof(uint8_t *));
-        if (!*slot)
+    uint8_t **leaf = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (!leaf) {
+        uint8_t **fresh = calloc(LEAF_ENTRIES, sizeof(uint8_t *));
+        if (!fresh)
             return NULL;
+        if (__atomic_compare_exchange_n(slot, &leaf, fresh, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+            leaf = fresh;
+        else
+            free(fresh); /* another thread made it: leaf holds theirs */
     }
-    uint8_t **pg = &(*slot)[p & LEAF_MASK];
-    if (!*pg) {
-        *pg = calloc(1, DEVMEM_PAGE_SIZE);
-        if (!*pg)
+    uint8_t **pg = &leaf[p & LEAF_MASK];
+    uint8_t *page = __atomic_load_n(pg, __ATOMIC_ACQUIRE);
+    if (!page) {
+        uint8_t *fresh = calloc(1, DEVMEM_PAGE_SIZE);
+        if (!fresh)
             return NULL;
-        dm->pages++;
+        if (__atomic_compare_exchange_n(pg, &page, fresh, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE)) {
+            page = fresh;
+            __atomic_fetch_add(&dm->pages, 1, __ATOMIC_RELAXED);
+        } else {
+            free(fresh);
+        }
     }
-    return *pg;
+    return page;
 }
 
 /* Release the page holding offset off (its contents read as zero again). */
@@ -411,7 +432,7 @@ static inline uint64_t page_left(uint64_t off) { return DEVMEM_PAGE_SIZE - (off 
 static uint64_t absent_leaf_left(const devmem *dm, uint64_t off)
 {
     uint64_t t = off >> (DEVMEM_PAGE_SHIFT + LEAF_SHIFT);
-    if (dm->top[t])
+    if (__atomic_load_n(&dm->top[t], __ATOMIC_ACQUIRE))
         return 0;
     return ((t + 1) << (DEVMEM_PAGE_SHIFT + LEAF_SHIFT)) - off;
 }

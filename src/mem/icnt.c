@@ -21,11 +21,19 @@
  * global FIFO records (deliverable cycle, output) of in-flight packets; the latency
  * is constant and cycles are simulated in order, so it is sorted by time.
  *
- * Active inputs.  Only inputs with queued packets are visited: they are kept
- * in an array sorted by index (inserting when an input becomes non-empty,
- * dropping it when it empties), so a cycle costs O(active inputs + granted
- * outputs) and every pass visits inputs in index order, which makes the
- * arbitration, and the random draws it makes, a function of the state only.
+ * Ports belong to their endpoints.  icnt_push touches only its input's
+ * state and icnt_pop_at only its output's, so a parallel engine's
+ * components may push and pop on different host threads within a window;
+ * everything network-wide (the active list, the in-flight FIFO, the
+ * statistics, whether the network is idle) is updated or computed by the
+ * serial calls between windows (icnt_advance, icnt_next_event, icnt_idle,
+ * icnt_get_stats).
+ *
+ * Active inputs.  Only inputs with queued packets are visited: icnt_advance
+ * collects them, in index order, and drops those that empty, so a cycle
+ * costs O(active inputs + granted outputs) and every pass visits inputs in
+ * index order, which makes the arbitration, and the random draws it makes,
+ * a function of the state only.
  *
  * A cycle c (icnt_cycle): (0) pops made at cycles <= c free their ejection
  * slots; (1) packets whose deliverable cycle is c become ready; (2) every idle input whose head packet was pushed before c requests
@@ -76,7 +84,8 @@ typedef struct icnt_in {
     uint32_t head, count;
     uint32_t qflits; /* flits queued and not yet sent */
     uint32_t sent;   /* flits of the head packet already sent (> 0: it holds its output) */
-    uint64_t seq;    /* next sequence number */
+    uint64_t seq;    /* next sequence number, = packets pushed */
+    uint64_t refused; /* pushes refused for lack of space */
 } icnt_in;
 
 typedef struct icnt_out {
@@ -88,6 +97,7 @@ typedef struct icnt_out {
     uint32_t holder; /* input holding the output, or ICNT_NONE */
     uint32_t rr;     /* round-robin pointer: the input with first claim */
     uint32_t nreq, best, pick; /* arbitration scratch, valid within one cycle */
+    uint64_t popped;           /* packets popped */
 } icnt_out;
 
 typedef struct icnt_flight {
@@ -111,7 +121,6 @@ struct icnt {
     uint32_t *touched; /* this cycle's requested outputs */
     icnt_flight *fl;   /* in-flight packets, sorted by deliverable cycle */
     size_t fl_cap, fl_head, fl_count;
-    uint64_t live; /* packets pushed and not yet popped */
     icnt_stats st;
 };
 
@@ -244,7 +253,7 @@ int icnt_push(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes,
     if (src >= n->c.nin || dst >= n->c.nout)
         return -1;
     if (!icnt_has_space_at(n, src, bytes, now > n->now ? now : n->now + 1)) {
-        n->st.push_refused++;
+        n->in[src].refused++;
         return -1;
     }
     icnt_in *in = &n->in[src];
@@ -257,17 +266,8 @@ int icnt_push(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes,
     p->src = src;
     p->dst = dst;
     p->nflits = icnt_packet_flits(n, bytes);
-    if (in->count++ == 0) {
-        uint32_t k = n->nact;
-        while (k > 0 && n->act[k - 1] > src) {
-            n->act[k] = n->act[k - 1];
-            k--;
-        }
-        n->act[k] = src;
-        n->nact++;
-    }
+    in->count++;
     in->qflits += p->nflits;
-    n->live++;
     return 0;
 }
 
@@ -278,8 +278,11 @@ int icnt_push(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes,
 uint64_t icnt_next_event(const icnt *n)
 {
     uint64_t ev = n->fl_count ? n->fl[n->fl_head].when : UINT64_MAX;
-    for (uint32_t k = 0; k < n->nact; k++) {
-        const icnt_in *in = &n->in[n->act[k]];
+    /* every input: pushes since the last advance are not in the active list */
+    for (uint32_t i = 0; i < n->c.nin; i++) {
+        const icnt_in *in = &n->in[i];
+        if (!in->count)
+            continue;
         if (in->sent)
             return n->now + 1; /* a holder moves; nothing can be earlier */
         const icnt_pkt *p = &in->q[in->head];
@@ -443,6 +446,11 @@ static void icnt_cycle(icnt *n, uint64_t c)
 /* Jump from event to event up to `now`, charging the quiet cycles between. */
 void icnt_advance(icnt *n, uint64_t now)
 {
+    /* collect the inputs with queued packets (pushes add none to the list) */
+    n->nact = 0;
+    for (uint32_t i = 0; i < n->c.nin; i++)
+        if (n->in[i].count)
+            n->act[n->nact++] = i;
     while (n->now < now) {
         uint64_t ev = icnt_next_event(n);
         uint64_t stop = ev <= now ? ev - 1 : now;
@@ -482,7 +490,7 @@ int icnt_pop_at(icnt *n, uint32_t dst, uint64_t t, icnt_msg *m)
     } else {
         out->pops[(out->phead + out->pcount++) % n->ocap] = t;
     }
-    n->live--;
+    out->popped++;
     return 1;
 }
 
@@ -512,6 +520,19 @@ uint64_t icnt_next_delivery(const icnt *n, uint32_t dst)
     return n->out[dst].q[n->out[dst].head].when + 1;
 }
 
-int icnt_idle(const icnt *n) { return n->live == 0; }
+int icnt_idle(const icnt *n)
+{
+    uint64_t pushed = 0, popped = 0;
+    for (uint32_t i = 0; i < n->c.nin; i++)
+        pushed += n->in[i].seq;
+    for (uint32_t o = 0; o < n->c.nout; o++)
+        popped += n->out[o].popped;
+    return pushed == popped;
+}
 
-void icnt_get_stats(const icnt *n, icnt_stats *s) { *s = n->st; }
+void icnt_get_stats(const icnt *n, icnt_stats *s)
+{
+    *s = n->st;
+    for (uint32_t i = 0; i < n->c.nin; i++)
+        s->push_refused += n->in[i].refused;
+}

@@ -19,31 +19,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exec/hostfp.h"
 #include "timing/timing_int.h"
 #include "util/common.h"
+#include "util/pfor.h"
 
 /* ---- requests ---------------------------------------------------------------------- */
 
-tm_req *tm_req_new(timing_gpu *g)
+/* A request from SM sm's pool.  A request stays the SM's: it travels to a
+ * partition, comes back as the reply, and is freed by the SM (a message by
+ * reference: while it is away only the partition touches it). */
+tm_req *tm_req_new(tm_sm *sm)
 {
-    tm_req *r = g->free_reqs;
+    tm_req *r = sm->free_reqs;
     if (r) {
-        g->free_reqs = r->next;
+        sm->free_reqs = r->next;
         return r;
     }
-    if (g->nreqs == g->reqs_cap) {
-        uint32_t cap = g->reqs_cap ? 2 * g->reqs_cap : 256;
-        tm_req **v = realloc(g->reqs, cap * sizeof *v);
+    if (sm->nreqs == sm->reqs_cap) {
+        uint32_t cap = sm->reqs_cap ? 2 * sm->reqs_cap : 64;
+        tm_req **v = realloc(sm->reqs, cap * sizeof *v);
         if (!v)
             return NULL;
-        g->reqs = v;
-        g->reqs_cap = cap;
+        sm->reqs = v;
+        sm->reqs_cap = cap;
     }
     if (!(r = malloc(sizeof *r)))
         return NULL;
-    g->reqs[g->nreqs++] = r;
+    sm->reqs[sm->nreqs++] = r;
     return r;
 }
 
@@ -72,17 +77,20 @@ static void timing_reset_inflight(timing_gpu *g)
         sm_reset_inflight(&g->sms[s]);
     for (uint32_t p = 0; p < g->nparts; p++)
         part_reset_inflight(&g->parts[p]);
-    g->free_reqs = NULL;
-    for (uint32_t i = 0; i < g->nreqs; i++) {
-        g->reqs[i]->next = g->free_reqs;
-        g->free_reqs = g->reqs[i];
+    for (uint32_t s = 0; s < g->nsms; s++) {
+        tm_sm *sm = &g->sms[s];
+        sm->free_reqs = NULL;
+        for (uint32_t i = 0; i < sm->nreqs; i++) {
+            sm->reqs[i]->next = sm->free_reqs;
+            sm->free_reqs = sm->reqs[i];
+        }
     }
 }
 
-void tm_req_free(timing_gpu *g, tm_req *r)
+void tm_req_free(tm_sm *sm, tm_req *r)
 {
-    r->next = g->free_reqs;
-    g->free_reqs = r;
+    r->next = sm->free_reqs;
+    sm->free_reqs = r;
 }
 
 /* Address interleaving: consecutive chunks go round the partitions, each
@@ -218,8 +226,14 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, char *err, size_t errl
     if (flit < 1)
         flit = 1;
     /* windows as long as the crossbar latency; input space freed in the
-     * crossbar reaches the source a window later (icnt.h, "Windows") */
+     * crossbar reaches the source a window later (icnt.h, "Windows").  A
+     * longer window (-lockstep_window) is relaxed synchronisation: a
+     * message can then arrive up to a window late, so results move a
+     * little, for fewer serial steps. */
     g->window = icnt_lat;
+    if (cfg->window > icnt_lat)
+        g->window = cfg->window;
+    g->exact = g->window == icnt_lat;
     icnt_config ic = {g->nsms, g->nparts, flit, icnt_lat, cfg->icnt_in_buf,
                       cfg->icnt_out_buf, 0, g->window - 1};
     if (!(g->reqnet = icnt_create(&ic, seed, 0)))
@@ -243,6 +257,12 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, char *err, size_t errl
     }
     if (tm_observe_open(g, err, errlen))
         goto fail;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t threads = cfg->threads ? cfg->threads : cpus > 0 ? (uint32_t)cpus : 1;
+    if (threads > g->nsms + g->nparts)
+        threads = g->nsms + g->nparts;
+    if (threads > 1 && !(g->pool = pfor_create(threads)))
+        goto oom;
     return g;
 oom:
     snprintf(err, errlen, "out of host memory building the GPU model");
@@ -256,6 +276,7 @@ void timing_gpu_free(timing_gpu *g)
     if (!g)
         return;
     tm_observe_close(g);
+    pfor_free(g->pool);
     if (g->sms)
         for (uint32_t s = 0; s < g->nsms; s++)
             sm_release(&g->sms[s]);
@@ -266,9 +287,6 @@ void timing_gpu_free(timing_gpu *g)
     free(g->parts);
     icnt_free(g->reqnet);
     icnt_free(g->repnet);
-    for (uint32_t i = 0; i < g->nreqs; i++)
-        free(g->reqs[i]);
-    free(g->reqs);
     free(g->ti);
     free(g);
 }
@@ -539,16 +557,16 @@ static uint64_t sm_next(const timing_gpu *g, const tm_sm *sm, uint64_t t)
 
 /* SM s through the cycles [t, end): take the replies delivered, step the
  * pipeline, offer requests to the crossbar.  It touches only its own state,
- * its crossbar ports and the launch it executes (docs/ARCHITECTURE.md). */
+ * its crossbar ports and its view of the launch (docs/ARCHITECTURE.md). */
 static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
 {
-    const exec_launch *L = g->L;
+    const exec_launch *L = &sm->L;
     while (t < end && L->fault == LOCKSTEP_SUCCESS) {
-        g->now = t; /* the clock the interpreter's hook and %clock read */
+        sm->now = t; /* the clock the interpreter's hook and %clock read */
         icnt_msg m;
         while (icnt_pop_at(g->repnet, sm->id, t, &m)) {
             sm_reply(sm, m.payload, t);
-            tm_progress(g, t);
+            tm_progress(&sm->progress_at, t);
             sm->last_active = t;
         }
         if (sm->wake <= t || sm->lq_n) {
@@ -581,7 +599,7 @@ static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
  * and step the ROP, L2, atomic unit and DRAM at the cycles they can act. */
 static void part_window(timing_gpu *g, tm_part *p, uint64_t t, uint64_t end)
 {
-    while (t < end) {
+    while (t < end && p->L.fault == LOCKSTEP_SUCCESS) {
         icnt_msg m;
         int took = 0;
         while (icnt_pop_at(g->reqnet, p->id, t, &m)) {
@@ -624,39 +642,119 @@ static uint64_t next_event(const timing_gpu *g, const launch_state *ls, uint64_t
     return next < from ? from : next;
 }
 
+/* One window's work for the pool: item i is an SM (i < nsms) or a
+ * partition; -lockstep_window_order 1 takes them in reverse (on one thread
+ * that changes the order they run in; the result must not change). */
+typedef struct window_job {
+    timing_gpu *g;
+    uint64_t T, end;
+    int rev;
+} window_job;
+
+static void window_item(void *ctx, uint32_t i)
+{
+    window_job *j = ctx;
+    timing_gpu *g = j->g;
+    uint32_t n = g->nsms + g->nparts;
+    if (j->rev)
+        i = n - 1 - i;
+    if (i < g->nsms)
+        sm_window(g, &g->sms[i], j->T, j->end);
+    else
+        part_window(g, &g->parts[i - g->nsms], j->T, j->end);
+}
+
+/* A fault in a component's view of the launch reaches the launch: of the
+ * faults of one window, the first in the canonical order (cycle, then SM
+ * before partition and by index, and within an SM its first), whatever
+ * the host threads did.  Returns 1 if there was one. */
+static int merge_faults(timing_gpu *g)
+{
+    exec_launch *L = g->L, *best = NULL;
+    for (uint32_t i = 0; i < g->nsms + g->nparts; i++) {
+        exec_launch *v = i < g->nsms ? &g->sms[i].L : &g->parts[i - g->nsms].L;
+        if (v->oom)
+            L->oom = 1;
+        if (v->fault != LOCKSTEP_SUCCESS && (!best || v->fault_cycle < best->fault_cycle))
+            best = v;
+    }
+    if (!best || L->fault != LOCKSTEP_SUCCESS)
+        return best != NULL;
+    L->fault = best->fault;
+    L->fault_cycle = best->fault_cycle;
+    L->fault_addr = best->fault_addr;
+    L->fault_pc = best->fault_pc;
+    L->fault_warp = best->fault_warp;
+    L->fault_lane = best->fault_lane;
+    memcpy(L->fault_cta, best->fault_cta, sizeof L->fault_cta);
+    memcpy(L->fault_tid, best->fault_tid, sizeof L->fault_tid);
+    sb_clear(&L->fault_msg);
+    sb_append(&L->fault_msg, sb_cstr(&best->fault_msg), best->fault_msg.len);
+    return 1;
+}
+
+/* The serial step's built-in calls: each warp that reached a call of
+ * vprintf, malloc, free or __assertfail in the window, SM by SM in index
+ * order and in the order each SM issued them, runs it now on the launch
+ * itself (device memory's allocator and the printf buffer are the whole
+ * GPU's) and goes on in the next window. */
+static void run_syscalls(timing_gpu *g, uint64_t now)
+{
+    exec_launch *L = g->L;
+    for (uint32_t s = 0; s < g->nsms && L->fault == LOCKSTEP_SUCCESS; s++) {
+        tm_sm *sm = &g->sms[s];
+        for (uint32_t k = 0; k < sm->nsys && L->fault == LOCKSTEP_SUCCESS; k++)
+            sm_syscall(sm, sm->sys[k], L, now);
+        sm->nsys = 0;
+    }
+}
+
 /* The launch in windows of g->window cycles [T, T+W).  Within a window
- * every SM, then every partition, runs on its own: nothing one component
- * does in a window can reach another before the window ends, because
- * crossbar deliveries take at least the crossbar latency (>= W) and input
- * space freed in the crossbar reaches a source W - 1 cycles later
- * (icnt.h, "Windows").  Between windows, one serial step advances the
- * crossbars, retires finished CTAs, dispatches new ones, checks for faults
- * and the watchdog, and jumps over time in which nothing can happen.  So
- * the SMs of a window, and the partitions, could run on separate host
- * threads without changing a bit of the result (docs/ARCHITECTURE.md). */
+ * every SM and every partition runs on its own, on whichever host thread
+ * the pool gives it: nothing one component does in a window can reach
+ * another before the window ends, because crossbar deliveries take at
+ * least the crossbar latency (>= W) and input space freed in the crossbar
+ * reaches a source W - 1 cycles later (icnt.h, "Windows").  Between
+ * windows, one serial step merges faults in the canonical order, runs
+ * built-in calls, advances the crossbars, retires finished CTAs,
+ * dispatches new ones, checks the limits and the watchdog, and jumps over
+ * time in which nothing can happen.  The result is therefore the same for
+ * every number of threads and every order (docs/ARCHITECTURE.md). */
 static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
 {
     exec_launch *L = g->L;
     const lockstep_config *cfg = g->cfg;
     uint64_t T = g->now, last = g->now, start = g->now;
     g->progress_at = T;
-    for (uint32_t s = 0; s < g->nsms; s++)
+    for (uint32_t s = 0; s < g->nsms; s++) {
         g->sms[s].last_active = 0;
-    for (uint32_t p = 0; p < g->nparts; p++)
+        g->sms[s].progress_at = T;
+    }
+    for (uint32_t p = 0; p < g->nparts; p++) {
         g->parts[p].last_active = 0;
+        g->parts[p].progress_at = T;
+    }
+    window_job job = {g, 0, 0, cfg->window_order != 0};
     for (;;) {
         uint64_t end = T + g->window;
         dispatch_round_robin(g, ls, T);
-        /* -lockstep_window_order 1 runs them backwards: the results must not
-         * change (test_timing checks), as they must not on N threads */
-        const int rev = cfg->window_order != 0;
-        for (uint32_t i = 0; i < g->nsms && L->fault == LOCKSTEP_SUCCESS; i++)
-            sm_window(g, &g->sms[rev ? g->nsms - 1 - i : i], T, end);
-        for (uint32_t i = 0; i < g->nparts && L->fault == LOCKSTEP_SUCCESS; i++)
-            part_window(g, &g->parts[rev ? g->nparts - 1 - i : i], T, end);
+        if (L->fault != LOCKSTEP_SUCCESS)
+            break;
+        job.T = T;
+        job.end = end;
+        pfor_run(g->pool, g->nsms + g->nparts, window_item, &job);
         g->now = end - 1;
+        if (merge_faults(g))
+            break;
+        run_syscalls(g, end);
+        if (L->fault != LOCKSTEP_SUCCESS)
+            break;
         icnt_advance(g->reqnet, end - 1);
         icnt_advance(g->repnet, end - 1);
+        for (uint32_t s = 0; s < g->nsms; s++)
+            g->progress_at = MAX(g->progress_at, g->sms[s].progress_at);
+        for (uint32_t p = 0; p < g->nparts; p++)
+            g->progress_at = MAX(g->progress_at, g->parts[p].progress_at);
         for (uint32_t s = 0; s < g->nsms && L->fault == LOCKSTEP_SUCCESS; s++)
             if (g->sms[s].nresident)
                 retire(g, ls, s);
@@ -666,11 +764,28 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
                        "out of host memory in the timing model");
         if (L->fault != LOCKSTEP_SUCCESS)
             break;
-        if (L->opt.max_warp_insts && L->warp_insts > L->opt.max_warp_insts) {
-            exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_INSN_LIMIT, 0,
+        uint64_t insts = L->warp_insts;
+        for (uint32_t s = 0; s < g->nsms; s++)
+            insts += g->sms[s].L.warp_insts;
+        if (L->opt.max_warp_insts && insts > L->opt.max_warp_insts) {
+            /* name the first warp still running, in SM, slot and warp order */
+            exec_cta *fc = NULL;
+            exec_warp *fw = NULL;
+            for (uint32_t s = 0; s < g->nsms && !fw; s++)
+                for (uint32_t k = 0; k < ls->occ && !fw; k++) {
+                    tm_cta *tc = &g->sms[s].ctas[k];
+                    for (uint32_t i = 0; tc->active && i < L->nwarps && !fw; i++)
+                        if (tc->c->warps[i].state == WARP_RUNNING) {
+                            fc = tc->c;
+                            fw = &tc->c->warps[i];
+                        }
+                }
+            exec_fault(L, fc, fw, -1, fw && fw->sp ? fw->stack[fw->sp - 1].pc : IR_NO_PC,
+                       LOCKSTEP_ERROR_INSN_LIMIT, 0,
                        "the launch ran past the limit of %llu warp instructions "
-                       "(-lockstep_max_warp_insts)",
-                       (unsigned long long)L->opt.max_warp_insts);
+                       "(-lockstep_max_warp_insts)%s",
+                       (unsigned long long)L->opt.max_warp_insts,
+                       fw ? "; this warp was running" : "");
             break;
         }
         if (exec_limits(L, end - start, ls->slots, ls->nslots))
@@ -728,6 +843,47 @@ static void dram_totals(const timing_gpu *g, dram_stats *t)
     }
 }
 
+/* A component's view of launch L: the same launch, with its own counters,
+ * fault, memory answer and clock (timing_int.h, "Per-component state"). */
+static void view_begin(exec_launch *v, const exec_launch *L, void *owner, const uint64_t *clock)
+{
+    strbuf msg = v->fault_msg; /* keep its buffer from launch to launch */
+    *v = *L;
+    v->fault_msg = msg;
+    sb_clear(&v->fault_msg);
+    v->warp_insts = v->thread_insts = 0;
+    memset(v->mix, 0, sizeof v->mix);
+    v->fault = LOCKSTEP_SUCCESS;
+    v->fault_cycle = 0;
+    v->oom = 0;
+    v->mem_issue = sm_mem_issue;
+    v->timing = owner;
+    v->cycle = clock;
+    v->mem.status = EXEC_MEM_NONE;
+    /* the GPU-wide parts are the serial step's: no view reaches them */
+    v->printf_out = NULL;
+    v->dev = (exec_device_ops){0};
+    v->pool = NULL;
+}
+
+/* Sum a view's counters into the launch. */
+static void view_end(exec_launch *L, const exec_launch *v)
+{
+    L->warp_insts += v->warp_insts;
+    L->thread_insts += v->thread_insts;
+    for (int m = 0; m < MIX_COUNT; m++)
+        L->mix[m] += v->mix[m];
+}
+
+/* Add a component's timing counters to the launch's. */
+static void stats_add(lockstep_timing_stats *st, const lockstep_timing_stats *c)
+{
+    uint64_t *d = (uint64_t *)(void *)st;
+    const uint64_t *s = (const uint64_t *)(const void *)c;
+    for (size_t k = 0; k < sizeof *st / sizeof(uint64_t); k++)
+        d[k] += s[k];
+}
+
 lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats *st)
 {
     memset(st, 0, sizeof *st);
@@ -742,7 +898,6 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
     launch_state ls;
     memset(&ls, 0, sizeof ls);
     ls.occ = timing_occupancy(g, L->nthreads, regs, L->shared_bytes);
-    st->max_ctas_per_sm = ls.occ;
     if (!ls.occ) {
         uint32_t warps = (L->nthreads + WARP_SIZE - 1) / WARP_SIZE;
         if (warps * WARP_SIZE > g->threads_per_sm)
@@ -772,6 +927,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
     ls.warps = calloc((size_t)ls.nslots * L->nwarps, sizeof *ls.warps);
     uint32_t nsw = (ls.occ * L->nwarps + g->nsched - 1) / g->nsched;
     int ok = ls.slots && ls.ctas && ls.warps;
+    L->cycle = &g->now; /* the serial step's clock */
     for (uint32_t s = 0; ok && s < g->nsms; s++) {
         tm_sm *sm = &g->sms[s];
         sm->ctas = ls.ctas + (size_t)s * ls.occ;
@@ -795,6 +951,13 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
             }
         }
         sm_launch_begin(sm);
+        view_begin(&sm->L, L, sm, &sm->now);
+        sm->now = g->now;
+    }
+    for (uint32_t p = 0; ok && p < g->nparts; p++) {
+        tm_part *pt = &g->parts[p];
+        view_begin(&pt->L, L, pt, &g->now);
+        memset(&pt->st, 0, sizeof pt->st);
     }
     lockstep_status ret;
     if (!ok) {
@@ -802,9 +965,6 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         ret = fail_launch(L, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory for %u CTA slots%.0u",
                           ls.nslots, 0);
     } else {
-        L->mem_issue = sm_mem_issue;
-        L->timing = g;
-        L->cycle = &g->now;
         uint64_t start = g->now;
         icnt_stats i0[2], i1[2];
         icnt_get_stats(g->reqnet, &i0[0]);
@@ -817,7 +977,14 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         L->host_t0 = exec_host_ns();
         ret = run_loop(g, &ls);
         hostfp_leave(&env);
+        for (uint32_t s = 0; s < g->nsms; s++) {
+            view_end(L, &g->sms[s].L);
+            stats_add(st, &g->sms[s].st);
+        }
+        for (uint32_t p = 0; p < g->nparts; p++)
+            stats_add(st, &g->parts[p].st);
         st->cycles = g->end - start;
+        st->max_ctas_per_sm = ls.occ;
         icnt_get_stats(g->reqnet, &i1[0]);
         icnt_get_stats(g->repnet, &i1[1]);
         st->icnt_req_packets = i1[0].packets - i0[0].packets;
@@ -843,8 +1010,6 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         /* a fault leaves requests in flight: drop them so the next launch starts clean */
         timing_reset_inflight(g);
     }
-    L->mem_issue = NULL;
-    L->timing = NULL;
     L->cycle = NULL;
     for (uint32_t s = 0; s < g->nsms; s++)
         g->sms[s].ctas = NULL;

@@ -55,6 +55,7 @@ int part_init(timing_gpu *g, tm_part *p, uint32_t id)
 
 void part_release(tm_part *p)
 {
+    sb_free(&p->L.fault_msg);
     cache_free(p->l2);
     dram_free(p->dram);
     free(p->mshr);
@@ -137,7 +138,7 @@ static void writeback(tm_part *p, const cache_victim *ev, uint64_t now)
 {
     if (!ev->valid || !ev->dirty)
         return;
-    p->g->st->l2_writebacks++;
+    p->st.l2_writebacks++;
     dq_push(p, now + p->g->dram_lat, ev->line_addr, TM_WRITEBACK, 1);
 }
 
@@ -145,7 +146,7 @@ static void writeback(tm_part *p, const cache_victim *ev, uint64_t now)
 static void serve(tm_part *p, tm_req *r, uint64_t now)
 {
     timing_gpu *g = p->g;
-    exec_launch *L = g->L;
+    exec_launch *L = &p->L;
     if (r->flags & REQF_VALUES) {
         switch (r->type) {
         case REQ_RD:
@@ -176,7 +177,7 @@ static void serve(tm_part *p, tm_req *r, uint64_t now)
 static int l2_access(tm_part *p, tm_req *r, uint64_t now)
 {
     timing_gpu *g = p->g;
-    lockstep_timing_stats *st = g->st;
+    lockstep_timing_stats *st = &p->st;
     uint64_t la = tm_part_local(g, r->pline);
     for (uint32_t i = 0; i < p->nmshr; i++)
         if (p->mshr[i].used && p->mshr[i].line == r->pline) {
@@ -238,7 +239,7 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
     m->waiting.n = 0;
     reqq_push(&m->waiting, r);
     if (dq_push(p, now + g->dram_lat, la, (uint32_t)(m - p->mshr), 0)) {
-        g->L->oom = 1;
+        p->L.oom = 1;
         return 1;
     }
     return 1;
@@ -255,7 +256,7 @@ void part_cycle(tm_part *p, uint64_t now)
     p->dram_now = dnow;
     uint64_t tag, done;
     while (dram_pop_done(p->dram, &tag, &done)) {
-        tm_progress(g, now);
+        tm_progress(&p->progress_at, now);
         if (tag == TM_WRITEBACK)
             continue;
         tm_l2mshr *m = &p->mshr[tag];
@@ -281,7 +282,7 @@ void part_cycle(tm_part *p, uint64_t now)
     if (p->rop.head && p->rop.head->t <= now) {
         tm_req *r = reqq_pop(&p->rop);
         if (l2_access(p, r, now)) {
-            tm_progress(g, now);
+            tm_progress(&p->progress_at, now);
         } else { /* no MSHR or line free: back to the head, retried next cycle */
             r->next = p->rop.head;
             p->rop.head = r;
@@ -316,7 +317,7 @@ void part_cycle(tm_part *p, uint64_t now)
             break;
         reqq_pop(&p->replies);
         icnt_push(g->repnet, now, p->id, r->sm, bytes, r);
-        tm_progress(g, now);
+        tm_progress(&p->progress_at, now);
     }
 }
 

@@ -77,6 +77,11 @@ void sm_release(tm_sm *sm)
     free(sm->mops);
     for (int s = 0; s < TM_MAX_SCHED; s++)
         free(sm->sched[s]);
+    for (uint32_t i = 0; i < sm->nreqs; i++)
+        free(sm->reqs[i]);
+    free(sm->reqs);
+    free(sm->sys);
+    sb_free(&sm->L.fault_msg);
 }
 
 /* A kernel starts: empty L1 and constant cache, fresh scheduler state. */
@@ -99,6 +104,9 @@ void sm_launch_begin(tm_sm *sm)
     sm->sched_at = 0;
     sm->fetch_free = 0;
     sm->out_waiters = 0;
+    sm->nsys = 0;
+    sm->progress_at = 0;
+    memset(&sm->st, 0, sizeof sm->st);
 }
 
 /* A CTA starts in slot tc: its warps get fresh scoreboards. */
@@ -233,14 +241,14 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
 static tm_req *req_make(tm_sm *sm, tm_mop *m, uint64_t line, uint8_t type, uint8_t flags)
 {
     timing_gpu *g = sm->g;
-    tm_req *r = tm_req_new(g);
+    tm_req *r = tm_req_new(sm);
     if (!r)
         return NULL;
     r->mop = m;
     r->line = line;
     /* placement (partition, sets, banks) goes by the modelled physical
      * address, never by where the host put pinned or managed memory */
-    r->pline = devmem_phys(g->L->dm, line, &sm->phys_hint);
+    r->pline = devmem_phys(sm->L.dm, line, &sm->phys_hint);
     r->sm = sm->id;
     r->part = tm_part_of(g, r->pline);
     r->type = type;
@@ -319,11 +327,11 @@ static uint32_t bank_degree(const timing_gpu *g, const exec_addr *ad, uint32_t l
 int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
                  exec_memres *res)
 {
-    timing_gpu *g = L->timing;
-    tm_sm *sm = &g->sms[c->smid];
+    tm_sm *sm = L->timing;
+    timing_gpu *g = sm->g;
     tm_warp *tw = w->timing;
-    uint64_t now = g->now;
-    lockstep_timing_stats *st = g->st;
+    uint64_t now = sm->now;
+    lockstep_timing_stats *st = &sm->st;
     const ir_insn *in = rq->in;
     const exec_addr *ad = &rq->ad;
     uint32_t active = rq->lanes, props = ptx_op_props(in->op);
@@ -531,7 +539,7 @@ static void mark_stale(tm_sm *sm, uint64_t line)
 static int ldst_step(tm_sm *sm, uint64_t now)
 {
     timing_gpu *g = sm->g;
-    lockstep_timing_stats *st = g->st;
+    lockstep_timing_stats *st = &sm->st;
     tm_lacc *a = &sm->lq[sm->lq_head];
     tm_req *r = a->req;
     tm_mop *m = r->mop;
@@ -548,10 +556,10 @@ static int ldst_step(tm_sm *sm, uint64_t now)
         if (idx >= 0 && !reserved && (valid & r->sectors) == r->sectors) {
             /* hit: the value is the L1's copy, now */
             if (m->values)
-                exec_reply_load(g->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, r->lanes,
+                exec_reply_load(&sm->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, r->lanes,
                                 &m->ad, r->line, cache_data(sm->l1, idx));
             mop_part_done(sm, m, now + g->cfg->l1_latency);
-            tm_req_free(g, r);
+            tm_req_free(sm, r);
             goto done;
         }
         if (count)
@@ -568,7 +576,7 @@ static int ldst_step(tm_sm *sm, uint64_t now)
             hit->wlanes[hit->nw++] = r->lanes;
             if (r->flags & REQF_VALUES)
                 st->l1d_pending_hits++;
-            tm_req_free(g, r);
+            tm_req_free(sm, r);
             goto done;
         }
         if (!hit && !reserved) {
@@ -636,7 +644,6 @@ done:
 /* A reply arrives from a partition. */
 void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
 {
-    timing_gpu *g = sm->g;
     tm_mop *m = r->mop;
     if (r->type == REQ_RD) {
         if (r->mshr >= 0) {
@@ -649,13 +656,13 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
             for (uint32_t i = 0; i < e->nw; i++) {
                 tm_mop *wm = e->wmop[i];
                 if (wm->values)
-                    exec_reply_load(g->L, wm->tw->tc->c, wm->tw->w, wm->reg_base, wm->in,
+                    exec_reply_load(&sm->L, wm->tw->tc->c, wm->tw->w, wm->reg_base, wm->in,
                                     e->wlanes[i], &wm->ad, r->line, r->data);
                 mop_part_done(sm, wm, now);
             }
             e->used = 0;
             e->nw = 0;
-            tm_req_free(g, r);
+            tm_req_free(sm, r);
             return;
         }
         if (r->flags & REQF_CONST) {
@@ -671,7 +678,7 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
                                NULL);
             }
         } else if (m->values) {
-            exec_reply_load(g->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, r->lanes, &m->ad,
+            exec_reply_load(&sm->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, r->lanes, &m->ad,
                             r->line, r->data);
         }
     } else if (r->type == REQ_ATOM) {
@@ -680,10 +687,10 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
             int l = ctz32(k);
             memcpy(&old[l], r->data + 8 * l, 8);
         }
-        exec_reply_atom(g->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, r->lanes, old);
+        exec_reply_atom(&sm->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, r->lanes, old);
     }
     mop_part_done(sm, m, now);
-    tm_req_free(g, r);
+    tm_req_free(sm, r);
 }
 
 /* ---- issue ------------------------------------------------------------------------- */
@@ -709,7 +716,7 @@ static void fetch(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
 static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uint64_t *when)
 {
     timing_gpu *g = sm->g;
-    exec_launch *L = g->L;
+    exec_launch *L = &sm->L;
     exec_warp *w = tw->w;
     *when = TM_NEVER;
     if (w->state == WARP_BARRIER)
@@ -805,7 +812,7 @@ void sm_out_drained(tm_sm *sm, uint64_t t)
         tm_cta *tc = &sm->ctas[k];
         if (!tc->active)
             continue;
-        for (uint32_t i = 0; i < sm->g->L->nwarps; i++) {
+        for (uint32_t i = 0; i < sm->L.nwarps; i++) {
             tm_warp *tw = &tc->warps[i];
             if (tw->ready_why == LOCKSTEP_STALL_MEMORY && tw->ready_at > t + 1)
                 tw->ready_at = t + 1;
@@ -827,15 +834,77 @@ static void wake_cta(tm_cta *tc, uint32_t nwarps, uint64_t t)
         }
 }
 
+/* The instruction buffer after warp tw issued the instruction at its head. */
+static void ibuffer_next(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now)
+{
+    exec_warp *w = tw->w;
+    if (sm->g->cfg->ibuffer && tw->ib_n) {
+        /* take the buffer's head; fetch again at once if the warp goes
+         * elsewhere than the next buffered instruction, or ran out */
+        tw->ib_pc++;
+        tw->ib_n--;
+        if (w->state == WARP_RUNNING) {
+            uint32_t next = exec_warp_next_pc(L, tw->tc->c, w);
+            if (next != IR_NO_PC && (!tw->ib_n || next != tw->ib_pc))
+                fetch(sm, tw, next, now);
+        }
+    }
+}
+
+/* A built-in call (vprintf, malloc, free, __assertfail) changes what the
+ * whole GPU shares (device memory's allocator, the printf buffer), so the
+ * serial step between windows runs it, on the launch itself: the warp
+ * waits for it (it has no memory operation in flight: the call waited as
+ * a fence does). */
+static void syscall_enqueue(tm_sm *sm, tm_warp *tw)
+{
+    if (sm->nsys == sm->sys_cap) {
+        uint32_t cap = sm->sys_cap ? 2 * sm->sys_cap : 16;
+        tm_warp **v = realloc(sm->sys, cap * sizeof *v);
+        if (!v) {
+            sm->L.oom = 1;
+            exec_fault(&sm->L, tw->tc->c, tw->w, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+                       "out of host memory for a built-in call");
+            return;
+        }
+        sm->sys = v;
+        sm->sys_cap = cap;
+    }
+    sm->sys[sm->nsys++] = tw;
+    tw->ready_at = TM_NEVER;
+    tw->ready_why = LOCKSTEP_STALL_FENCE;
+}
+
+void sm_syscall(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now)
+{
+    exec_warp *w = tw->w;
+    uint32_t n = exec_warp_run(L, tw->tc->c, w, 1);
+    sm->insts += n;
+    ibuffer_next(sm, tw, L, now);
+    if (w->state != WARP_RUNNING)
+        wake_cta(tw->tc, L->nwarps, now);
+    tw->ready_at = now;
+    tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+    if (sm->wake > now)
+        sm->wake = now;
+    if (sm->sched_at > now)
+        sm->sched_at = now;
+}
+
 /* Issue warp tw's instruction at pc. */
 static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
 {
     timing_gpu *g = sm->g;
-    exec_launch *L = g->L;
+    exec_launch *L = &sm->L;
     exec_warp *w = tw->w;
     const tm_insn *ti = &g->ti[pc];
     const ir_insn *in = &L->mod->code[pc];
     uint32_t reg_base = w->reg_base, pred_base = w->pred_base;
+    if (ti->complex == 2) {
+        syscall_enqueue(sm, tw);
+        tm_progress(&sm->progress_at, now);
+        return;
+    }
     L->mem.status = EXEC_MEM_NONE;
     if ((ptx_op_props(in->op) & OPF_FENCE) && g->cfg->l1_inval_on_fence && sm->l1 &&
         in->scope != SCOPE_CTA) {
@@ -853,22 +922,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     }
     L->warp_insts += n;
     sm->insts += n;
-    if (g->cfg->ibuffer && tw->ib_n) {
-        /* take the buffer's head; fetch again at once if the warp goes
-         * elsewhere than the next buffered instruction, or ran out */
-        tw->ib_pc++;
-        tw->ib_n--;
-        if (w->state == WARP_RUNNING) {
-            uint32_t next = exec_warp_next_pc(L, tw->tc->c, w);
-            if (next != IR_NO_PC && (!tw->ib_n || next != tw->ib_pc))
-                fetch(sm, tw, next, now);
-        }
-    }
-    if (L->opt.max_warp_insts && L->warp_insts > L->opt.max_warp_insts)
-        exec_fault(L, tw->tc->c, w, -1, pc, LOCKSTEP_ERROR_INSN_LIMIT, 0,
-                   "the launch ran past the limit of %llu warp instructions "
-                   "(-lockstep_max_warp_insts); this warp was running",
-                   (unsigned long long)L->opt.max_warp_insts);
+    ibuffer_next(sm, tw, L, now);
     if (ti->unit != TU_NONE && ti->unit != TU_LDST) {
         uint32_t nu = g->units[ti->unit];
         uint32_t best = 0;
@@ -894,7 +948,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
         wake_cta(tw->tc, L->nwarps, now + 1);
     tw->ready_at = now + 1;
     tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
-    tm_progress(g, now);
+    tm_progress(&sm->progress_at, now);
 }
 
 /* One cycle of the SM. */
@@ -904,7 +958,7 @@ void sm_cycle(tm_sm *sm, uint64_t now)
     uint64_t wake = TM_NEVER; /* the schedulers' earliest next issue */
     int lq = sm->lq_n != 0;
     if (lq && ldst_step(sm, now))
-        tm_progress(g, now);
+        tm_progress(&sm->progress_at, now);
     if (now < sm->sched_at) {
         /* no warp can issue before sched_at and none has changed since the
          * schedulers last looked (mop_part_done and dispatch lower it): the
@@ -914,7 +968,7 @@ void sm_cycle(tm_sm *sm, uint64_t now)
         sm->wake = lq || sm->out.n ? now + 1 : sm->sched_at;
         return;
     }
-    for (uint32_t s = 0; s < g->nsched && g->L->fault == LOCKSTEP_SUCCESS; s++) {
+    for (uint32_t s = 0; s < g->nsched && sm->L.fault == LOCKSTEP_SUCCESS; s++) {
         tm_warp **list = sm->sched[s];
         uint32_t n = sm->nsw;
         int best_reason = LOCKSTEP_STALL_IDLE;
@@ -969,7 +1023,7 @@ void sm_cycle(tm_sm *sm, uint64_t now)
                 best_reason = why;
             if (when < wake)
                 wake = when;
-            if (g->L->fault != LOCKSTEP_SUCCESS)
+            if (sm->L.fault != LOCKSTEP_SUCCESS)
                 break;
         }
         if (chosen) {

@@ -13,6 +13,20 @@
  * SMs and partitions talk only through the two crossbar directions
  * (src/mem/icnt.c): tm_req messages go SM -> partition and come back as
  * replies.  Every time is a core-clock cycle except inside the DRAM model.
+ *
+ * Per-component state.  Each SM and each partition owns everything it
+ * changes during a window: its clock, its counters (a lockstep_timing_stats
+ * of its own, summed at the end of a launch), its request pool, its
+ * crossbar ports, its progress mark, and its view of the launch (an
+ * exec_launch copy with its own instruction counters, fault, memory answer
+ * and clock).  What it reads of the rest (configuration, latencies, the
+ * program, the launch's parameters, device memory's allocation table) does
+ * not change during a window.  So the components of a window can run on
+ * any number of host threads and give the same result (docs/ARCHITECTURE.md,
+ * "The threaded engine").  What touches the whole GPU -- CTA dispatch and
+ * retirement, built-in calls (printf, malloc), faults, limits, the
+ * crossbars' advance, the trace -- happens in the serial step between
+ * windows, in a fixed order.
  */
 #ifndef LOCKSTEP_TIMING_INT_H
 #define LOCKSTEP_TIMING_INT_H
@@ -157,7 +171,16 @@ typedef struct tm_mshr {
 
 typedef struct tm_sm {
     uint32_t id;
-    struct timing_gpu *g;
+    struct timing_gpu *g;     /* read-only during a window */
+    exec_launch L;            /* this SM's view of the launch (see the top) */
+    uint64_t now;             /* its clock: the cycle it is at */
+    lockstep_timing_stats st; /* its counters for this launch */
+    uint64_t progress_at;     /* last cycle anything issued or moved here */
+    tm_req *free_reqs;        /* its request pool */
+    tm_req **reqs;            /* every request it ever allocated */
+    uint32_t nreqs, reqs_cap;
+    struct tm_warp **sys;     /* warps waiting for a built-in call (serial step) */
+    uint32_t nsys, sys_cap;
     tm_cta *ctas;
     uint32_t nresident;
     tm_warp **sched[TM_MAX_SCHED];
@@ -204,7 +227,10 @@ typedef struct tm_djob {
 
 typedef struct tm_part {
     uint32_t id;
-    struct timing_gpu *g;
+    struct timing_gpu *g;     /* read-only during a window */
+    exec_launch L;            /* its view of the launch: global memory, host-memory failure */
+    lockstep_timing_stats st; /* its counters for this launch */
+    uint64_t progress_at;
     cache *l2;
     dram *dram;
     tm_reqq rop;           /* entered, waiting rop_latency */
@@ -241,10 +267,7 @@ struct timing_gpu {
     tm_sm *sms;
     tm_part *parts;
     uint32_t part_offset;            /* seeded: which partition address 0 starts in */
-    tm_req *free_reqs;
-    tm_req **reqs;                   /* every request ever allocated */
-    uint32_t nreqs, reqs_cap;
-    uint64_t now;                    /* core cycle */
+    uint64_t now;                    /* core cycle of the serial step (windows: see tm_sm.now) */
     uint64_t end;                    /* the cycle after the last launch's last active one */
     uint64_t seq;
     /* the launch being run */
@@ -254,6 +277,8 @@ struct timing_gpu {
     lockstep_timing_stats *st;
     uint64_t progress_at;            /* last cycle anything issued or moved (only grows) */
     uint32_t window;                 /* cycles per window: the crossbar latency */
+    int exact;                       /* window <= the crossbar latency: exact */
+    struct pfor *pool;               /* host threads that run a window's components */
     /* observe.c: the trace and the progress line */
     struct ctrace *trace;
     char *trace_partial;             /* the file being written: the trace's name + .partial */
@@ -275,6 +300,8 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now);
 int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
                  exec_memres *res);
 void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age);
+/* The serial step runs warp tw's built-in call on launch L at cycle now. */
+void sm_syscall(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now);
 int sm_busy(const tm_sm *sm);
 
 /* Forget every request and memory operation in flight (after a fault). */
@@ -290,8 +317,8 @@ uint64_t part_next_event(const tm_part *p, uint64_t now);
 int part_idle(const tm_part *p);
 
 /* engine.c */
-tm_req *tm_req_new(timing_gpu *g);
-void tm_req_free(timing_gpu *g, tm_req *r);
+tm_req *tm_req_new(tm_sm *sm);
+void tm_req_free(tm_sm *sm, tm_req *r);
 uint32_t tm_part_of(const timing_gpu *g, uint64_t addr);
 uint64_t tm_part_local(const timing_gpu *g, uint64_t addr);
 uint32_t tm_req_bytes(const tm_req *r, int reply);
@@ -306,12 +333,12 @@ void tm_observe_cta_end(timing_gpu *g, uint32_t sm, uint32_t slot, const exec_ct
 void tm_observe_window(timing_gpu *g, uint64_t now, uint64_t done_ctas, uint64_t total_ctas);
 void tm_observe_end(timing_gpu *g, const lockstep_timing_stats *st);
 
-/* Note that something moved at cycle now (the deadlock watchdog's clock).
- * Components may report out of cycle order within a window: it only grows. */
-static inline void tm_progress(struct timing_gpu *g, uint64_t now)
+/* Note that something moved at cycle now in a component (its progress
+ * mark; the deadlock watchdog takes the latest at each window's end). */
+static inline void tm_progress(uint64_t *at, uint64_t now)
 {
-    if (now > g->progress_at)
-        g->progress_at = now;
+    if (now > *at)
+        *at = now;
 }
 
 #endif

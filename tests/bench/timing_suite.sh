@@ -93,6 +93,31 @@ for name in ("aes", "hotspot"):
 sys.exit(bad)
 PY
 
+say "== host threads: the same statistics, byte for byte, on 1, 2 and 4 threads"
+# (window order 1 with 3 threads too); host_seconds is the host's own time,
+# and the configuration listed names the thread count and window order asked for
+if [ -n "$LOCKSTEP_RUN_ENV" ]; then
+    tnames="aes atomic_reduce bfs_racy hotspot"
+else
+    tnames=$(python3 bench/run --list | awk '{print $1}')
+fi
+for w in $tnames; do
+    for t in 1 2 4 3r; do
+        order=0
+        [ "$t" = 3r ] && order=1
+        env $LOCKSTEP_RUN_ENV "$lockstep" run --nondet-seed 5 --no-stats --stats-json \
+            "$tmp/th$t.json" --threads "${t%r}" -O "-lockstep_window_order $order" \
+            -- "build/bench/$w" --size small >"$tmp/th$t.out" 2>&1 || bad "$w with $t threads"
+        grep -v -e '"host_seconds"' -e '"-lockstep_threads"' -e '"-lockstep_window_order"' \
+            "$tmp/th$t.json" >"$tmp/th$t.cmp"
+    done
+    for t in 2 4 3r; do
+        cmp -s "$tmp/th1.cmp" "$tmp/th$t.cmp" || bad "$w: statistics on $t threads differ from 1"
+        cmp -s "$tmp/th1.out" "$tmp/th$t.out" || bad "$w: output on $t threads differs from 1"
+    done
+done
+say "threads: $(echo $tnames | wc -w) workloads, identical on 1, 2, 3 and 4 threads"
+
 say "== same seed, same statistics"
 # (bench/run builds the workloads into build/bench whichever build tests them)
 for k in 1 2; do

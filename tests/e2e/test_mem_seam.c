@@ -172,6 +172,9 @@ static void run_module(const char *ptx, const char *mode, const exec_interposer 
     memset(r, 0, sizeof *r);
     lockstep_config_create(&cfg);
     lockstep_config_set(cfg, "-lockstep_mode", mode);
+    /* the observers below keep plain counters: one host thread (hooks run
+     * on the thread of the SM they observe, exec.h) */
+    lockstep_config_set(cfg, "-lockstep_threads", "1");
     r->st = lockstep_device_create(cfg, &dev);
     lockstep_config_destroy(cfg);
     if (r->st)
