@@ -384,7 +384,7 @@ static void offer(const dram_cmd *c, uint64_t ready, uint64_t t, dram_cmd *best,
 static int scan(const dram *d, uint64_t t, dram_cmd *best, uint64_t *next)
 {
     size_t oldest[DRAM_MAX_BANKS];
-    uint8_t has[DRAM_MAX_BANKS] = {0}, hit[DRAM_MAX_BANKS] = {0};
+    uint64_t has = 0, hit = 0; /* banks with an arrived request; with a row hit among them */
     uint32_t nbk = d->c.nbk;
     int pending = d->c.tREFI && d->next_ref <= t;
     dram_cmd c;
@@ -416,14 +416,15 @@ static int scan(const dram *d, uint64_t t, dram_cmd *best, uint64_t *next)
     for (i = 0; i < d->qn && d->q[i].arrive <= t; i++) {
         const dram_req *r = &d->q[i];
         const dram_bank *bk = &d->bank[r->bank];
-        int first = !has[r->bank];
+        uint64_t bit = 1ull << r->bank;
+        int first = !(has & bit);
         if (first) {
-            has[r->bank] = 1;
+            has |= bit;
             oldest[r->bank] = i;
         }
         if (!bk->open || bk->row != r->row)
             continue;
-        hit[r->bank] = 1;
+        hit |= bit;
         if (d->c.scheduler == 0 && !first)
             continue; /* FIFO: only the bank's oldest request */
         c = (dram_cmd){CMD_COL, r->bank, i, 0, r->seq};
@@ -432,16 +433,17 @@ static int scan(const dram *d, uint64_t t, dram_cmd *best, uint64_t *next)
     if (i < d->qn)
         *next = min64(*next, d->q[i].arrive);
 
-    /* ACT for closed banks, PRE for conflicting open ones. */
-    for (uint32_t b = 0; b < nbk; b++) {
-        if (!has[b])
-            continue;
+    /* ACT for closed banks, PRE for conflicting open ones: the banks with
+     * a request, in index order */
+    (void)nbk;
+    for (uint64_t m = has; m; m &= m - 1) {
+        uint32_t b = (uint32_t)__builtin_ctzll(m);
         const dram_bank *bk = &d->bank[b];
         const dram_req *r = &d->q[oldest[b]];
         if (!bk->open) {
             c = (dram_cmd){CMD_ACT, b, oldest[b], 1, r->seq};
             offer(&c, max64(bk->act_ready, d->rrd_ready), t, best, next);
-        } else if (d->c.scheduler == 0 ? bk->row != r->row : !hit[b]) {
+        } else if (d->c.scheduler == 0 ? bk->row != r->row : !(hit >> b & 1)) {
             c = (dram_cmd){CMD_PRE, b, oldest[b], 1, r->seq};
             offer(&c, bk->pre_ready, t, best, next);
         }

@@ -546,7 +546,7 @@ static void sm_charge(tm_sm *sm, uint32_t nsched, uint64_t n)
  * becomes deliverable. */
 static uint64_t sm_next(const timing_gpu *g, const tm_sm *sm, uint64_t t)
 {
-    if (sm->lq_n || sm->out.n)
+    if (sm_lq_active(sm) || sm->out.n)
         return t + 1;
     uint64_t nx = sm->nresident ? sm->wake : TM_NEVER;
     uint64_t d = icnt_next_delivery(g->repnet, sm->id);
@@ -569,7 +569,7 @@ static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
             tm_progress(&sm->progress_at, t);
             sm->last_active = t;
         }
-        if (sm->wake <= t || sm->lq_n) {
+        if (sm->wake <= t || sm_lq_active(sm)) {
             if (sm->nresident || sm->lq_n)
                 sm->last_active = t;
             sm_cycle(sm, t);
@@ -606,11 +606,14 @@ static void part_window(timing_gpu *g, tm_part *p, uint64_t t, uint64_t end)
             part_accept(p, m.payload, t);
             took = 1;
         }
-        if (took || (t > 0 && part_next_event(p, t - 1) <= t)) {
+        /* its next event, remembered from the last step: nothing but a
+         * delivery or a step changes it */
+        if (took || p->next_ev <= t) {
             part_cycle(p, t);
             p->last_active = t;
+            p->next_ev = part_next_event(p, t);
         }
-        uint64_t nx = part_next_event(p, t);
+        uint64_t nx = p->next_ev;
         uint64_t d = icnt_next_delivery(g->reqnet, p->id);
         if (d < nx)
             nx = d;
@@ -631,7 +634,7 @@ static uint64_t next_event(const timing_gpu *g, const launch_state *ls, uint64_t
             next = t;
     }
     for (uint32_t p = 0; p < g->nparts && next > from; p++) {
-        uint64_t t = part_next_event(&g->parts[p], from - 1);
+        uint64_t t = g->parts[p].next_ev; /* as part_window left it */
         uint64_t d = icnt_next_delivery(g->reqnet, p);
         next = MIN(next, MIN(t, d));
     }
@@ -756,8 +759,10 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         for (uint32_t p = 0; p < g->nparts; p++)
             g->progress_at = MAX(g->progress_at, g->parts[p].progress_at);
         for (uint32_t s = 0; s < g->nsms && L->fault == LOCKSTEP_SUCCESS; s++)
-            if (g->sms[s].nresident)
+            if (g->sms[s].retire_hint) {
+                g->sms[s].retire_hint = 0;
                 retire(g, ls, s);
+            }
         tm_observe_window(g, end, ls->done_ctas, ls->total_ctas);
         if (L->fault == LOCKSTEP_SUCCESS && L->oom)
             exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
@@ -958,6 +963,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         tm_part *pt = &g->parts[p];
         view_begin(&pt->L, L, pt, &g->now);
         memset(&pt->st, 0, sizeof pt->st);
+        pt->next_ev = part_next_event(pt, g->now > 0 ? g->now - 1 : 0);
     }
     lockstep_status ret;
     if (!ok) {

@@ -54,6 +54,7 @@ int sm_init(timing_gpu *g, tm_sm *sm, uint32_t id)
         }
     }
     sm->lq_cap = 2 * WARP_SIZE + 8;
+    sm->lq_blocked = TM_NEVER;
     if (!(sm->lq = calloc(sm->lq_cap, sizeof *sm->lq)))
         return -1;
     rng_seed(&sm->rng, g->cfg->nondet_seed, RNG_SCHED, id);
@@ -189,6 +190,7 @@ void sm_reset_inflight(tm_sm *sm)
         sm->free_mops = sm->mops[i];
     }
     sm->lq_n = 0;
+    sm->lq_blocked = TM_NEVER;
     sm->out.head = sm->out.tail = NULL;
     sm->out.n = 0;
     for (uint32_t i = 0; i < sm->nmshr; i++)
@@ -214,6 +216,8 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
         tw->stores_out--;
     else
         tw->loads_out--;
+    if (!tw->loads_out && !tw->stores_out && tw->w->state != WARP_RUNNING)
+        sm->retire_hint = 1;
     if (m->acquire) {
         tw->acq_pending = 0;
         if (sm->g->cfg->l1_inval_on_fence && sm->l1) {
@@ -588,6 +592,7 @@ static int ldst_step(tm_sm *sm, uint64_t now)
                 }
             if (!e) {
                 st->l1d_reservation_fails++;
+                sm->lq_blocked = now;
                 return 0;
             }
             cache_victim ev;
@@ -596,6 +601,7 @@ static int ldst_step(tm_sm *sm, uint64_t now)
             int li = cache_allocate(sm->l1, r->pline, 1, &ev, now);
             if (li < 0) {
                 st->l1d_reservation_fails++;
+                sm->lq_blocked = now;
                 return 0;
             }
             e->used = 1;
@@ -641,10 +647,24 @@ done:
     return 1;
 }
 
+/* Something may have freed an MSHR or an L1 way (a reply, an L1
+ * invalidation): an LD/ST unit blocked on them tries again from cycle
+ * `next` on.  It would have tried, and failed, in every cycle since it
+ * blocked until then (the retries change nothing but that count): count
+ * those. */
+static void lq_unblock(tm_sm *sm, uint64_t next)
+{
+    if (sm->lq_blocked != TM_NEVER) {
+        sm->st.l1d_reservation_fails += next - sm->lq_blocked - 1;
+        sm->lq_blocked = TM_NEVER;
+    }
+}
+
 /* A reply arrives from a partition. */
 void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
 {
     tm_mop *m = r->mop;
+    lq_unblock(sm, now);
     if (r->type == REQ_RD) {
         if (r->mshr >= 0) {
             tm_mshr *e = &sm->mshr[r->mshr];
@@ -881,8 +901,10 @@ void sm_syscall(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now)
     uint32_t n = exec_warp_run(L, tw->tc->c, w, 1);
     sm->insts += n;
     ibuffer_next(sm, tw, L, now);
-    if (w->state != WARP_RUNNING)
+    if (w->state != WARP_RUNNING) {
         wake_cta(tw->tc, L->nwarps, now);
+        sm->retire_hint = 1;
+    }
     tw->ready_at = now;
     tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
     if (sm->wake > now)
@@ -908,6 +930,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     L->mem.status = EXEC_MEM_NONE;
     if ((ptx_op_props(in->op) & OPF_FENCE) && g->cfg->l1_inval_on_fence && sm->l1 &&
         in->scope != SCOPE_CTA) {
+        lq_unblock(sm, now + 1); /* this cycle's try came before the issue */
         cache_invalidate_all(sm->l1);
         for (uint32_t i = 0; i < sm->nmshr; i++)
             sm->mshr[i].stale = 1;
@@ -946,6 +969,8 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
             pr[ti->dp[i]] = now + ti->lat;
     if ((ptx_op_props(in->op) & (OPF_BARRIER | OPF_ENDS)) || w->state != WARP_RUNNING)
         wake_cta(tw->tc, L->nwarps, now + 1);
+    if (w->state != WARP_RUNNING)
+        sm->retire_hint = 1;
     tw->ready_at = now + 1;
     tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
     tm_progress(&sm->progress_at, now);
@@ -956,7 +981,7 @@ void sm_cycle(tm_sm *sm, uint64_t now)
 {
     timing_gpu *g = sm->g;
     uint64_t wake = TM_NEVER; /* the schedulers' earliest next issue */
-    int lq = sm->lq_n != 0;
+    int lq = sm_lq_active(sm);
     if (lq && ldst_step(sm, now))
         tm_progress(&sm->progress_at, now);
     if (now < sm->sched_at) {
@@ -998,10 +1023,10 @@ void sm_cycle(tm_sm *sm, uint64_t now)
                     wake = when;
             }
         }
-        for (uint32_t i = 0; !chosen && i < limit; i++) {
-            uint32_t k = (start + i) % n;
+        const tm_warp *skip = greedy ? sm->last[s] : NULL;
+        for (uint32_t i = 0, k = start; !chosen && i < limit; i++, k = k + 1 == n ? 0 : k + 1) {
             tm_warp *tw = list[k];
-            if (!tw || !tw->tc->active || tw == (greedy ? sm->last[s] : NULL))
+            if (!tw || tw == skip || !tw->tc->active)
                 continue;
             if (g->policy == 2) {
                 /* two-level: only the first N warps not waiting on memory compete */
@@ -1012,7 +1037,15 @@ void sm_cycle(tm_sm *sm, uint64_t now)
             }
             uint32_t pc;
             uint64_t when;
-            int why = can_issue(sm, tw, now, &pc, &when);
+            int why;
+            /* can_issue's first answers, without the call: most warps wait */
+            uint32_t state = tw->w->state;
+            if (state == WARP_RUNNING && tw->ready_at > now) {
+                when = tw->ready_at;
+                why = tw->ready_why;
+            } else {
+                why = can_issue(sm, tw, now, &pc, &when);
+            }
             if (why == LOCKSTEP_STALL_ISSUED) {
                 chosen = tw;
                 chosen_pc = pc;

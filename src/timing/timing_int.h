@@ -179,6 +179,8 @@ typedef struct tm_sm {
     tm_req *free_reqs;        /* its request pool */
     tm_req **reqs;            /* every request it ever allocated */
     uint32_t nreqs, reqs_cap;
+    int retire_hint;          /* a warp stopped running or finished its memory operations:
+                                 a CTA may be done (the serial step looks only then) */
     struct tm_warp **sys;     /* warps waiting for a built-in call (serial step) */
     uint32_t nsys, sys_cap;
     tm_cta *ctas;
@@ -194,6 +196,8 @@ typedef struct tm_sm {
     uint32_t nmshr;
     tm_lacc *lq;           /* LD/ST line accesses: ring */
     uint32_t lq_head, lq_n, lq_cap;
+    uint64_t lq_blocked;   /* the cycle the head access found no MSHR or L1 way free
+                              (TM_NEVER: not blocked); it waits for a fill */
     uint64_t ldst_busy_until;
     tm_reqq out;           /* waiting to enter the crossbar */
     tm_mop *free_mops;
@@ -240,6 +244,7 @@ typedef struct tm_part {
     tm_l2mshr *mshr;
     uint32_t nmshr;
     uint64_t dram_now;     /* DRAM cycles advanced to */
+    uint64_t next_ev;      /* its next event (part_next_event), kept by part_window */
     uint64_t last_active;  /* last cycle it took a request or stepped with work */
     rng rng;
 } tm_part;
@@ -303,6 +308,11 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
 /* The serial step runs warp tw's built-in call on launch L at cycle now. */
 void sm_syscall(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now);
 int sm_busy(const tm_sm *sm);
+/* Does the LD/ST unit have an access it can try this cycle? */
+static inline int sm_lq_active(const tm_sm *sm)
+{
+    return sm->lq_n && sm->lq_blocked == TM_NEVER;
+}
 
 /* Forget every request and memory operation in flight (after a fault). */
 void sm_reset_inflight(tm_sm *sm);
