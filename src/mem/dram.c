@@ -581,8 +581,16 @@ void dram_advance(dram *d, uint64_t now)
 {
     /* the remembered next event stays right while nothing issues or
      * completes: until then the command candidates do not change */
+    if (d->qn && d->ev_ok && d->ev > now) {
+        /* nothing issues or completes before the remembered event (it
+         * covers the queue's commands, arrivals, refresh and completions) */
+        if (d->cur <= now)
+            d->cur = now + 1;
+        return;
+    }
     size_t counted = d->counted;
-    int acted = 0;
+    int acted = 0, known = 0;
+    uint64_t known_next = 0; /* the last scan's next change, when it ended the loop */
     while (d->cur <= now) {
         if (d->open_count == 0 && (d->qn == 0 || d->q[0].arrive > d->cur)) {
             /* Nothing can happen but refreshes until the next arrival. */
@@ -604,15 +612,28 @@ void dram_advance(dram *d, uint64_t now)
             d->cur++;
             continue;
         }
-        if (next > now)
+        if (next > now) {
+            known = 1;
+            known_next = next;
             break;
+        }
         d->cur = next;
     }
     if (d->cur <= now)
         d->cur = now + 1;
     count_done(d, now);
-    if (acted || d->counted != counted || (d->ev_ok && d->ev < d->cur))
+    if (known && d->qn) {
+        /* the scan at the old cur holds until known_next > now: what
+         * dram_next_event would find at now + 1 (which looks at no
+         * command while the queue is empty) */
+        uint64_t t = known_next;
+        if (d->counted < d->end)
+            t = min64(t, d->dn[d->counted].done);
+        d->ev = t;
+        d->ev_ok = 1;
+    } else if (acted || d->counted != counted || (d->ev_ok && d->ev < d->cur)) {
         d->ev_ok = 0;
+    }
 }
 
 int dram_pop_done(dram *d, uint64_t *tag, uint64_t *done_cycle)

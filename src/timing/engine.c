@@ -527,6 +527,8 @@ static void retire(timing_gpu *g, launch_state *ls, uint32_t s)
             return;
         }
         tc->active = 0;
+        for (uint32_t i = 0; i < L->nwarps; i++)
+            sm_warp_park(&tc->warps[i]);
         sm->nresident--;
         ls->done_ctas++;
         tm_observe_cta_end(g, s, k, tc->c, MAX(sm->last_active + 1, g->now - g->window + 1));
@@ -951,6 +953,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
             tc->warps = ls.warps + ((size_t)s * ls.occ + j) * L->nwarps;
             for (uint32_t i = 0; i < L->nwarps; i++) {
                 tc->warps[i].tc = tc;
+                sm_warp_park(&tc->warps[i]);
                 uint32_t q = (j * L->nwarps + i) % g->nsched;
                 sm->sched[q][fill[q]++] = &tc->warps[i];
             }

@@ -124,6 +124,7 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     tw->acq_pending = 0;
     tw->ib_n = 0;
     tw->ib_ready = 0;
+    tw->npc = IR_NO_PC;
     if (tw->rcap)
         memset(tw->rready, 0, tw->rcap * sizeof *tw->rready);
     if (tw->pcap)
@@ -747,9 +748,12 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
         *when = tw->ready_at;
         return tw->ready_why;
     }
-    uint32_t pc = exec_warp_next_pc(L, tw->tc->c, w);
-    if (pc == IR_NO_PC)
-        return w->state == WARP_BARRIER ? LOCKSTEP_STALL_BARRIER : LOCKSTEP_STALL_IDLE;
+    uint32_t pc = tw->npc;
+    if (pc == IR_NO_PC) {
+        pc = tw->npc = exec_warp_next_pc(L, tw->tc->c, w);
+        if (pc == IR_NO_PC)
+            return w->state == WARP_BARRIER ? LOCKSTEP_STALL_BARRIER : LOCKSTEP_STALL_IDLE;
+    }
     *pc_out = pc;
     if (sb_fit(tw))
         return LOCKSTEP_STALL_IDLE;
@@ -844,14 +848,32 @@ void sm_out_drained(tm_sm *sm, uint64_t t)
         sm->wake = t + 1;
 }
 
+/* A warp that does not run (at a barrier, or done) waits for an event
+ * with its state as the reason; the scheduler's scan then needs only the
+ * warp's ready_at and ready_why.  Only the warp's own execution and a
+ * barrier's release (wake_cta) change the state, and both come here. */
+static void park_if_stopped(tm_warp *tw)
+{
+    uint32_t state = tw->w->state;
+    if (state != WARP_RUNNING) {
+        tw->ready_at = TM_NEVER;
+        tw->ready_why = state == WARP_BARRIER ? LOCKSTEP_STALL_BARRIER : LOCKSTEP_STALL_IDLE;
+    }
+}
+
 /* Wake every warp of tw's CTA (a barrier may have been released). */
 static void wake_cta(tm_cta *tc, uint32_t nwarps, uint64_t t)
 {
-    for (uint32_t i = 0; i < nwarps; i++)
-        if (tc->warps[i].ready_at == TM_NEVER || tc->warps[i].ready_at > t) {
-            tc->warps[i].ready_at = t;
-            tc->warps[i].ready_why = LOCKSTEP_STALL_SCOREBOARD;
+    for (uint32_t i = 0; i < nwarps; i++) {
+        tm_warp *tw = &tc->warps[i];
+        if (tw->w->state != WARP_RUNNING)
+            park_if_stopped(tw);
+        else if (tw->ready_at == TM_NEVER || tw->ready_at > t ||
+                 tw->ready_why == LOCKSTEP_STALL_BARRIER) {
+            tw->ready_at = t;
+            tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
         }
+    }
 }
 
 /* The instruction buffer after warp tw issued the instruction at its head. */
@@ -864,7 +886,7 @@ static void ibuffer_next(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now)
         tw->ib_pc++;
         tw->ib_n--;
         if (w->state == WARP_RUNNING) {
-            uint32_t next = exec_warp_next_pc(L, tw->tc->c, w);
+            uint32_t next = tw->npc = exec_warp_next_pc(L, tw->tc->c, w);
             if (next != IR_NO_PC && (!tw->ib_n || next != tw->ib_pc))
                 fetch(sm, tw, next, now);
         }
@@ -898,6 +920,7 @@ static void syscall_enqueue(tm_sm *sm, tm_warp *tw)
 void sm_syscall(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now)
 {
     exec_warp *w = tw->w;
+    tw->npc = IR_NO_PC;
     uint32_t n = exec_warp_run(L, tw->tc->c, w, 1);
     sm->insts += n;
     ibuffer_next(sm, tw, L, now);
@@ -907,6 +930,7 @@ void sm_syscall(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now)
     }
     tw->ready_at = now;
     tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+    park_if_stopped(tw);
     if (sm->wake > now)
         sm->wake = now;
     if (sm->sched_at > now)
@@ -935,6 +959,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
         for (uint32_t i = 0; i < sm->nmshr; i++)
             sm->mshr[i].stale = 1;
     }
+    tw->npc = IR_NO_PC;
     uint32_t n = exec_warp_run(L, tw->tc->c, w, 1);
     if (L->mem.status == EXEC_MEM_RETRY) {
         /* an interposer did not take the request yet: the instruction did
@@ -973,6 +998,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
         sm->retire_hint = 1;
     tw->ready_at = now + 1;
     tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+    park_if_stopped(tw);
     tm_progress(&sm->progress_at, now);
 }
 
@@ -1026,26 +1052,28 @@ void sm_cycle(tm_sm *sm, uint64_t now)
         const tm_warp *skip = greedy ? sm->last[s] : NULL;
         for (uint32_t i = 0, k = start; !chosen && i < limit; i++, k = k + 1 == n ? 0 : k + 1) {
             tm_warp *tw = list[k];
-            if (!tw || tw == skip || !tw->tc->active)
+            if (!tw || tw == skip)
                 continue;
             if (g->policy == 2) {
                 /* two-level: only the first N warps not waiting on memory compete */
-                if (tw->ready_at == TM_NEVER && tw->loads_out)
+                if (!tw->tc->active || (tw->ready_at == TM_NEVER && tw->loads_out))
                     continue;
                 if (considered++ >= g->two_level_n)
                     break;
             }
+            /* can_issue's first answer, without the call: most warps wait,
+             * and a warp of an empty slot or one that does not run waits
+             * for an event (park_if_stopped, sm_cta_slot_free) */
+            if (tw->ready_at > now) {
+                if (rank[tw->ready_why] > rank[best_reason])
+                    best_reason = tw->ready_why;
+                if (tw->ready_at < wake)
+                    wake = tw->ready_at;
+                continue;
+            }
             uint32_t pc;
             uint64_t when;
-            int why;
-            /* can_issue's first answers, without the call: most warps wait */
-            uint32_t state = tw->w->state;
-            if (state == WARP_RUNNING && tw->ready_at > now) {
-                when = tw->ready_at;
-                why = tw->ready_why;
-            } else {
-                why = can_issue(sm, tw, now, &pc, &when);
-            }
+            int why = can_issue(sm, tw, now, &pc, &when);
             if (why == LOCKSTEP_STALL_ISSUED) {
                 chosen = tw;
                 chosen_pc = pc;

@@ -144,6 +144,10 @@ typedef struct tm_warp {
      * from cycle ib_ready (fetch.c's model in sm.c) */
     uint32_t ib_pc, ib_n;
     uint64_t ib_ready;
+    /* the next pc exec_warp_next_pc gave while the warp ran (IR_NO_PC:
+     * ask again); only the warp's own execution (issue, sm_syscall) moves
+     * it, and those forget it */
+    uint32_t npc;
 } tm_warp;
 
 struct tm_cta {
@@ -305,6 +309,12 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now);
 int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
                  exec_memres *res);
 void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age);
+/* A warp of an empty CTA slot: the scheduler passes over it (idle). */
+static inline void sm_warp_park(tm_warp *tw)
+{
+    tw->ready_at = TM_NEVER;
+    tw->ready_why = LOCKSTEP_STALL_IDLE;
+}
 /* The serial step runs warp tw's built-in call on launch L at cycle now. */
 void sm_syscall(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now);
 int sm_busy(const tm_sm *sm);
