@@ -288,20 +288,46 @@ typedef enum lockstep_stall {
 } lockstep_stall;
 LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
 
-/* Timing-mode counters of a launch (GPGPU-Sim's names in the comments). */
+/* Every timing-mode counter of a launch, in output order, as
+ * X(member, name, what): the member of lockstep_timing_stats, its name in
+ * the statistics text and JSON (GPGPU-Sim's where it has one), and what it
+ * counts.  The struct, the statistics writers and the sums over SMs,
+ * partitions and launches all come from this one table.  The cycle count,
+ * the occupancy and the scheduler breakdown sit outside it: they are not
+ * plain sums. */
+#define LOCKSTEP_TIMING_COUNTERS(X)                                                        \
+    X(l1d_accesses, "L1D_total_cache_accesses", "global loads looked up in an L1D")      \
+    X(l1d_misses, "L1D_total_cache_misses", "of those, misses")                          \
+    X(l1d_pending_hits, "L1D_pending_hits", "misses merged into an outstanding miss (MSHR)") \
+    X(l1d_reservation_fails, "L1D_reservation_fails",                                    \
+      "L1D accesses retried: no MSHR, merge slot or line free")                          \
+    X(l2_accesses, "L2_total_cache_accesses", "requests looked up in an L2 slice")       \
+    X(l2_misses, "L2_total_cache_misses", "of those, misses")                            \
+    X(l2_writebacks, "L2_writebacks", "dirty L2 lines written back to DRAM")             \
+    X(dram_reads, "total_dram_reads", "DRAM read requests completed")                    \
+    X(dram_writes, "total_dram_writes", "DRAM write requests completed")                 \
+    X(dram_row_hits, "dram_row_hits", "DRAM requests served from an open row")           \
+    X(dram_activates, "dram_activates", "DRAM row activations")                          \
+    X(dram_refreshes, "dram_refreshes", "DRAM refresh commands")                         \
+    X(icnt_req_packets, "icnt_req_packets", "request packets, SM to partition")          \
+    X(icnt_req_flits, "icnt_req_flits", "their flits")                                   \
+    X(icnt_rep_packets, "icnt_rep_packets", "reply packets, partition to SM")            \
+    X(icnt_rep_flits, "icnt_rep_flits", "their flits")                                   \
+    X(icnt_stalls, "icnt_stall_cycles",                                                  \
+      "flit-cycles blocked by arbitration or full buffers")                              \
+    X(shmem_accesses, "shmem_accesses", "shared-memory warp accesses")                   \
+    X(shmem_conflict_cycles, "shmem_bank_conflict_cycles",                               \
+      "extra cycles from shared-memory bank conflicts")                                  \
+    X(const_accesses, "const_cache_accesses", "constant-cache warp accesses")            \
+    X(const_misses, "const_cache_misses", "of those, misses")                            \
+    X(mem_requests, "mem_requests", "coalesced global/local requests sent to the partitions")
+
+/* Timing-mode counters of a launch. */
 typedef struct lockstep_timing_stats {
-    uint64_t cycles;             /* gpu_sim_cycle (core clock) */
-    uint64_t l1d_accesses, l1d_misses;  /* L1D_total_cache_accesses / _misses (global loads) */
-    uint64_t l1d_pending_hits;   /* misses merged into an outstanding miss (MSHR) */
-    uint64_t l1d_reservation_fails;
-    uint64_t l2_accesses, l2_misses, l2_writebacks; /* L2_total_cache_accesses / _misses */
-    uint64_t dram_reads, dram_writes;  /* total_dram_reads / total_dram_writes */
-    uint64_t dram_row_hits, dram_activates, dram_refreshes;
-    uint64_t icnt_req_packets, icnt_req_flits, icnt_rep_packets, icnt_rep_flits;
-    uint64_t icnt_stalls;        /* flit-cycles blocked by arbitration or full buffers */
-    uint64_t shmem_accesses, shmem_conflict_cycles; /* extra cycles from bank conflicts */
-    uint64_t const_accesses, const_misses;
-    uint64_t mem_requests;       /* coalesced global/local requests sent to the partitions */
+    uint64_t cycles; /* gpu_sim_cycle (core clock) */
+#define LOCKSTEP_COUNTER_MEMBER_(member, name, what) uint64_t member;
+    LOCKSTEP_TIMING_COUNTERS(LOCKSTEP_COUNTER_MEMBER_)
+#undef LOCKSTEP_COUNTER_MEMBER_
     uint64_t max_ctas_per_sm;    /* occupancy: CTAs an SM can hold for this kernel */
     uint64_t stall[LOCKSTEP_STALL_COUNT]; /* scheduler-cycles, summed over SMs and schedulers */
 } lockstep_timing_stats;

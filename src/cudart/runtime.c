@@ -627,13 +627,14 @@ static void stats_add(lockstep_launch_stats *sum, const lockstep_launch_stats *s
     if (!st->timing)
         return;
     sum->timing = 1;
-    uint64_t occ = sum->t.max_ctas_per_sm > st->t.max_ctas_per_sm ? sum->t.max_ctas_per_sm
-                                                                  : st->t.max_ctas_per_sm;
-    uint64_t *dst = (uint64_t *)(void *)&sum->t;
-    const uint64_t *src = (const uint64_t *)(const void *)&st->t;
-    for (size_t k = 0; k < sizeof st->t / sizeof(uint64_t); k++)
-        dst[k] += src[k];
-    sum->t.max_ctas_per_sm = occ;
+    sum->t.cycles += st->t.cycles;
+#define ADD_COUNTER(member, name, what) sum->t.member += st->t.member;
+    LOCKSTEP_TIMING_COUNTERS(ADD_COUNTER)
+#undef ADD_COUNTER
+    if (st->t.max_ctas_per_sm > sum->t.max_ctas_per_sm)
+        sum->t.max_ctas_per_sm = st->t.max_ctas_per_sm;
+    for (int k = 0; k < LOCKSTEP_STALL_COUNT; k++)
+        sum->t.stall[k] += st->t.stall[k];
 }
 
 /* Count a launch in its kernel's sum, and list it while the list has room
@@ -1600,37 +1601,51 @@ static void json_mix(FILE *f, const uint64_t mix[LOCKSTEP_MIX_COUNT])
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
+/* The timing counters, from the table in lockstep.h. */
+typedef struct counter_desc {
+    const char *name;
+    size_t off;
+} counter_desc;
+static const counter_desc counters[] = {
+#define COUNTER_DESC(member, name, what) {name, offsetof(lockstep_timing_stats, member)},
+    LOCKSTEP_TIMING_COUNTERS(COUNTER_DESC)
+#undef COUNTER_DESC
+};
+/* Rates the text adds after a counter: name = num / den. */
+static const struct {
+    size_t after, num, den, den2;
+    const char *name;
+} rates[] = {
+    {offsetof(lockstep_timing_stats, l1d_misses), offsetof(lockstep_timing_stats, l1d_misses),
+     offsetof(lockstep_timing_stats, l1d_accesses), 0, "L1D_total_cache_miss_rate"},
+    {offsetof(lockstep_timing_stats, l2_misses), offsetof(lockstep_timing_stats, l2_misses),
+     offsetof(lockstep_timing_stats, l2_accesses), 0, "L2_total_cache_miss_rate"},
+    {offsetof(lockstep_timing_stats, dram_row_hits), offsetof(lockstep_timing_stats, dram_row_hits),
+     offsetof(lockstep_timing_stats, dram_reads), offsetof(lockstep_timing_stats, dram_writes),
+     "dram_row_buffer_hit_rate"},
+};
+
+static uint64_t at(const lockstep_timing_stats *t, size_t off)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)t + off, sizeof v);
+    return v;
+}
+
 /* The timing counters in GPGPU-Sim's names (text). */
 static void text_timing(FILE *f, const lockstep_timing_stats *t, uint64_t insn, const char *pre)
 {
     fprintf(f, "%-24s %llu\n", pre[0] ? "gpu_tot_sim_cycle" : "gpu_sim_cycle",
             (unsigned long long)t->cycles);
     fprintf(f, "%-24s %.4f\n", pre[0] ? "gpu_tot_ipc" : "gpu_ipc", ratio(insn, t->cycles));
-    fprintf(f, "L1D_total_cache_accesses %llu\n", (unsigned long long)t->l1d_accesses);
-    fprintf(f, "L1D_total_cache_misses   %llu\n", (unsigned long long)t->l1d_misses);
-    fprintf(f, "L1D_total_cache_miss_rate %.4f\n", ratio(t->l1d_misses, t->l1d_accesses));
-    fprintf(f, "L1D_pending_hits         %llu\n", (unsigned long long)t->l1d_pending_hits);
-    fprintf(f, "L1D_reservation_fails    %llu\n", (unsigned long long)t->l1d_reservation_fails);
-    fprintf(f, "L2_total_cache_accesses  %llu\n", (unsigned long long)t->l2_accesses);
-    fprintf(f, "L2_total_cache_misses    %llu\n", (unsigned long long)t->l2_misses);
-    fprintf(f, "L2_total_cache_miss_rate %.4f\n", ratio(t->l2_misses, t->l2_accesses));
-    fprintf(f, "L2_writebacks            %llu\n", (unsigned long long)t->l2_writebacks);
-    fprintf(f, "total_dram_reads         %llu\n", (unsigned long long)t->dram_reads);
-    fprintf(f, "total_dram_writes        %llu\n", (unsigned long long)t->dram_writes);
-    fprintf(f, "dram_row_buffer_hit_rate %.4f\n",
-            ratio(t->dram_row_hits, t->dram_reads + t->dram_writes));
-    fprintf(f, "dram_activates           %llu\n", (unsigned long long)t->dram_activates);
-    fprintf(f, "dram_refreshes           %llu\n", (unsigned long long)t->dram_refreshes);
-    fprintf(f, "icnt_req_packets         %llu\n", (unsigned long long)t->icnt_req_packets);
-    fprintf(f, "icnt_req_flits           %llu\n", (unsigned long long)t->icnt_req_flits);
-    fprintf(f, "icnt_rep_packets         %llu\n", (unsigned long long)t->icnt_rep_packets);
-    fprintf(f, "icnt_rep_flits           %llu\n", (unsigned long long)t->icnt_rep_flits);
-    fprintf(f, "icnt_stall_cycles        %llu\n", (unsigned long long)t->icnt_stalls);
-    fprintf(f, "shmem_accesses           %llu\n", (unsigned long long)t->shmem_accesses);
-    fprintf(f, "shmem_bank_conflict_cycles %llu\n", (unsigned long long)t->shmem_conflict_cycles);
-    fprintf(f, "const_cache_accesses     %llu\n", (unsigned long long)t->const_accesses);
-    fprintf(f, "const_cache_misses       %llu\n", (unsigned long long)t->const_misses);
-    fprintf(f, "mem_requests             %llu\n", (unsigned long long)t->mem_requests);
+    for (size_t k = 0; k < sizeof counters / sizeof counters[0]; k++) {
+        fprintf(f, "%-24s %llu\n", counters[k].name, (unsigned long long)at(t, counters[k].off));
+        for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++)
+            if (rates[r].after == counters[k].off)
+                fprintf(f, "%-24s %.4f\n", rates[r].name,
+                        ratio(at(t, rates[r].num),
+                              at(t, rates[r].den) + (rates[r].den2 ? at(t, rates[r].den2) : 0)));
+    }
     fprintf(f, "scheduler cycles:");
     for (int k = 0; k < LOCKSTEP_STALL_COUNT; k++)
         fprintf(f, " %s %llu", lockstep_stall_name((lockstep_stall)k),
@@ -1642,26 +1657,9 @@ static void text_timing(FILE *f, const lockstep_timing_stats *t, uint64_t insn, 
 static void json_timing(FILE *f, const lockstep_timing_stats *t, uint64_t insn, const char *ind)
 {
     fprintf(f, "%s\"gpu_ipc\": %.4f, ", ind, ratio(insn, t->cycles));
-    fprintf(f, "\"L1D_total_cache_accesses\": %llu, \"L1D_total_cache_misses\": %llu, "
-               "\"L1D_pending_hits\": %llu, \"L1D_reservation_fails\": %llu, "
-               "\"L2_total_cache_accesses\": %llu, \"L2_total_cache_misses\": %llu, "
-               "\"L2_writebacks\": %llu, \"total_dram_reads\": %llu, \"total_dram_writes\": %llu, "
-               "\"dram_row_hits\": %llu, \"dram_activates\": %llu, \"dram_refreshes\": %llu, "
-               "\"icnt_req_packets\": %llu, \"icnt_req_flits\": %llu, \"icnt_rep_packets\": %llu, "
-               "\"icnt_rep_flits\": %llu, \"icnt_stall_cycles\": %llu, \"shmem_accesses\": %llu, "
-               "\"shmem_bank_conflict_cycles\": %llu, \"const_cache_accesses\": %llu, "
-               "\"const_cache_misses\": %llu, \"mem_requests\": %llu, \"stalls\": {",
-            (unsigned long long)t->l1d_accesses, (unsigned long long)t->l1d_misses,
-            (unsigned long long)t->l1d_pending_hits, (unsigned long long)t->l1d_reservation_fails,
-            (unsigned long long)t->l2_accesses, (unsigned long long)t->l2_misses,
-            (unsigned long long)t->l2_writebacks, (unsigned long long)t->dram_reads,
-            (unsigned long long)t->dram_writes, (unsigned long long)t->dram_row_hits,
-            (unsigned long long)t->dram_activates, (unsigned long long)t->dram_refreshes,
-            (unsigned long long)t->icnt_req_packets, (unsigned long long)t->icnt_req_flits,
-            (unsigned long long)t->icnt_rep_packets, (unsigned long long)t->icnt_rep_flits,
-            (unsigned long long)t->icnt_stalls, (unsigned long long)t->shmem_accesses,
-            (unsigned long long)t->shmem_conflict_cycles, (unsigned long long)t->const_accesses,
-            (unsigned long long)t->const_misses, (unsigned long long)t->mem_requests);
+    for (size_t k = 0; k < sizeof counters / sizeof counters[0]; k++)
+        fprintf(f, "\"%s\": %llu, ", counters[k].name, (unsigned long long)at(t, counters[k].off));
+    fprintf(f, "\"stalls\": {");
     for (int k = 0; k < LOCKSTEP_STALL_COUNT; k++)
         fprintf(f, "%s\"%s\": %llu", k ? ", " : "", lockstep_stall_name((lockstep_stall)k),
                 (unsigned long long)t->stall[k]);

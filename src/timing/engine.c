@@ -882,13 +882,14 @@ static void view_end(exec_launch *L, const exec_launch *v)
         L->mix[m] += v->mix[m];
 }
 
-/* Add a component's timing counters to the launch's. */
+/* Add a component's timing counters to the launch's (the table's
+ * counters: a component has no cycle count, occupancy or stall breakdown
+ * of its own in st). */
 static void stats_add(lockstep_timing_stats *st, const lockstep_timing_stats *c)
 {
-    uint64_t *d = (uint64_t *)(void *)st;
-    const uint64_t *s = (const uint64_t *)(const void *)c;
-    for (size_t k = 0; k < sizeof *st / sizeof(uint64_t); k++)
-        d[k] += s[k];
+#define ADD_COUNTER(member, name, what) st->member += c->member;
+    LOCKSTEP_TIMING_COUNTERS(ADD_COUNTER)
+#undef ADD_COUNTER
 }
 
 lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats *st)
