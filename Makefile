@@ -7,6 +7,7 @@
 #   make demo          build and run the demo
 #   make SAN=1 test    the tests under ASan + UBSan           -> build-san/
 #   make TSAN=1 tsan   the threaded-engine tests under ThreadSanitizer -> build-tsan/
+#   make DEBUG=1 test  the tests with invariant checks (LS_ASSERT) -> build-debug/
 #   make WERROR=1 ...  warnings are errors (CI)
 #   make fuzz          libFuzzer targets: PTX parser, fat-binary reader -> build-fuzz/
 #   make bench         simulation speed on five kernels, functional and timing mode
@@ -25,12 +26,16 @@ Q =
 else
 Q = @
 endif
+DEBUG  ?= 0
 ifeq ($(SAN),1)
 BUILD  ?= build-san
 OPT    ?= -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 else ifeq ($(TSAN),1)
 BUILD  ?= build-tsan
 OPT    ?= -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+else ifeq ($(DEBUG),1)
+BUILD  ?= build-debug
+OPT    ?= -O1 -g
 else
 BUILD  ?= build
 OPT    ?= -O2 -g
@@ -43,6 +48,10 @@ WARN += -Werror
 endif
 
 CPPFLAGS += -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L -DLOCKSTEP_SRC_DIR='"$(CURDIR)"'
+# Invariant checks (src/util/check.h) in debug builds and both sanitizer builds
+ifneq ($(filter 1,$(DEBUG) $(SAN) $(TSAN)),)
+CPPFLAGS += -DLOCKSTEP_DEBUG
+endif
 ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden $(CFLAGS)
 LDLIBS += -lm -lpthread
 

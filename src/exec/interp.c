@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "exec/exec.h"
+#include "util/check.h"
 #include "exec/fpmath.h"
 #include "mem/addrmap.h"
 #include "util/common.h"
@@ -334,6 +335,7 @@ static int simt_settle(exec_launch *L, exec_cta *c, exec_warp *w)
             return 0;
         }
         simt_entry *t = &w->stack[w->sp - 1];
+        LS_ASSERT(w->sp <= w->stack_cap && (t->mask & ~w->live) == 0);
         if (t->is_call) {
             do_return(L, c, w);
             continue;

@@ -20,6 +20,7 @@
  * reserves room in dn for every queued request, so advancing never allocates.
  */
 #include "mem/dram.h"
+#include "util/check.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -342,6 +343,8 @@ int dram_push(dram *d, uint64_t now, uint64_t local_addr, uint32_t bytes, int is
         compact_done(d);
     if (grow((void **)&d->dn, &d->dcap, d->end + d->qn + 1, sizeof *d->dn))
         return -1;
+    /* scan() relies on arrivals in queue order */
+    LS_ASSERT(d->qn == 0 || d->q[d->qn - 1].arrive <= now);
     dram_req *r = &d->q[d->qn++];
     memset(r, 0, sizeof *r);
     r->arrive = now;
@@ -482,6 +485,7 @@ static void issue(dram *d, const dram_cmd *c, uint64_t t)
     switch (c->kind) {
     case CMD_ACT: {
         dram_req *r = &d->q[c->qi];
+        LS_ASSERT(!bk->open && c->qi < d->qn && t >= bk->act_ready);
         bk->open = 1;
         bk->row = r->row;
         bk->col_ready = t + k->tRCD;
@@ -494,6 +498,7 @@ static void issue(dram *d, const dram_cmd *c, uint64_t t)
         break;
     }
     case CMD_PRE:
+        LS_ASSERT(bk->open && d->open_count > 0 && t >= bk->pre_ready);
         bk->open = 0;
         bk->act_ready = max64(bk->act_ready, t + k->tRP);
         d->open_count--;
@@ -504,6 +509,8 @@ static void issue(dram *d, const dram_cmd *c, uint64_t t)
         break;
     case CMD_COL: {
         dram_req *r = &d->q[c->qi];
+        LS_ASSERT(c->qi < d->qn && bk->open && bk->row == r->row && r->cols_left > 0);
+        LS_ASSERT(t >= col_ready(d, r));
         uint64_t start = t + (r->is_write ? k->WL : k->CL), end = start + d->bt;
         d->bus_free = end;
         d->st.busy_cycles += d->bt;

@@ -61,6 +61,7 @@
  * jumping and stepping give identical results and statistics.
  */
 #include "mem/icnt.h"
+#include "util/check.h"
 
 #include <stdlib.h>
 
@@ -258,6 +259,7 @@ int icnt_push(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes,
     }
     icnt_in *in = &n->in[src];
     uint32_t cap = n->c.in_queue_flits;
+    LS_ASSERT(in->count < cap && in->qflits < cap);
     icnt_pkt *p = &in->q[(in->head + in->count) % cap];
     p->payload = payload;
     p->push = now > n->now ? now : n->now;
@@ -329,6 +331,7 @@ static void icnt_cycle(icnt *n, uint64_t c)
     for (uint32_t o = 0; o < n->c.nout; o++) {
         icnt_out *out = &n->out[o];
         while (out->pcount && out->pops[out->phead] <= c) {
+            LS_ASSERT(out->occ > 0);
             out->occ--;
             out->phead = (out->phead + 1) % ocap;
             out->pcount--;
@@ -420,7 +423,9 @@ static void icnt_cycle(icnt *n, uint64_t c)
                 }
                 in->cred[(in->chead + in->ccount++) % n->ccap] = c;
             }
+            LS_ASSERT(in->sent <= p->nflits);
             if (in->sent == p->nflits) {
+                LS_ASSERT(out->count < ocap && n->fl_count < n->fl_cap);
                 icnt_pkt *d = &out->q[(out->head + out->count) % ocap];
                 *d = *p;
                 d->when = c + n->c.latency;
@@ -483,6 +488,7 @@ int icnt_pop_at(icnt *n, uint32_t dst, uint64_t t, icnt_msg *m)
         m->src = p->src;
         m->flits = p->nflits;
     }
+    LS_ASSERT(out->count > 0);
     out->head = (out->head + 1) % n->ocap;
     out->count--;
     if (t <= n->now || out->pcount == n->ocap) {

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "exec/hostfp.h"
+#include "util/check.h"
 #include "timing/timing_int.h"
 #include "util/common.h"
 #include "util/pfor.h"
@@ -89,6 +90,7 @@ static void timing_reset_inflight(timing_gpu *g)
 
 void tm_req_free(tm_sm *sm, tm_req *r)
 {
+    LS_ASSERT(r != sm->free_reqs); /* freed twice in a row */
     r->next = sm->free_reqs;
     sm->free_reqs = r;
 }
@@ -526,6 +528,7 @@ static void retire(timing_gpu *g, launch_state *ls, uint32_t s)
             exec_deadlock_fault(L, tc->c);
             return;
         }
+        LS_ASSERT(sm->nresident > 0 && ls->done_ctas < ls->total_ctas);
         tc->active = 0;
         for (uint32_t i = 0; i < L->nwarps; i++)
             sm_warp_park(&tc->warps[i]);
@@ -748,6 +751,7 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         job.T = T;
         job.end = end;
         pfor_run(g->pool, g->nsms + g->nparts, window_item, &job);
+        LS_ASSERT(end > T && g->window >= 1);
         g->now = end - 1;
         if (merge_faults(g))
             break;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "mem/addrmap.h"
+#include "util/check.h"
 #include "timing/timing_int.h"
 #include "util/common.h"
 
@@ -204,9 +205,11 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
 {
     if (t > m->done_at)
         m->done_at = t;
+    LS_ASSERT(m->pending > 0);
     if (--m->pending)
         return;
     tm_warp *tw = m->tw;
+    LS_ASSERT(m->is_store ? tw->stores_out > 0 : tw->loads_out > 0);
     const ir_insn *in = m->in;
     uint64_t done = m->done_at;
     int nd = ptx_op_props(in->op) & OPF_LOAD ? in->vec : in->op == OP_ATOM ? 1 : 0;
@@ -643,6 +646,7 @@ static int ldst_step(tm_sm *sm, uint64_t now)
     r->t = now;
     reqq_push(&sm->out, r);
 done:
+    LS_ASSERT(sm->lq_n > 0);
     sm->lq_head = (sm->lq_head + 1) % sm->lq_cap;
     sm->lq_n--;
     return 1;
@@ -999,6 +1003,8 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     tw->ready_at = now + 1;
     tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
     park_if_stopped(tw);
+    /* a stopped warp waits for an event: the scheduler's scan relies on it */
+    LS_ASSERT(w->state == WARP_RUNNING || tw->ready_at == TM_NEVER);
     tm_progress(&sm->progress_at, now);
 }
 
