@@ -55,7 +55,7 @@ endif
 ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden $(CFLAGS)
 LDLIBS += -lm -lpthread
 
-LIB_SRC  = $(wildcard src/util/*.c src/ptx/*.c src/exec/*.c src/mem/*.c src/core/*.c src/timing/*.c)
+LIB_SRC  = $(wildcard src/util/*.c src/ptx/*.c src/exec/*.c src/mem/*.c src/config/*.c src/timing/*.c src/core/*.c)
 CLI_SRC  = $(wildcard src/cli/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)

@@ -40,6 +40,8 @@ for s in tests/cli/*.sh; do
     [ -f "$s" ] || continue
     check "$s" 40 env LOCKSTEP="$build/lockstep" sh "$s"
 done
+# the source folders' layering (each uses only the layers below it)
+check tests/layers.sh 40 sh tests/layers.sh
 # the CUDA runtime replacement's ABI against CUDA's headers (skips without nvcc)
 check tests/cudart/abi.sh 40 sh tests/cudart/abi.sh "$build"
 # CUDA programs under `lockstep run` (they skip themselves without nvcc)

@@ -15,15 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
+#include "config/config.h"
 #include "core/device_int.h"
 #include "exec/exec.h"
-#include "mem/addrmap.h"
+#include "util/addrmap.h"
 #include "mem/devmem.h"
 #include "ptx/lower.h"
 #include "ptx/parse.h"
 #include "timing/timing.h"
 #include "util/common.h"
+#include "util/status.h"
 
 enum { TAG_USER = 0, TAG_MODULE = 1, TAG_HEAP = 2 };
 
@@ -67,35 +68,8 @@ struct lockstep_device {
 
 /* ---- status ------------------------------------------------------------------------ */
 
-static const char *const status_names[LOCKSTEP_STATUS_COUNT] = {
-    "LOCKSTEP_SUCCESS", "LOCKSTEP_ERROR_INVALID_VALUE", "LOCKSTEP_ERROR_OUT_OF_MEMORY",
-    "LOCKSTEP_ERROR_IO", "LOCKSTEP_ERROR_INVALID_PTX", "LOCKSTEP_ERROR_UNSUPPORTED_PTX",
-    "LOCKSTEP_ERROR_NOT_FOUND", "LOCKSTEP_ERROR_INVALID_CONFIG", "LOCKSTEP_ERROR_INVALID_LAUNCH",
-    "LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES", "LOCKSTEP_ERROR_ILLEGAL_ADDRESS",
-    "LOCKSTEP_ERROR_MISALIGNED_ADDRESS", "LOCKSTEP_ERROR_BARRIER_DEADLOCK",
-    "LOCKSTEP_ERROR_INSN_LIMIT", "LOCKSTEP_ERROR_STACK_OVERFLOW", "LOCKSTEP_ERROR_TRAP",
-    "LOCKSTEP_ERROR_ASSERT", "LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION", "LOCKSTEP_ERROR_LAUNCH_TIMEOUT",
-    "LOCKSTEP_ERROR_INTERRUPTED",
-};
-
-static const char *const status_strings[LOCKSTEP_STATUS_COUNT] = {
-    "no error", "invalid argument", "out of memory", "I/O error", "invalid PTX",
-    "unsupported PTX", "not found", "invalid configuration", "invalid launch configuration",
-    "too many resources requested for launch", "illegal memory address", "misaligned address",
-    "barrier deadlock", "instruction limit exceeded", "stack overflow", "trap",
-    "device-side assertion failed", "illegal instruction", "launch timed out",
-    "launch interrupted",
-};
-
-const char *lockstep_status_name(lockstep_status s)
-{
-    return (unsigned)s < LOCKSTEP_STATUS_COUNT ? status_names[s] : "LOCKSTEP_ERROR_UNKNOWN";
-}
-
-const char *lockstep_status_string(lockstep_status s)
-{
-    return (unsigned)s < LOCKSTEP_STATUS_COUNT ? status_strings[s] : "unknown error";
-}
+const char *lockstep_status_name(lockstep_status s) { return status_name(s); }
+const char *lockstep_status_string(lockstep_status s) { return status_text(s); }
 
 const char *lockstep_version(void) { return "0.1.0"; }
 
@@ -636,14 +610,7 @@ IR_MIXES(X)
 #undef X
 _Static_assert((int)LOCKSTEP_MIX_COUNT == (int)MIX_COUNT, "lockstep_mix and ir_mix differ");
 
-static const char *const stall_names[LOCKSTEP_STALL_COUNT] = {
-    "issued", "idle", "scoreboard", "fu_busy", "memory", "barrier", "fence", "no_inst",
-};
-
-const char *lockstep_stall_name(lockstep_stall s)
-{
-    return (unsigned)s < LOCKSTEP_STALL_COUNT ? stall_names[s] : NULL;
-}
+const char *lockstep_stall_name(lockstep_stall s) { return timing_stall_name(s); }
 
 int lockstep_last_launch_sm_stalls(const lockstep_device *dev, uint32_t sm,
                                    uint64_t stall[LOCKSTEP_STALL_COUNT])
@@ -878,9 +845,28 @@ void lockstep_device_last_fault(const lockstep_device *dev, lockstep_fault_info 
 
 /* ---- internal hooks (device_int.h) ------------------------------------------------- */
 
-lockstep_config *device_config_mut(lockstep_device *dev) { return dev->cfg; }
+void device_get_shape(const lockstep_device *dev, device_shape *out)
+{
+    const lockstep_config *c = dev->cfg;
+    out->sms = c->n_clusters * c->cores_per_cluster;
+    out->threads_per_sm = config_threads_per_sm(c);
+    out->max_cta_threads = c->max_cta_threads;
+    out->max_cta_shared = c->max_cta_shared;
+    out->shmem_per_sm = c->shmem_size;
+    out->device_memory = c->device_memory;
+}
 
-devmem *device_devmem(lockstep_device *dev) { return dev->dm; }
+lockstep_status device_set_option(lockstep_device *dev, const char *name, const char *value)
+{
+    return lockstep_config_set(dev->cfg, name, value);
+}
+
+void *device_host_view(lockstep_device *dev, lockstep_dptr addr, size_t size)
+{
+    if (!size || (addr >> DEVMEM_PAGE_SHIFT) != ((addr + size - 1) >> DEVMEM_PAGE_SHIFT))
+        return NULL;
+    return devmem_wptr(dev->dm, addr);
+}
 
 void device_free_user_allocations(lockstep_device *dev)
 {

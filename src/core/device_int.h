@@ -1,22 +1,41 @@
 /*
- * device_int.h -- internal hooks into a lockstep_device for code linked
- * into the same binary that needs more than the public API: the CUDA
- * runtime replacement (src/cudart) reads and adjusts the device's
- * configuration and device memory.  Not part of lockstep.h.
+ * device_int.h -- the one internal interface beside the public API
+ * (lockstep.h), for code linked into the same library that needs a little
+ * more: the CUDA runtime replacement (src/cudart) and tests of the seams.
+ * It exposes no internal structure: what it names are functions of a
+ * lockstep_device and opaque mechanism descriptions (exec.h defines those
+ * for the code that builds them).  Not part of lockstep.h.
  */
 #ifndef LOCKSTEP_DEVICE_INT_H
 #define LOCKSTEP_DEVICE_INT_H
 
-#include "core/config.h"
-#include "exec/exec.h"
-#include "lockstep.h"
-#include "mem/devmem.h"
+#include <stddef.h>
+#include <stdint.h>
 
-lockstep_config *device_config_mut(lockstep_device *dev);
-devmem *device_devmem(lockstep_device *dev);
+#include "lockstep.h"
+
+/* What cudaGetDeviceProperties reports, from the device's configuration. */
+typedef struct device_shape {
+    uint32_t sms;             /* clusters x cores per cluster */
+    uint32_t threads_per_sm;  /* -gpgpu_shader_core_pipeline */
+    uint32_t max_cta_threads; /* -lockstep_max_threads_per_cta */
+    uint32_t max_cta_shared;  /* -lockstep_max_shared_per_cta */
+    uint32_t shmem_per_sm;    /* -gpgpu_shmem_size */
+    uint64_t device_memory;   /* -lockstep_device_memory */
+} device_shape;
+void device_get_shape(const lockstep_device *dev, device_shape *out);
+
+/* Change one option of a live device's configuration (cudaDeviceSetLimit);
+ * takes effect at the next launch or allocation that reads it. */
+lockstep_status device_set_option(lockstep_device *dev, const char *name, const char *value);
 /* Free every lockstep_malloc'd buffer and device-heap block (a context
  * reset); module variables stay. */
 void device_free_user_allocations(lockstep_device *dev);
+/* A host pointer to size bytes of device memory at addr, valid while the
+ * device lives, or NULL when they are not in one page (device pages never
+ * move once allocated: a variable inside one page can be shared with the
+ * host through it). */
+void *device_host_view(lockstep_device *dev, lockstep_dptr addr, size_t size);
 /* Total simulated core cycles of the timing model and its clock (0 and 0
  * before the first timing-mode launch). */
 uint64_t device_total_cycles(const lockstep_device *dev, double *core_mhz);
@@ -26,7 +45,9 @@ uint64_t device_total_cycles(const lockstep_device *dev, double *core_mhz);
  * (n 0: none), and observers at the write point and the per-instruction
  * hook (trap: EXEC_TRAP_* bits, 0: none).  The arrays and structs must
  * outlive the launches. */
-void device_set_interposers(lockstep_device *dev, const exec_interposer *chain, uint32_t n);
-void device_set_hooks(lockstep_device *dev, const exec_hooks *hooks, uint32_t trap);
+struct exec_interposer;
+struct exec_hooks;
+void device_set_interposers(lockstep_device *dev, const struct exec_interposer *chain, uint32_t n);
+void device_set_hooks(lockstep_device *dev, const struct exec_hooks *hooks, uint32_t trap);
 
 #endif

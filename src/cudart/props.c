@@ -13,22 +13,24 @@
 
 unsigned cudart_num_sms(lockstep_device *dev)
 {
-    const lockstep_config *c = device_config_mut(dev);
-    return c->n_clusters * c->cores_per_cluster;
+    device_shape sh;
+    device_get_shape(dev, &sh);
+    return sh.sms;
 }
 
 void cudart_fill_properties(lockstep_device *dev, struct cudaDeviceProp *p)
 {
-    const lockstep_config *c = device_config_mut(dev);
+    device_shape c;
+    device_get_shape(dev, &c);
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "lockstep simulated GPU (functional)");
     memcpy(p->uuid.bytes, "lockstep-sim-gpu", 16);
-    p->totalGlobalMem = (size_t)c->device_memory;
-    p->sharedMemPerBlock = c->max_cta_shared;
+    p->totalGlobalMem = (size_t)c.device_memory;
+    p->sharedMemPerBlock = c.max_cta_shared;
     p->regsPerBlock = 65536;
     p->warpSize = 32;
     p->memPitch = 2147483647;
-    p->maxThreadsPerBlock = (int)c->max_cta_threads;
+    p->maxThreadsPerBlock = (int)c.max_cta_threads;
     p->maxThreadsDim[0] = 1024;
     p->maxThreadsDim[1] = 1024;
     p->maxThreadsDim[2] = 64;
@@ -40,21 +42,21 @@ void cudart_fill_properties(lockstep_device *dev, struct cudaDeviceProp *p)
     p->minor = 5;
     p->textureAlignment = 512;
     p->texturePitchAlignment = 32;
-    p->multiProcessorCount = (int)cudart_num_sms(dev);
+    p->multiProcessorCount = (int)c.sms;
     p->canMapHostMemory = 1;
     p->concurrentKernels = 1;
     p->asyncEngineCount = 2;
     p->unifiedAddressing = 1;
     p->memoryBusWidth = 384;
     p->l2CacheSize = 786432;
-    p->maxThreadsPerMultiProcessor = (int)config_threads_per_sm(c);
+    p->maxThreadsPerMultiProcessor = (int)c.threads_per_sm;
     p->globalL1CacheSupported = 1;
     p->localL1CacheSupported = 1;
-    p->sharedMemPerMultiprocessor = c->shmem_size;
+    p->sharedMemPerMultiprocessor = c.shmem_per_sm;
     p->regsPerMultiprocessor = 65536;
     p->managedMemory = 1;
     p->concurrentManagedAccess = 0;
-    p->sharedMemPerBlockOptin = c->max_cta_shared;
+    p->sharedMemPerBlockOptin = c.max_cta_shared;
     p->maxBlocksPerMultiProcessor = 16;
     p->pciBusID = 0;
     p->pciDeviceID = 0;
@@ -113,16 +115,12 @@ int cudart_attribute(lockstep_device *dev, int attr, int *v)
 
 int cudart_set_option(lockstep_device *dev, const char *name, const char *value)
 {
-    return lockstep_config_set(device_config_mut(dev), name, value) == LOCKSTEP_SUCCESS ? 0 : -1;
+    return device_set_option(dev, name, value) == LOCKSTEP_SUCCESS ? 0 : -1;
 }
 
 void cudart_free_user_allocations(lockstep_device *dev) { device_free_user_allocations(dev); }
 
 void *cudart_device_host_view(lockstep_device *dev, lockstep_dptr addr, size_t size)
 {
-    /* device pages never move once allocated; a variable inside one page can
-     * be shared with the host through that page */
-    if (!size || (addr >> DEVMEM_PAGE_SHIFT) != ((addr + size - 1) >> DEVMEM_PAGE_SHIFT))
-        return NULL;
-    return devmem_wptr(device_devmem(dev), addr);
+    return device_host_view(dev, addr, size);
 }

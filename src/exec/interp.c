@@ -31,8 +31,8 @@
 
 #include "exec/exec.h"
 #include "util/check.h"
-#include "exec/fpmath.h"
-#include "mem/addrmap.h"
+#include "util/fpmath.h"
+#include "util/addrmap.h"
 #include "util/common.h"
 
 /* Specialised handlers, numbered after the base opcodes. */

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "exec/exec.h"
-#include "exec/fpmath.h"
-#include "mem/addrmap.h"
+#include "util/fpmath.h"
+#include "util/addrmap.h"
 #include "util/common.h"
 
 static const char *space_word(int sp)

@@ -21,6 +21,7 @@
 #include "exec/exec.h"
 #include "exec/hostfp.h"
 #include "util/common.h"
+#include "util/status.h"
 
 void exec_fault(exec_launch *L, const exec_cta *c, const exec_warp *w, int lane, uint32_t pc,
                 lockstep_status st, uint64_t addr, const char *fmt, ...)
@@ -44,7 +45,7 @@ void exec_fault(exec_launch *L, const exec_cta *c, const exec_warp *w, int lane,
     }
     strbuf *sb = &L->fault_msg;
     sb_clear(sb);
-    sb_printf(sb, "%s in kernel '%s': ", lockstep_status_string(st), L->kernel_name);
+    sb_printf(sb, "%s in kernel '%s': ", status_text(st), L->kernel_name);
     va_list ap;
     va_start(ap, fmt);
     sb_vprintf(sb, fmt, ap);

@@ -67,7 +67,7 @@
  */
 #include "mem/devmem.h"
 
-#include "mem/addrmap.h"
+#include "util/addrmap.h"
 #include "util/common.h"
 #include "util/rng.h"
 

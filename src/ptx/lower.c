@@ -29,8 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/fpmath.h"
-#include "mem/addrmap.h"
+#include "util/fpmath.h"
+#include "util/addrmap.h"
 #include "ptx/cfg.h"
 #include "util/strmap.h"
 

@@ -23,6 +23,15 @@
 #include "timing/timing_int.h"
 #include "util/ctrace.h"
 
+static const char *const stall_names[LOCKSTEP_STALL_COUNT] = {
+    "issued", "idle", "scoreboard", "fu_busy", "memory", "barrier", "fence", "no_inst",
+};
+
+const char *timing_stall_name(lockstep_stall s)
+{
+    return (unsigned)s < LOCKSTEP_STALL_COUNT ? stall_names[s] : NULL;
+}
+
 #define GPU_PID 0u
 #define SM_PID(s) (1u + (s))
 
@@ -104,7 +113,7 @@ static void sample(timing_gpu *g, uint64_t now)
     static const char *const issue_series[] = {"warp_ipc", "resident_ctas"};
     const char *stall_series[LOCKSTEP_STALL_COUNT];
     for (int r = 0; r < LOCKSTEP_STALL_COUNT; r++)
-        stall_series[r] = lockstep_stall_name((lockstep_stall)r);
+        stall_series[r] = timing_stall_name((lockstep_stall)r);
     for (uint32_t s = 0; s < g->nsms; s++) {
         tm_sm *sm = &g->sms[s];
         tm_obs_sm *o = &g->obs_last[s];

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem/addrmap.h"
+#include "util/addrmap.h"
 #include "util/check.h"
 #include "timing/timing_int.h"
 #include "util/common.h"

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/config.h"
+#include "config/config.h"
 #include "exec/exec.h"
 
 typedef struct timing_gpu timing_gpu;
@@ -42,6 +42,8 @@ int timing_trace_finish(timing_gpu *g);
 double timing_core_mhz(const timing_gpu *g);
 uint32_t timing_num_sms(const timing_gpu *g);
 /* The last launch's scheduler-cycle breakdown of SM sm: 0, or -1. */
+/* The name of a stall reason ("scoreboard"), NULL past the last. */
+const char *timing_stall_name(lockstep_stall s);
 int timing_sm_stalls(const timing_gpu *g, uint32_t sm, uint64_t stall[LOCKSTEP_STALL_COUNT]);
 /* Resident CTAs per SM for a kernel of these resources (0: does not fit). */
 uint32_t timing_occupancy(const timing_gpu *g, uint32_t threads, uint32_t regs_per_thread,

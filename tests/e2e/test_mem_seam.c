@@ -17,6 +17,7 @@
  *    does).
  */
 #include "core/device_int.h"
+#include "exec/exec.h"
 #include "e2e.h"
 
 #define NT 64           /* threads per CTA */

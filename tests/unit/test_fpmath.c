@@ -1,5 +1,5 @@
 /*
- * test_fpmath.c -- unit tests for exec/fpmath: PTX floating-point semantics on
+ * test_fpmath.c -- unit tests for util/fpmath: PTX floating-point semantics on
  * raw bit patterns.
  *
  * Expected values come from two independent places, never from fpmath itself:
@@ -14,7 +14,7 @@
  * Where the PTX ISA leaves a behaviour open, the expected values are what an
  * sm_90 GPU (H100) was measured to produce; those checks say so.
  */
-#include "exec/fpmath.h"
+#include "util/fpmath.h"
 #include "test.h"
 
 #include <fenv.h>

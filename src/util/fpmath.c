@@ -39,7 +39,7 @@
  * kept), fp32_sincos() (the argument reduction of sin/cos.approx) and
  * fp32_div_approx().
  */
-#include "exec/fpmath.h"
+#include "util/fpmath.h"
 
 #include <math.h>
 #include <string.h>

@@ -4,9 +4,13 @@
  * default, bounds and one line of help.  Options GPGPU-Sim also has keep
  * GPGPU-Sim's names; lockstep's own start with -lockstep_.  Later issues
  * add rows (timing model, determinism modes); nothing else changes.
+ *
+ * Its own layer (tests/layers.sh): the timing model reads the table's
+ * struct below, and the API (src/core) and the command line read and set
+ * options through lockstep_config_*, which are defined here.
  */
-#ifndef LOCKSTEP_CORE_CONFIG_H
-#define LOCKSTEP_CORE_CONFIG_H
+#ifndef LOCKSTEP_CONFIG_CONFIG_H
+#define LOCKSTEP_CONFIG_CONFIG_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
  * GPGPU-Sim style option text ("-name value", '#' comments), and errors
  * that name file:line and the option.
  */
-#include "core/config.h"
+#include "config/config.h"
 
 #include "mem/cache.h"
 #include "mem/dram.h"
