@@ -9,7 +9,7 @@
  */
 #include "test.h"
 
-#include "mem/addrmap.h"
+#include "util/addrmap.h"
 #include "mem/devmem.h"
 #include "util/rng.h"
 
