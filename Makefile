@@ -98,7 +98,10 @@ $(BUILD)/lib/libcudart.so.13: $(CUDART_OBJ) $(LIB_OBJ) src/cudart/exports.map
 $(BUILD)/tests/%: tests/%.c $(BUILD)/liblockstep.a tests/test.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/liblockstep.a $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/liblockstep.a $(LDLIBS) $(TEST_LDFLAGS)
+
+# the allocation-failure sweep counts (and fails) the library's allocations
+$(BUILD)/tests/e2e/test_alloc_fail: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup
 
 # tests of the CUDA runtime replacement link its objects too
 $(BUILD)/tests/cudart/%: tests/cudart/%.c $(CUDART_OBJ) $(BUILD)/liblockstep.a tests/test.h

@@ -209,7 +209,11 @@ lockstep_status lockstep_malloc(lockstep_device *dev, size_t bytes, lockstep_dpt
         return LOCKSTEP_ERROR_INVALID_VALUE;
     if (bytes == 0)
         return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE, "lockstep_malloc: size 0");
-    if (devmem_alloc_block(dev->dm, bytes, 256, TAG_USER, out))
+    int rc = devmem_alloc_block(dev->dm, bytes, 256, TAG_USER, out);
+    if (rc == -2)
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY,
+                    "lockstep_malloc: out of host memory allocating %zu bytes", bytes);
+    if (rc)
         return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY,
                     "lockstep_malloc: cannot allocate %zu bytes (%llu of %llu bytes in use)", bytes,
                     (unsigned long long)devmem_used(dev->dm),
@@ -756,9 +760,11 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
     }
     if (timing && !dev->tg) {
         char err[300];
-        if (!(dev->tg = timing_gpu_create(cfg, err, sizeof err))) {
+        int oom;
+        if (!(dev->tg = timing_gpu_create(cfg, &oom, err, sizeof err))) {
             exec_launch_release(&L);
-            return fail(dev, LOCKSTEP_ERROR_INVALID_CONFIG, "launch of '%s': %s", f->name, err);
+            return fail(dev, oom ? LOCKSTEP_ERROR_OUT_OF_MEMORY : LOCKSTEP_ERROR_INVALID_CONFIG,
+                        "launch of '%s': %s", f->name, err);
         }
     }
     dev->last_timing = timing;

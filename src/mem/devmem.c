@@ -731,7 +731,7 @@ int devmem_alloc_block(devmem *dm, uint64_t size, uint64_t align, uint32_t tag, 
     /* Both trees may grow by one node; reserve first so that a failure
      * leaves everything unchanged. */
     if (tree_reserve(&dm->free) || live_reserve(dm))
-        return -1;
+        return -2;
     uint32_t x = tree_fit(&dm->free, dm->free.root, rsize, align);
     if (x == NIL)
         return -1;

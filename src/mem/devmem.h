@@ -36,7 +36,8 @@ devmem *devmem_create(uint64_t capacity);
 void devmem_destroy(devmem *dm);
 
 /* Allocate `size` > 0 bytes aligned to `align` (a power of two >= 256).
- * Returns 0 and the address, or -1 (capacity or host memory exhausted). */
+ * Returns 0 and the address, -1 (no room: capacity or fragmentation), or
+ * -2 (host memory exhausted). */
 int devmem_alloc_block(devmem *dm, uint64_t size, uint64_t align, uint32_t tag, uint64_t *addr);
 /* Free the allocation whose base is addr: 0, or -1 if addr is not one.
  * Its bytes read as zero afterwards; pages wholly inside it are released. */

@@ -3148,11 +3148,15 @@ int ptx_lower(const ast_module *am, const lower_env *env, diag *d, ir_module **o
         ok = 0;
     }
     if (!ok && !d->nerrors)
-        diag_error(d, (ast_loc){0, 0}, "module could not be loaded");
-    /* release the lowering's scratch */
-    for (uint32_t i = 0; i < L.m->nfuncs && L.fshvars; i++) {
-        vec_free(&L.fshvars[i]);
-        vec_free(&L.fcallees[i]);
+        diag_error(d, (ast_loc){0, 0},
+                   d->oom ? "out of host memory while loading" : "module could not be loaded");
+    /* release the lowering's scratch (any of these may be missing when an
+     * allocation failed) */
+    for (uint32_t i = 0; i < L.m->nfuncs; i++) {
+        if (L.fshvars)
+            vec_free(&L.fshvars[i]);
+        if (L.fcallees)
+            vec_free(&L.fcallees[i]);
     }
     free(L.fshvars);
     free(L.fcallees);

@@ -166,11 +166,13 @@ static uint32_t clock_cycles(uint32_t n, double ratio)
     return k < 1 ? 1 : k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
 }
 
-timing_gpu *timing_gpu_create(const lockstep_config *cfg, char *err, size_t errlen)
+timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, size_t errlen)
 {
+    *oom = 0;
     timing_gpu *g = calloc(1, sizeof *g);
     if (!g) {
-        snprintf(err, errlen, "out of host memory");
+        *oom = 1;
+        snprintf(err, errlen, "out of host memory building the GPU model");
         return NULL;
     }
     g->cfg = cfg;
@@ -267,6 +269,7 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, char *err, size_t errl
         goto oom;
     return g;
 oom:
+    *oom = 1;
     snprintf(err, errlen, "out of host memory building the GPU model");
 fail:
     timing_gpu_free(g);

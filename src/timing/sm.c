@@ -68,7 +68,7 @@ void sm_release(tm_sm *sm)
         free(sm->unit_free[u]);
     cache_free(sm->l1);
     cache_free(sm->cc);
-    for (uint32_t i = 0; i < sm->nmshr; i++) {
+    for (uint32_t i = 0; i < sm->nmshr && sm->mshr; i++) {
         free(sm->mshr[i].wmop);
         free(sm->mshr[i].wlanes);
     }
@@ -759,8 +759,14 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
             return w->state == WARP_BARRIER ? LOCKSTEP_STALL_BARRIER : LOCKSTEP_STALL_IDLE;
     }
     *pc_out = pc;
-    if (sb_fit(tw))
+    if (sb_fit(tw)) {
+        /* a host allocation failure is reported as one (the SM's loop
+         * stops at its launch fault) */
+        L->oom = 1;
+        exec_fault(L, tw->tc->c, w, -1, pc, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+                   "out of host memory growing a warp's scoreboard");
         return LOCKSTEP_STALL_IDLE;
+    }
     if (g->cfg->ibuffer) {
         if (!tw->ib_n || tw->ib_pc != pc)
             fetch(sm, tw, pc, now); /* empty, or a jump the buffer did not follow */

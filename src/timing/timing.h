@@ -27,7 +27,7 @@ typedef struct timing_gpu timing_gpu;
 
 /* A GPU built from cfg; NULL with a message in err if cfg describes an
  * impossible GPU or the host is out of memory. */
-timing_gpu *timing_gpu_create(const lockstep_config *cfg, char *err, size_t errlen);
+timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, size_t errlen);
 void timing_gpu_free(timing_gpu *g);
 
 /* Run launch L (filled in as for exec_run) on the model; fills st. */
