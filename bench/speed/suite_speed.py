@@ -20,7 +20,7 @@ Usage:
 
   bench/speed/suite_speed.py rates   [--config configs/gtx480.config] [--repeat N]
   bench/speed/suite_speed.py threads [--config F] [--threads 1,2,4]
-  bench/speed/suite_speed.py window  [--config F] [--windows 16,32,64] [--threads N]
+  bench/speed/suite_speed.py window  [--config F] [--windows 16,32,64] [--nthreads N]
 
 Every run also keeps bench/run's JSON under --out (default build/speed/).
 """
