@@ -320,7 +320,9 @@ LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
       "extra cycles from shared-memory bank conflicts")                                  \
     X(const_accesses, "const_cache_accesses", "constant-cache warp accesses")            \
     X(const_misses, "const_cache_misses", "of those, misses")                            \
-    X(mem_requests, "mem_requests", "coalesced global/local requests sent to the partitions")
+    X(mem_requests, "mem_requests", "coalesced global/local requests sent to the partitions") \
+    X(sm_lost_cycles, "sm_lost_cycles",                                                  \
+      "SM cycles lost to modelled clock drift (-lockstep_clock_drift)")
 
 /* Timing-mode counters of a launch. */
 typedef struct lockstep_timing_stats {

@@ -10,8 +10,8 @@
 #   config   the option table (lockstep_config)         mem util
 #   timing   the cycle-level model: no API              exec ptx mem config util
 #   core     the public API's implementation            all of the above
-#   cudart   the CUDA runtime: the public API and the one internal
-#            interface core/device_int.h
+#   cudart   the CUDA runtime: the public API, the one internal
+#            interface core/device_int.h, and util
 #   cli      the lockstep command: the public API       util
 #
 # Every layer may include the public header lockstep.h for its types; only
@@ -28,7 +28,7 @@ allowed() {
     config) echo "config mem util" ;;
     timing) echo "timing exec ptx mem config util" ;;
     core) echo "core timing exec ptx mem config util" ;;
-    cudart) echo "cudart core/device_int.h" ;;
+    cudart) echo "cudart core/device_int.h util" ;;
     cli) echo "cli util" ;;
     esac
 }

@@ -46,6 +46,8 @@ check tests/layers.sh 40 sh tests/layers.sh
 check tests/cudart/abi.sh 40 sh tests/cudart/abi.sh "$build"
 # CUDA programs under `lockstep run` (they skip themselves without nvcc)
 check tests/cuda/run.sh 60 sh tests/cuda/run.sh "$build" "$build/lockstep"
+# lockstep detcheck on racy and race-free programs (skips without nvcc)
+check tests/cuda/detcheck.sh 40 sh tests/cuda/detcheck.sh "$build" "$build/lockstep"
 # limits, exit paths, signals, output files, bounded output (skips without nvcc)
 check tests/cuda/robust.sh 60 sh tests/cuda/robust.sh "$build" "$build/lockstep"
 # the suite driver on bad command lines and misbehaving workloads

@@ -12,6 +12,8 @@
 
 static const cli_command commands[] = {
     {"config", cmd_config, "list the options; load, check and print a GPU configuration"},
+    {"detcheck", cmd_detcheck,
+     "run a CUDA program under several nondeterminism seeds: is its result the same?"},
     {"ptx", cmd_ptx, "check PTX files: parse, decode and list kernels (lockstep ptx check FILE...)"},
     {"run", cmd_run, "run a CUDA program (built with nvcc -cudart shared) on the simulator"},
     {"version", cmd_version, "print lockstep's version"},

@@ -479,6 +479,7 @@ int config_dram(const lockstep_config *cfg, dram_config *d, char *err, size_t er
     d->tREFI = cfg->dram_refi;
     d->tRFC = cfg->dram_rfc;
     d->jitter = cfg->nondet ? cfg->dram_jitter : 0;
+    d->seeded_phase = cfg->nondet && cfg->dram_phase;
     if (dram_config_check(d, msg, sizeof msg)) {
         if (d->tREFI && d->tRFC >= d->tREFI)
             snprintf(err, errlen,

@@ -62,7 +62,30 @@
     X(U64, nondet_seed, "-lockstep_nondet_seed", "0", 0, UINT64_MAX,                             \
       "seed of the modelled hardware nondeterminism (--nondet-seed)")                           \
     X(U32, nondet, "-lockstep_nondet", "1", 0, 1,                                                \
-      "1: the seed drives DRAM refresh phase and jitter, partition start, arbiters, schedulers")\
+      "1: the seed drives the modelled nondeterminism (the sources below, DRAM refresh phase and "\
+      "jitter, partition start, scheduler start); 0: every source off")                       \
+    X(U32, sm_skew, "-lockstep_sm_skew", "32", 0, 100000,                                        \
+      "seeded: each SM starts each launch 0..N cycles late (0: off)")                          \
+    X(U32, clock_drift, "-lockstep_clock_drift", "1000", 0, 100000000,                           \
+      "seeded: an SM loses one cycle at intervals drawn from 1..2N cycles (0: off)")           \
+    X(U32, cta_delay, "-lockstep_cta_delay", "8", 0, 100000,                                     \
+      "seeded: a CTA's warps start 0..N cycles after its dispatch (0: off)")                   \
+    X(U32, icnt_random, "-lockstep_icnt_random", "1", 0, 1,                                      \
+      "seeded: a crossbar output grants one of its contending inputs at random each cycle "     \
+      "(0: round-robin from a seeded start)")                                                   \
+    X(U32, l2_jitter, "-lockstep_l2_jitter", "4", 0, 100000,                                     \
+      "seeded: an L2 access takes 0..N extra cycles (replies stay in order; 0: off)")          \
+    X(U32, reply_shuffle, "-lockstep_reply_shuffle", "4", 1, 64,                                 \
+      "seeded: a partition sends first one of the first N replies ready in a cycle (1: in "     \
+      "order; DAB's reply-order injection)")                                                    \
+    X(U32, icnt_start, "-lockstep_icnt_start", "1", 0, 1,                                        \
+      "seeded: each crossbar output's round-robin pointer starts at a random input (0: at 0)") \
+    X(U32, sched_start, "-lockstep_sched_start", "1", 0, 1,                                      \
+      "seeded: each warp scheduler starts a launch at a random warp (0: at the first)")        \
+    X(U32, part_start, "-lockstep_part_start", "1", 0, 1,                                        \
+      "seeded: the partition address 0 maps to (0: partition 0)")                              \
+    X(U32, dram_phase, "-lockstep_dram_phase", "1", 0, 1,                                        \
+      "seeded: each DRAM channel's refresh phase (0: the same for every seed)")                \
     X(STR, clock_domains, "-gpgpu_clock_domains", "700.0:700.0:700.0:924.0", 0, 0,              \
       "clock MHz: core:interconnect:L2:DRAM")                                                   \
     X(U32, shader_registers, "-gpgpu_shader_registers", "32768", 1, 1048576,                     \

@@ -867,6 +867,18 @@ lockstep_status device_set_option(lockstep_device *dev, const char *name, const 
     return lockstep_config_set(dev->cfg, name, value);
 }
 
+int device_next_user_allocation(const lockstep_device *dev, lockstep_dptr after,
+                                lockstep_dptr *base, size_t *size)
+{
+    for (const devmem_alloc *a = devmem_next(dev->dm, after); a; a = devmem_next(dev->dm, a->base))
+        if (a->tag == TAG_USER && !a->host) {
+            *base = a->base;
+            *size = (size_t)a->size;
+            return 0;
+        }
+    return -1;
+}
+
 void *device_host_view(lockstep_device *dev, lockstep_dptr addr, size_t size)
 {
     if (!size || (addr >> DEVMEM_PAGE_SHIFT) != ((addr + size - 1) >> DEVMEM_PAGE_SHIFT))

@@ -36,6 +36,11 @@ void device_free_user_allocations(lockstep_device *dev);
  * move once allocated: a variable inside one page can be shared with the
  * host through it). */
 void *device_host_view(lockstep_device *dev, lockstep_dptr addr, size_t size);
+/* The cudaMalloc'd (lockstep_malloc'd) allocation with the smallest base
+ * above `after` (0: the first): 0 and its base and size, or -1 if none.
+ * Walks them in address order, which is allocation-deterministic. */
+int device_next_user_allocation(const lockstep_device *dev, lockstep_dptr after,
+                                lockstep_dptr *base, size_t *size);
 /* Total simulated core cycles of the timing model and its clock (0 and 0
  * before the first timing-mode launch). */
 uint64_t device_total_cycles(const lockstep_device *dev, double *core_mhz);

@@ -44,6 +44,7 @@
 
 #include "cudart/cuda_abi.h"
 #include "cudart/cuda_api.h"
+#include "cudart/detrecord.h"
 #include "cudart/fatbin.h"
 #include "cudart/runtime.h"
 #include "core/device_int.h"
@@ -262,6 +263,7 @@ static int ensure_device(void)
         rt.dev = NULL;
         return -1;
     }
+    detrec_open(); /* lockstep detcheck's record, if it asked for one */
     return 0;
 }
 
@@ -724,6 +726,7 @@ static cudaError_t launch(struct rt_function *f, dim3 grid, dim3 block, void **a
     }
     rt.now_ns += ns;
     record_launch(f, grid, block, shared, &st, ns, s);
+    detrec_launch(rt.dev, f->name, (int)s, st.timing ? st.t.cycles : 0);
     if (st.printf_dropped) {
         char fifo[32] = "?";
         lockstep_config_get(lockstep_device_config(rt.dev), "-lockstep_printf_fifo", fifo,
@@ -991,9 +994,11 @@ static cudaError_t copy(void *dst, const void *src, size_t n, int kind)
         st = lockstep_memcpy_dtod(rt.dev, (lockstep_dptr)(uintptr_t)dst, (lockstep_dptr)(uintptr_t)src, n);
     else if (dd)
         st = lockstep_memcpy_htod(rt.dev, (lockstep_dptr)(uintptr_t)dst, src, n);
-    else if (sd)
+    else if (sd) {
         st = lockstep_memcpy_dtoh(rt.dev, dst, (lockstep_dptr)(uintptr_t)src, n);
-    else {
+        if (st == LOCKSTEP_SUCCESS)
+            detrec_copy(dst, n);
+    } else {
         memmove(dst, src, n);
         st = LOCKSTEP_SUCCESS;
     }
@@ -1952,6 +1957,7 @@ __attribute__((destructor)) static void cudart_at_exit(void)
         lockstep_synchronize(rt.dev);
         if (lockstep_trace_finish(rt.dev) != LOCKSTEP_SUCCESS)
             say("%s", lockstep_device_last_error(rt.dev));
+        detrec_finish(rt.dev);
     }
     fflush(stdout); /* the program's output comes before the statistics */
     write_stats(stats_path, write_stats_text);

@@ -909,6 +909,12 @@ const devmem_alloc *devmem_nearest(const devmem *dm, uint64_t addr)
     return &dm->rec.v[x != NIL ? x : tree_first(&dm->live)];
 }
 
+const devmem_alloc *devmem_next(const devmem *dm, uint64_t addr)
+{
+    uint32_t x = tree_above(&dm->live, addr);
+    return x != NIL ? &dm->rec.v[x] : NULL;
+}
+
 /* Device addresses are their own physical address without a lookup; the
  * rest are looked up as host mappings. */
 uint64_t devmem_phys(const devmem *dm, uint64_t addr, uint32_t *hint)

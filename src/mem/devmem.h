@@ -63,6 +63,9 @@ const devmem_alloc *devmem_find(const devmem *dm, uint64_t addr, uint64_t size, 
 /* The live allocation containing addr (size 1), or the nearest one below it
  * (for error messages: "8 bytes past the end of the 4096-byte buffer at ..."). */
 const devmem_alloc *devmem_nearest(const devmem *dm, uint64_t addr);
+/* The live allocation with the smallest base above addr (0: the first), or
+ * NULL: walks every allocation in address order. */
+const devmem_alloc *devmem_next(const devmem *dm, uint64_t addr);
 
 /* Modelled physical address of addr, for the timing model, which must use
  * it (not addr) for every placement decision: partition, cache set, DRAM

@@ -112,6 +112,7 @@ void dram_config_default(dram_config *c)
     c->tREFI = 3600;  /* 3.9 us at a 924 MHz command clock */
     c->tRFC = 100;    /* about 110 ns */
     c->jitter = 0;
+    c->seeded_phase = 1;
 }
 
 int dram_config_check(const dram_config *c, char *err, size_t errlen)
@@ -259,7 +260,9 @@ dram *dram_create(const dram_config *c, uint64_t seed, uint32_t instance)
     d->bt = (c->burst_length + c->data_rate - 1) / c->data_rate;
     d->xfer = c->burst_length * c->bus_width * c->chips;
     d->grp_size = c->nbk / c->nbkgrp;
-    d->phase = c->tREFI ? rng_below(&d->r, c->tREFI) : UINT64_MAX;
+    rng pr; /* the phase has its own stream, so it can be fixed while jitter is seeded */
+    rng_seed(&pr, c->seeded_phase ? seed : 0, RNG_DRAM, instance | 0x80000000u);
+    d->phase = c->tREFI ? rng_below(&pr, c->tREFI) : UINT64_MAX;
     d->next_ref = d->phase;
     if (c->queue_size) {
         d->q = malloc(c->queue_size * sizeof *d->q);

@@ -84,6 +84,8 @@ typedef struct dram_config {
     uint32_t tREFI, tRFC;     /* refresh interval and duration; tREFI 0 = no refresh */
     uint32_t jitter;          /* extra 0..jitter cycles added to each read's data return,
                                  seeded; 0 = none */
+    uint32_t seeded_phase;    /* 1: the refresh phase comes from the seed; 0: from seed 0
+                                 (each channel's own, the same for every seed) */
 } dram_config;
 
 /* GTX 480-like GDDR5 defaults (GPGPU-Sim's GTX480 timing string, 64-byte

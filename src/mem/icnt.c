@@ -180,7 +180,7 @@ icnt *icnt_create(const icnt_config *c, uint64_t seed, uint32_t instance)
         n->out[o].q = n->outq + (size_t)o * n->ocap;
         n->out[o].pops = n->popq + (size_t)o * n->ocap;
         n->out[o].holder = ICNT_NONE;
-        n->out[o].rr = rng_below(&n->r, c->nin);
+        n->out[o].rr = c->seeded_start ? rng_below(&n->r, c->nin) : 0;
     }
     return n;
 fail:

@@ -61,6 +61,8 @@ typedef struct icnt_config {
     int random_arbitration;   /* 0: round-robin (seeded start), 1: seeded random pick */
     uint32_t credit_delay;    /* extra cycles before a source sees the space its sent flits
                                  freed (0: the next cycle); see "Windows" above */
+    int seeded_start;         /* 1: each output's round-robin pointer starts at a seeded
+                                 input; 0: at input 0 */
 } icnt_config;
 
 typedef struct icnt icnt;

@@ -239,7 +239,8 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
         g->window = cfg->window;
     g->exact = g->window == icnt_lat;
     icnt_config ic = {g->nsms, g->nparts, flit, icnt_lat, cfg->icnt_in_buf,
-                      cfg->icnt_out_buf, 0, g->window - 1};
+                      cfg->icnt_out_buf, cfg->nondet && cfg->icnt_random, g->window - 1,
+                      cfg->nondet && cfg->icnt_start};
     if (!(g->reqnet = icnt_create(&ic, seed, 0)))
         goto oom;
     ic.nin = g->nparts;
@@ -255,6 +256,15 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
         if (part_init(g, &g->parts[p], p))
             goto oom;
     if (cfg->nondet) {
+        g->nd_skew = cfg->sm_skew;
+        g->nd_drift = cfg->clock_drift;
+        g->nd_cta_delay = cfg->cta_delay;
+        g->nd_l2_jitter = cfg->l2_jitter;
+        g->nd_reply_shuffle = cfg->reply_shuffle;
+    } else {
+        g->nd_reply_shuffle = 1;
+    }
+    if (cfg->nondet && cfg->part_start) {
         rng r;
         rng_seed(&r, cfg->nondet_seed, RNG_PARTMAP, 0);
         g->part_offset = rng_below(&r, g->nparts);
@@ -477,8 +487,14 @@ static int dispatch(timing_gpu *g, launch_state *ls, uint32_t s, uint64_t now)
         tc->active = 1;
         tc->age = ls->age++;
         tm_observe_cta_start(g, s, k, now);
-        for (uint32_t i = 0; i < L->nwarps; i++)
+        uint64_t start = sm_cta_start_cycle(sm, now);
+        for (uint32_t i = 0; i < L->nwarps; i++) {
             sm_warp_bind(sm, &tc->warps[i], &tc->c->warps[i], tc, tc->age * 64 + i);
+            if (start > now) {
+                tc->warps[i].ready_at = start;
+                tc->warps[i].ready_why = LOCKSTEP_STALL_IDLE; /* not started yet */
+            }
+        }
         sm->nresident++;
         sm->wake = now;
         sm->sched_at = now;
@@ -969,6 +985,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         sm_launch_begin(sm);
         view_begin(&sm->L, L, sm, &sm->now);
         sm->now = g->now;
+        sm_nondet_begin(sm, g->now);
     }
     for (uint32_t p = 0; ok && p < g->nparts; p++) {
         tm_part *pt = &g->parts[p];

@@ -15,6 +15,7 @@
  *     cycles: "issue" (warp instructions per cycle, resident CTAs) and
  *     "stalls" (the share of scheduler-cycles of each stall reason).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,18 @@ static double host_seconds(void)
 }
 
 static double us(const timing_gpu *g, uint64_t cycle) { return (double)cycle / g->mhz[0]; }
+
+/* The trace's times are written to the nanosecond: a slice's start and
+ * duration come from its start and end rounded, so a slice that ends
+ * inside another (a CTA in its kernel) still does once both are rounded. */
+static double ns_round(double t_us) { return floor(t_us * 1000.0 + 0.5) / 1000.0; }
+
+static void slice(ctrace *t, uint32_t pid, uint32_t tid, const char *name, const char *cat,
+                  const timing_gpu *g, uint64_t c0, uint64_t c1, const char *args)
+{
+    double t0 = ns_round(us(g, c0)), t1 = ns_round(us(g, c1));
+    ctrace_complete(t, pid, tid, name, cat, t0, t1 - t0, args);
+}
 
 int tm_observe_open(timing_gpu *g, char *err, size_t errlen)
 {
@@ -177,7 +190,7 @@ void tm_observe_cta_end(timing_gpu *g, uint32_t sm, uint32_t slot, const exec_ct
     char name[64], args[64];
     snprintf(name, sizeof name, "CTA %u,%u,%u", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
     snprintf(args, sizeof args, "{\"cta\":%llu}", (unsigned long long)c->linear);
-    ctrace_complete(g->trace, SM_PID(sm), slot, name, "cta", us(g, t0), us(g, now - t0), args);
+    slice(g->trace, SM_PID(sm), slot, name, "cta", g, t0, now, args);
 }
 
 /* The progress line: at most twice a second, after the launch has run a
@@ -234,6 +247,6 @@ void tm_observe_end(timing_gpu *g, const lockstep_timing_stats *st)
              (unsigned long long)st->cycles, (unsigned long long)L->thread_insts,
              (unsigned long long)L->warp_insts,
              st->cycles ? (double)L->thread_insts / (double)st->cycles : 0.0, (int)L->fault);
-    ctrace_complete(g->trace, GPU_PID, 0, L->mod->funcs[L->kernel].name, "kernel",
-                    us(g, g->obs_start), us(g, st->cycles), args);
+    slice(g->trace, GPU_PID, 0, L->mod->funcs[L->kernel].name, "kernel", g, g->obs_start,
+          g->obs_start + st->cycles, args);
 }

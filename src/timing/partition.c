@@ -50,6 +50,7 @@ int part_init(timing_gpu *g, tm_part *p, uint32_t id)
     if (!(p->dq = calloc(p->dq_cap, sizeof *p->dq)))
         return -1;
     rng_seed(&p->rng, g->cfg->nondet_seed, RNG_REPLY, id);
+    rng_seed(&p->l2_rng, g->cfg->nondet_seed, RNG_L2, id);
     return 0;
 }
 
@@ -170,6 +171,8 @@ static void serve(tm_part *p, tm_req *r, uint64_t now)
         }
     }
     r->t = now + g->l2_lat;
+    if (g->nd_l2_jitter) /* modelled: seeded L2 latency jitter */
+        r->t += rng_below(&p->l2_rng, g->nd_l2_jitter + 1);
     reqq_push(&p->replies, r);
 }
 
@@ -293,10 +296,11 @@ void part_cycle(tm_part *p, uint64_t now)
     }
     /* replies leave through the crossbar */
     while (p->replies.head && p->replies.head->t <= now) {
-        if (g->cfg->nondet && p->replies.n > 1) {
+        if (g->nd_reply_shuffle > 1 && p->replies.n > 1) {
             /* modelled nondeterminism: which of the replies ready now goes first */
             uint32_t nready = 0;
-            for (tm_req *q = p->replies.head; q && q->t <= now && nready < 4; q = q->next)
+            for (tm_req *q = p->replies.head; q && q->t <= now && nready < g->nd_reply_shuffle;
+                 q = q->next)
                 nready++;
             uint32_t k = nready > 1 ? rng_below(&p->rng, nready) : 0;
             if (k) {

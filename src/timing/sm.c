@@ -59,7 +59,33 @@ int sm_init(timing_gpu *g, tm_sm *sm, uint32_t id)
     if (!(sm->lq = calloc(sm->lq_cap, sizeof *sm->lq)))
         return -1;
     rng_seed(&sm->rng, g->cfg->nondet_seed, RNG_SCHED, id);
+    rng_seed(&sm->skew_rng, g->cfg->nondet_seed, RNG_SKEW, id);
+    rng_seed(&sm->disp_rng, g->cfg->nondet_seed, RNG_DISPATCH, id);
+    sm->drift_at = TM_NEVER;
     return 0;
+}
+
+/* Clock drift: the next cycle the SM loses, 1..2N cycles after `now`. */
+static uint64_t next_drift(tm_sm *sm, uint64_t now)
+{
+    uint32_t n = sm->g->nd_drift;
+    return n ? now + 1 + rng_below(&sm->skew_rng, 2 * n) : TM_NEVER;
+}
+
+void sm_nondet_begin(tm_sm *sm, uint64_t now)
+{
+    timing_gpu *g = sm->g;
+    sm->start_at = now + (g->nd_skew ? rng_below(&sm->skew_rng, g->nd_skew + 1) : 0);
+    sm->drift_at = next_drift(sm, now);
+}
+
+uint64_t sm_cta_start_cycle(tm_sm *sm, uint64_t now)
+{
+    timing_gpu *g = sm->g;
+    uint64_t t = sm->start_at > now ? sm->start_at : now;
+    if (g->nd_cta_delay)
+        t += rng_below(&sm->disp_rng, g->nd_cta_delay + 1);
+    return t;
 }
 
 void sm_release(tm_sm *sm)
@@ -98,7 +124,8 @@ void sm_launch_begin(tm_sm *sm)
     memset(sm->stall, 0, sizeof sm->stall);
     for (uint32_t s = 0; s < g->nsched; s++) {
         /* modelled nondeterminism: the scheduler's initial state */
-        sm->rr[s] = g->cfg->nondet && sm->nsw ? rng_below(&sm->rng, sm->nsw) : 0;
+        sm->rr[s] = g->cfg->nondet && g->cfg->sched_start && sm->nsw ? rng_below(&sm->rng, sm->nsw)
+                                                                      : 0;
         sm->last[s] = NULL;
         sm->last_reason[s] = LOCKSTEP_STALL_IDLE;
     }
@@ -1019,6 +1046,19 @@ void sm_cycle(tm_sm *sm, uint64_t now)
 {
     timing_gpu *g = sm->g;
     uint64_t wake = TM_NEVER; /* the schedulers' earliest next issue */
+    if (now >= sm->drift_at) {
+        /* modelled clock drift: this SM loses the cycle (a drift cycle
+         * that passed while the SM slept is not made up) */
+        int lose = now == sm->drift_at;
+        sm->drift_at = next_drift(sm, now);
+        if (lose) {
+            sm->st.sm_lost_cycles++;
+            for (uint32_t s = 0; s < g->nsched; s++)
+                sm->stall[sm->last_reason[s]]++;
+            sm->wake = now + 1;
+            return;
+        }
+    }
     int lq = sm_lq_active(sm);
     if (lq && ldst_step(sm, now))
         tm_progress(&sm->progress_at, now);

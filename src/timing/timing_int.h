@@ -217,6 +217,11 @@ typedef struct tm_sm {
     uint64_t insts;        /* warp instructions issued, all launches */
     uint64_t stall[LOCKSTEP_STALL_COUNT];
     rng rng;
+    /* modelled nondeterminism (sm_nondet_begin): */
+    rng skew_rng;          /* start skew and clock drift */
+    rng disp_rng;          /* CTA dispatch delays */
+    uint64_t start_at;     /* this launch's warps issue from here on (start skew) */
+    uint64_t drift_at;     /* the next cycle this SM loses (TM_NEVER: none) */
 } tm_sm;
 
 typedef struct tm_l2mshr {
@@ -250,7 +255,8 @@ typedef struct tm_part {
     uint64_t dram_now;     /* DRAM cycles advanced to */
     uint64_t next_ev;      /* its next event (part_next_event), kept by part_window */
     uint64_t last_active;  /* last cycle it took a request or stepped with work */
-    rng rng;
+    rng rng;               /* reply order */
+    rng l2_rng;            /* L2 latency jitter */
 } tm_part;
 
 /* observe.c's snapshot of one SM at the last trace sample */
@@ -276,6 +282,8 @@ struct timing_gpu {
     tm_sm *sms;
     tm_part *parts;
     uint32_t part_offset;            /* seeded: which partition address 0 starts in */
+    /* the seeded sources in effect (0 / 1: off; all off with -lockstep_nondet 0) */
+    uint32_t nd_skew, nd_drift, nd_cta_delay, nd_l2_jitter, nd_reply_shuffle;
     uint64_t now;                    /* core cycle of the serial step (windows: see tm_sm.now) */
     uint64_t end;                    /* the cycle after the last launch's last active one */
     uint64_t seq;
@@ -309,6 +317,12 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now);
 int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
                  exec_memres *res);
 void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age);
+/* Modelled nondeterminism at a launch's start (at `now`): the SM's start
+ * skew and its next drift cycle. */
+void sm_nondet_begin(tm_sm *sm, uint64_t now);
+/* The cycle from which the warps of a CTA dispatched at `now` may issue:
+ * after the SM's start skew, plus a seeded dispatch delay. */
+uint64_t sm_cta_start_cycle(tm_sm *sm, uint64_t now);
 /* A warp of an empty CTA slot: the scheduler passes over it (idle). */
 static inline void sm_warp_park(tm_warp *tw)
 {

@@ -22,6 +22,9 @@ enum rng_kind {
     RNG_SCHED = 3,      /* warp-scheduler initial state */
     RNG_PARTMAP = 4,    /* which partition an address range starts in */
     RNG_REPLY = 5,      /* order in which replies leave a partition */
+    RNG_SKEW = 6,       /* an SM's start skew per launch and its clock drift */
+    RNG_DISPATCH = 7,   /* an SM's CTA dispatch delays */
+    RNG_L2 = 8,         /* a partition's L2 latency jitter */
     RNG_TEST = 99
 };
 

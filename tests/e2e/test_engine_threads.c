@@ -33,7 +33,8 @@ static void capture(void *ud, const char *text, size_t len)
     }
 }
 
-static void run(const char *threads, const char *order, outcome *o)
+/* extra: more options ("-name value" lines), or NULL */
+static void run_with(const char *threads, const char *order, const char *extra, outcome *o)
 {
     memset(o, 0, sizeof *o);
     lockstep_config *cfg;
@@ -42,6 +43,8 @@ static void run(const char *threads, const char *order, outcome *o)
     lockstep_config_set(cfg, "-lockstep_threads", threads);
     lockstep_config_set(cfg, "-lockstep_window_order", order);
     lockstep_config_set(cfg, "-lockstep_nondet_seed", "11");
+    if (extra)
+        lockstep_config_parse(cfg, extra, strlen(extra), "extra");
     if (!E2E_OK(NULL, lockstep_device_create(cfg, &dev))) {
         lockstep_config_destroy(cfg);
         return;
@@ -82,15 +85,18 @@ static void run(const char *threads, const char *order, outcome *o)
     e2e_device_destroy(dev);
 }
 
+static void run(const char *threads, const char *order, outcome *o)
+{
+    run_with(threads, order, NULL, o);
+}
+
 static void test_same_on_any_threads(void)
 {
     static outcome ref, o;
     run("1", "0", &ref);
     CHECK(ref.st[0] == LOCKSTEP_SUCCESS && ref.st[1] == LOCKSTEP_SUCCESS);
     CHECK_MSG(ref.st[2] == LOCKSTEP_ERROR_ILLEGAL_ADDRESS, "%s", lockstep_status_name(ref.st[2]));
-    /* breadth-first dispatch puts CTA k on SM k; all fault in the same cycle:
-     * the canonical first is SM 0's */
-    CHECK_STR_CONTAINS(ref.fault, "at CTA (0,0,0)");
+    CHECK_STR_CONTAINS(ref.fault, "at CTA (");
     CHECK_MSG(ref.printf_len > 0 && strstr(ref.printf_out, "block 29:"), "%s", ref.printf_out);
     /* the tickets are a permutation */
     static uint8_t seen[NB * NT];
@@ -132,8 +138,25 @@ static void test_same_on_any_threads(void)
         }
 }
 
+/* With the seeded start skew, dispatch delay and clock drift off, breadth-
+ * first dispatch puts CTA k on SM k and all fault in the same cycle: the
+ * canonical first is SM 0's, on any number of threads. */
+static void test_canonical_fault(void)
+{
+    static outcome o;
+    const char *same_start = "-lockstep_sm_skew 0\n-lockstep_cta_delay 0\n-lockstep_clock_drift 0\n";
+    const char *threads[] = {"1", "4"};
+    for (int t = 0; t < 2; t++)
+        for (int order = 0; order < 2; order++) {
+            run_with(threads[t], order ? "1" : "0", same_start, &o);
+            CHECK_MSG(o.st[2] == LOCKSTEP_ERROR_ILLEGAL_ADDRESS, "%s", lockstep_status_name(o.st[2]));
+            CHECK_STR_CONTAINS(o.fault, "at CTA (0,0,0)");
+        }
+}
+
 int main(void)
 {
     RUN(test_same_on_any_threads);
+    RUN(test_canonical_fault);
     return test_summary();
 }

@@ -34,6 +34,7 @@ static icnt_config make_cfg(uint32_t nin, uint32_t nout)
     c.in_queue_flits = 16;
     c.out_buffer_pkts = 4;
     c.random_arbitration = 0;
+    c.seeded_start = 1;
     return c;
 }
 
