@@ -124,7 +124,8 @@ test: all-tests
 # The tests whose kernels run on several host threads, under ThreadSanitizer
 # (make TSAN=1 tsan): any state two components of a window share shows up.
 TSAN_TESTS = $(BUILD)/tests/e2e/test_engine_threads $(BUILD)/tests/e2e/test_timing \
-             $(BUILD)/tests/unit/test_pfor $(BUILD)/tests/e2e/test_mem_seam
+             $(BUILD)/tests/unit/test_pfor $(BUILD)/tests/e2e/test_mem_seam \
+             $(BUILD)/tests/e2e/test_gpudet
 tsan: $(TSAN_TESTS)
 	@for t in $(TSAN_TESTS); do \
 	    if TSAN_OPTIONS="halt_on_error=1" $$t >$$t.log 2>&1; then \

@@ -284,6 +284,7 @@ typedef enum lockstep_stall {
     LOCKSTEP_STALL_BARRIER,    /* its warps wait at a barrier */
     LOCKSTEP_STALL_FENCE,      /* a fence waits for earlier memory operations */
     LOCKSTEP_STALL_NO_INST,    /* its warps' instruction buffers are empty: fetch in progress */
+    LOCKSTEP_STALL_DET,        /* its warps wait for a GPUDet quantum's end, commit or turn */
     LOCKSTEP_STALL_COUNT
 } lockstep_stall;
 LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
@@ -322,7 +323,24 @@ LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
     X(const_misses, "const_cache_misses", "of those, misses")                            \
     X(mem_requests, "mem_requests", "coalesced global/local requests sent to the partitions") \
     X(sm_lost_cycles, "sm_lost_cycles",                                                  \
-      "SM cycles lost to modelled clock drift (-lockstep_clock_drift)")
+      "SM cycles lost to modelled clock drift (-lockstep_clock_drift)")                    \
+    X(det_quanta, "gpudet_quanta", "GPUDet: quanta")                                      \
+    X(det_parallel_cycles, "gpudet_parallel_cycles", "GPUDet: cycles in parallel mode")  \
+    X(det_commit_cycles, "gpudet_commit_cycles", "GPUDet: cycles in commit mode")        \
+    X(det_serial_cycles, "gpudet_serial_cycles", "GPUDet: cycles in serial mode")        \
+    X(det_end_count, "gpudet_end_count", "GPUDet: quanta a warp ended on its instruction count") \
+    X(det_end_atomic, "gpudet_end_atomic", "GPUDet: ... before a global atomic")         \
+    X(det_end_fence, "gpudet_end_fence", "GPUDet: ... before a fence")                   \
+    X(det_end_barrier, "gpudet_end_barrier", "GPUDet: ... before a CTA barrier")         \
+    X(det_end_call, "gpudet_end_call", "GPUDet: ... before a built-in call (printf, malloc)") \
+    X(det_end_exit, "gpudet_end_exit", "GPUDet: ... at exit")                            \
+    X(det_sb_entries, "gpudet_sb_entries", "GPUDet: store-buffer entries (128-byte chunks) made") \
+    X(det_sb_searches, "gpudet_sb_searches", "GPUDet: loads that searched a store buffer") \
+    X(det_sb_load_hits, "gpudet_sb_load_hits", "GPUDet: loads answered from a store buffer") \
+    X(det_bloom_false_positives, "gpudet_bloom_false_positives",                         \
+      "GPUDet: chunks the Bloom filter passed that the log did not hold")                 \
+    X(det_commit_entries, "gpudet_commit_entries", "GPUDet: entries committed")          \
+    X(det_serial_ops, "gpudet_serial_ops", "GPUDet: atomics and built-in calls run in serial mode")
 
 /* Timing-mode counters of a launch. */
 typedef struct lockstep_timing_stats {

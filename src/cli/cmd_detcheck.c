@@ -46,8 +46,9 @@ static void usage(FILE *f)
             "  --jobs J            runs at a time (default: one per CPU)\n"
             "  --json              print the report as JSON\n"
             "  --keep DIR          keep each run's record, output and errors in DIR\n"
-            "run options (passed to each `lockstep run`): --config FILE, -O \"-NAME VALUE\",\n"
-            "  --functional, --timing, --threads N, --timeout S, --cudart-dir DIR\n",
+            "run options (passed to each `lockstep run`): --det MODE (none, gpudet),\n"
+            "  --config FILE, -O \"-NAME VALUE\", --functional, --timing, --threads N,\n"
+            "  --timeout S, --cudart-dir DIR\n",
             MAX_RUNS);
 }
 
@@ -331,7 +332,7 @@ int cmd_detcheck(int argc, char **argv)
                    !strcmp(a, "--keep");
         int passed = !strcmp(a, "--config") || !strcmp(a, "-O") || !strcmp(a, "--option") ||
                      !strcmp(a, "--threads") || !strcmp(a, "--timeout") ||
-                     !strcmp(a, "--cudart-dir");
+                     !strcmp(a, "--cudart-dir") || !strcmp(a, "--det");
         if (mine || passed) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "lockstep detcheck: %s needs a value\n", a);

@@ -42,6 +42,8 @@ static void run_usage(FILE *f)
             "  --functional        functional mode: the fast emulator, sequentially consistent\n"
             "  --timing            the cycle-level timing model (the default)\n"
             "  --nondet-seed S     seed of the modelled hardware nondeterminism (default 0)\n"
+            "  --det MODE          deterministic execution: none (default) or gpudet\n"
+            "                      (-lockstep_det; docs/DETERMINISM.md)\n"
             "  --trace FILE        write a Chrome trace of the timing model (open it in\n"
             "                      https://ui.perfetto.dev): kernels, CTAs per SM, per-SM\n"
             "                      issue rate and stalls\n"
@@ -348,7 +350,7 @@ int cmd_run(int argc, char **argv)
         int takes = !strcmp(a, "--config") || !strcmp(a, "--stats") || !strcmp(a, "--stats-json") ||
                     !strcmp(a, "-O") || !strcmp(a, "--option") || !strcmp(a, "--cudart-dir") ||
                     !strcmp(a, "--nondet-seed") || !strcmp(a, "--trace") ||
-                    !strcmp(a, "--timeout") || !strcmp(a, "--threads");
+                    !strcmp(a, "--timeout") || !strcmp(a, "--threads") || !strcmp(a, "--det");
         if (takes) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "lockstep run: %s needs a value\n", a);
@@ -372,6 +374,8 @@ int cmd_run(int argc, char **argv)
                 bad = add_opt(&opts, "-lockstep_timeout", v, a);
             else if (!strcmp(a, "--threads"))
                 bad = add_opt(&opts, "-lockstep_threads", v, a);
+            else if (!strcmp(a, "--det"))
+                bad = add_opt(&opts, "-lockstep_det", v, a);
             else
                 bad = add_O(&opts, v);
             if (bad)

@@ -409,6 +409,16 @@ int config_check_string(const char *name, const char *value, char *err, size_t e
             snprintf(err, errlen, "expected timing or functional");
             return -1;
         }
+    } else if (!strcmp(name, "-lockstep_det")) {
+        if (strcmp(value, "none") && strcmp(value, "gpudet")) {
+            snprintf(err, errlen, "expected none or gpudet");
+            return -1;
+        }
+    } else if (!strcmp(name, "-gpudet_serial")) {
+        if (strcmp(value, "cu") && strcmp(value, "warp")) {
+            snprintf(err, errlen, "expected cu (CU-Ser) or warp (W-Ser)");
+            return -1;
+        }
     } else if (!strcmp(name, "-gpgpu_clock_domains")) {
         double mhz[4];
         if (parse_clocks(value, mhz)) {
@@ -512,6 +522,14 @@ lockstep_status lockstep_config_validate(lockstep_config *cfg)
         what = msg;
     } else if (config_threads_per_sm(cfg) / 32 * 32 != config_threads_per_sm(cfg)) {
         what = "-gpgpu_shader_core_pipeline: threads per SM must be a multiple of 32";
+    } else if (!strcmp(cfg->det, "gpudet") && strcmp(cfg->mode, "timing")) {
+        what = "-lockstep_det gpudet runs on the timing model (-lockstep_mode timing); functional "
+               "mode is deterministic by itself";
+    } else if (cfg->gpudet_bloom % 256 && cfg->gpudet_bloom != 0) {
+        snprintf(msg, sizeof msg,
+                 "-gpudet_bloom_bits %u: give a multiple of 256 from 256 to 1024, or 0 (ideal)",
+                 cfg->gpudet_bloom);
+        what = msg;
     }
     if (!what)
         return LOCKSTEP_SUCCESS;

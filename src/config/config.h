@@ -178,6 +178,25 @@
       "synchronisation: faster, and inexact")                                                   \
     X(U32, window_order, "-lockstep_window_order", "0", 0, 1,                                    \
       "order components run in within a window: 0 index, 1 reverse (a check: same results)")   \
+    /* ---- determinism modes (src/timing/gpudet.c) ---- */                                  \
+    X(STR, det, "-lockstep_det", "none", 0, 0,                                                   \
+      "deterministic execution: none, or gpudet (GPUDet: quanta, store buffers, commit, "       \
+      "serial atomics; timing mode)")                                                           \
+    X(U32, gpudet_quantum, "-gpudet_quantum_size", "200", 1, 100000000,                          \
+      "GPUDet: warp instructions a warp runs in a quantum's parallel mode")                     \
+    X(U32, gpudet_bloom, "-gpudet_bloom_bits", "1024", 0, 1024,                                   \
+      "GPUDet: bits of each warp's store-buffer Bloom filter (a multiple of 256 from 256, or "  \
+      "0: ideal, no false positives)")                                                          \
+    X(U32, gpudet_zunit, "-gpudet_zunit_cycles", "4", 1, 100000,                                  \
+      "GPUDet: cycles a partition's Z-buffer unit takes per store-buffer entry it commits")     \
+    X(STR, gpudet_serial, "-gpudet_serial", "cu", 0, 0,                                           \
+      "GPUDet serial mode: cu (one SM at a time, its warps' atomics in order: CU-Ser) or warp "  \
+      "(one warp at a time: W-Ser)")                                                            \
+    X(U32, gpudet_bta, "-gpudet_bta", "1", 0, 1,                                                   \
+      "GPUDet: 1: warps at a CTA barrier wait there and go on in the same quantum when their "  \
+      "CTA arrives (barrier termination avoidance); 0: a barrier ends the quantum (GPUdet-base)")\
+    X(U32, gpudet_sync, "-gpudet_sync_cycles", "0", 0, 100000000,                                 \
+      "GPUDet: cycles of each global synchronisation between modes")                            \
     X(STR, trace_file, "-lockstep_trace", "none", 0, 0,                                           \
       "write a Chrome trace (Perfetto) of the timing model to this file (none: no trace)")      \
     X(U64, trace_interval, "-lockstep_trace_interval", "1000", 1, UINT64_MAX,                    \

@@ -255,6 +255,17 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     for (uint32_t p = 0; p < g->nparts; p++)
         if (part_init(g, &g->parts[p], p))
             goto oom;
+    g->icnt_lat = icnt_lat;
+    g->det = !strcmp(cfg->det, "gpudet");
+    g->det_quantum = cfg->gpudet_quantum;
+    g->det_bloom_bits = cfg->gpudet_bloom;
+    g->det_zunit = cfg->gpudet_zunit;
+    g->det_sync = cfg->gpudet_sync;
+    g->det_cu_ser = !strcmp(cfg->gpudet_serial, "cu");
+    g->det_bta = cfg->gpudet_bta != 0;
+    g->det_l1_lat = cfg->l1_latency;
+    if (!(g->det_scratch = calloc(g->nparts, sizeof *g->det_scratch)))
+        goto oom;
     if (cfg->nondet) {
         g->nd_skew = cfg->sm_skew;
         g->nd_drift = cfg->clock_drift;
@@ -303,6 +314,7 @@ void timing_gpu_free(timing_gpu *g)
     icnt_free(g->reqnet);
     icnt_free(g->repnet);
     free(g->ti);
+    free(g->det_scratch);
     free(g);
 }
 
@@ -651,7 +663,8 @@ static uint64_t next_event(const timing_gpu *g, const launch_state *ls, uint64_t
     uint64_t next = TM_NEVER;
     for (uint32_t s = 0; s < g->nsms && next > from; s++) {
         const tm_sm *sm = &g->sms[s];
-        if (sm->nresident < ls->occ && ls->next_cta < ls->total_ctas)
+        if (sm->nresident < ls->occ && ls->next_cta < ls->total_ctas &&
+            (!g->det || g->det_dispatch))
             return from; /* a CTA to dispatch */
         uint64_t t = sm_next(g, sm, from - 1);
         if (t < next)
@@ -666,6 +679,8 @@ static uint64_t next_event(const timing_gpu *g, const launch_state *ls, uint64_t
      * delivery they cause, so a window must start no later than they do */
     next = MIN(next, icnt_next_event(g->reqnet));
     next = MIN(next, icnt_next_event(g->repnet));
+    if (g->det && g->det_gate >= from)
+        next = MIN(next, g->det_gate); /* GPUDet: a mode starts */
     return next < from ? from : next;
 }
 
@@ -764,7 +779,11 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
     window_job job = {g, 0, 0, cfg->window_order != 0};
     for (;;) {
         uint64_t end = T + g->window;
-        dispatch_round_robin(g, ls, T);
+        if (!g->det || g->det_dispatch) {
+            /* GPUDet dispatches only between quanta (work distribution) */
+            dispatch_round_robin(g, ls, T);
+            g->det_dispatch = 0;
+        }
         if (L->fault != LOCKSTEP_SUCCESS)
             break;
         job.T = T;
@@ -788,6 +807,8 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
                 g->sms[s].retire_hint = 0;
                 retire(g, ls, s);
             }
+        if (g->det && L->fault == LOCKSTEP_SUCCESS)
+            gpudet_step(g, ls->occ, L->nwarps, end);
         tm_observe_window(g, end, ls->done_ctas, ls->total_ctas);
         if (L->fault == LOCKSTEP_SUCCESS && L->oom)
             exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
@@ -851,6 +872,8 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         last = MAX(last, g->parts[p].last_active);
     if (L->fault != LOCKSTEP_SUCCESS)
         last = MAX(last, g->now);
+    if (g->det && L->fault == LOCKSTEP_SUCCESS && g->det_gate)
+        last = MAX(last, g->det_gate - 1); /* the last commit's cycles */
     g->end = last + 1;
     /* the next launch starts after the crossbars' time, so its first window
      * holds (see icnt.h): the gap is idle time between launches */
@@ -986,6 +1009,18 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         view_begin(&sm->L, L, sm, &sm->now);
         sm->now = g->now;
         sm_nondet_begin(sm, g->now);
+        if (g->det && ok) {
+            /* GPUDet's store buffer is the first stage of the chain */
+            exec_interposer *ch = realloc(sm->det_chain, (1 + (size_t)L->nchain) * sizeof *ch);
+            if (!(ok = ch != NULL))
+                break;
+            sm->det_chain = ch;
+            ch[0] = (exec_interposer){"gpudet store buffer", sm, gpudet_request};
+            for (uint32_t c = 0; c < L->nchain; c++)
+                ch[1 + c] = L->chain[c];
+            sm->L.chain = ch;
+            sm->L.nchain = 1 + L->nchain;
+        }
     }
     for (uint32_t p = 0; ok && p < g->nparts; p++) {
         tm_part *pt = &g->parts[p];
@@ -993,6 +1028,8 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         memset(&pt->st, 0, sizeof pt->st);
         pt->next_ev = part_next_event(pt, g->now > 0 ? g->now - 1 : 0);
     }
+    if (g->det && ok)
+        gpudet_launch_begin(g, g->now);
     lockstep_status ret;
     if (!ok) {
         L->oom = 1;
@@ -1051,6 +1088,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         for (size_t i = 0; i < (size_t)ls.nslots * L->nwarps; i++) {
             free(ls.warps[i].rready);
             free(ls.warps[i].pready);
+            free(ls.warps[i].det.log);
         }
     free(ls.warps);
     free(ls.ctas);

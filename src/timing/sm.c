@@ -109,6 +109,7 @@ void sm_release(tm_sm *sm)
         free(sm->reqs[i]);
     free(sm->reqs);
     free(sm->sys);
+    free(sm->det_chain);
     sb_free(&sm->L.fault_msg);
 }
 
@@ -786,6 +787,12 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
             return w->state == WARP_BARRIER ? LOCKSTEP_STALL_BARRIER : LOCKSTEP_STALL_IDLE;
     }
     *pc_out = pc;
+    if (g->det && !gpudet_gate(sm, tw, pc, now)) {
+        /* GPUDet: the warp's quantum is over, or it is not its turn; the
+         * controller wakes it (gpudet_step) */
+        *when = tw->ready_at = now < g->det_gate ? g->det_gate : TM_NEVER;
+        return tw->ready_why = LOCKSTEP_STALL_DET;
+    }
     if (sb_fit(tw)) {
         /* a host allocation failure is reported as one (the SM's loop
          * stops at its launch fault) */
@@ -984,6 +991,8 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     const ir_insn *in = &L->mod->code[pc];
     uint32_t reg_base = w->reg_base, pred_base = w->pred_base;
     if (ti->complex == 2) {
+        if (g->det)
+            gpudet_issued(sm, tw);
         syscall_enqueue(sm, tw);
         tm_progress(&sm->progress_at, now);
         return;
@@ -1007,6 +1016,8 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     }
     L->warp_insts += n;
     sm->insts += n;
+    if (g->det)
+        gpudet_issued(sm, tw);
     ibuffer_next(sm, tw, L, now);
     if (ti->unit != TU_NONE && ti->unit != TU_LDST) {
         uint32_t nu = g->units[ti->unit];
@@ -1079,7 +1090,8 @@ void sm_cycle(tm_sm *sm, uint64_t now)
             [LOCKSTEP_STALL_ISSUED] = 9, [LOCKSTEP_STALL_IDLE] = 0,
             [LOCKSTEP_STALL_BARRIER] = 1, [LOCKSTEP_STALL_SCOREBOARD] = 2,
             [LOCKSTEP_STALL_NO_INST] = 3, [LOCKSTEP_STALL_FENCE] = 4,
-            [LOCKSTEP_STALL_FU_BUSY] = 5, [LOCKSTEP_STALL_MEMORY] = 6};
+            [LOCKSTEP_STALL_FU_BUSY] = 5, [LOCKSTEP_STALL_MEMORY] = 6,
+            [LOCKSTEP_STALL_DET] = 1};
         tm_warp *chosen = NULL;
         uint32_t chosen_pc = 0, chosen_k = 0;
         uint32_t start = 0;

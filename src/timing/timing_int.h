@@ -127,6 +127,27 @@ static inline tm_req *reqq_pop(tm_reqq *q)
 
 typedef struct tm_cta tm_cta;
 
+/* GPUDet (gpudet.c): a store-buffer entry, a 128-byte chunk of global
+ * memory with the bytes written to it, and a warp's quantum state. */
+typedef struct tm_detentry {
+    uint64_t chunk;
+    uint64_t mask[2];
+    uint8_t data[128];
+} tm_detentry;
+
+enum { DET_END_COUNT = 1, DET_END_ATOMIC, DET_END_FENCE, DET_END_BARRIER, DET_END_CALL };
+enum { DET_PARALLEL, DET_SERIAL };
+
+typedef struct tm_detwarp {
+    uint32_t q_insts;       /* instructions issued in this quantum's parallel mode */
+    uint8_t end;            /* why it ended its parallel mode (DET_END_*), 0: running */
+    uint8_t serial;         /* its next instruction runs in serial mode */
+    uint8_t serial_issued;  /* and it has issued */
+    tm_detentry *log;       /* the store buffer: a linear write log */
+    uint32_t n, cap;
+    uint64_t bloom[16];     /* up to 1024 bits: 4 sub-arrays */
+} tm_detwarp;
+
 typedef struct tm_warp {
     exec_warp *w;
     tm_cta *tc;
@@ -148,6 +169,7 @@ typedef struct tm_warp {
      * ask again); only the warp's own execution (issue, sm_syscall) moves
      * it, and those forget it */
     uint32_t npc;
+    tm_detwarp det;        /* GPUDet's per-warp state (-lockstep_det gpudet) */
 } tm_warp;
 
 struct tm_cta {
@@ -217,6 +239,8 @@ typedef struct tm_sm {
     uint64_t insts;        /* warp instructions issued, all launches */
     uint64_t stall[LOCKSTEP_STALL_COUNT];
     rng rng;
+    exec_interposer *det_chain; /* GPUDet's store buffer, then the device's chain */
+    struct tm_warp *det_next;   /* GPUDet CU-Ser: the next of its warps that may issue */
     /* modelled nondeterminism (sm_nondet_begin): */
     rng skew_rng;          /* start skew and clock drift */
     rng disp_rng;          /* CTA dispatch delays */
@@ -282,6 +306,18 @@ struct timing_gpu {
     tm_sm *sms;
     tm_part *parts;
     uint32_t part_offset;            /* seeded: which partition address 0 starts in */
+    /* GPUDet (gpudet.c; det 0: off) */
+    int det;
+    uint32_t det_quantum, det_bloom_bits, det_zunit, det_sync, det_l1_lat, icnt_lat;
+    int det_cu_ser;                  /* serial mode one SM at a time (CU-Ser), else one warp */
+    int det_bta;                     /* a CTA barrier does not end the quantum (BTA) */
+    uint32_t det_serial_sm;          /* CU-Ser: the SM whose turn it is */
+    int det_mode;                    /* DET_PARALLEL, DET_SERIAL */
+    int det_dispatch;                /* CTAs may be dispatched (work distribution) */
+    uint64_t det_gate;               /* no warp issues before this cycle (commit, syncs) */
+    uint64_t det_mode_start;
+    struct tm_warp *det_serial_warp; /* serial mode: the warp whose turn it is */
+    uint64_t *det_scratch;           /* per partition */
     /* the seeded sources in effect (0 / 1: off; all off with -lockstep_nondet 0) */
     uint32_t nd_skew, nd_drift, nd_cta_delay, nd_l2_jitter, nd_reply_shuffle;
     uint64_t now;                    /* core cycle of the serial step (windows: see tm_sm.now) */
@@ -354,6 +390,18 @@ int part_idle(const tm_part *p);
 tm_req *tm_req_new(tm_sm *sm);
 void tm_req_free(tm_sm *sm, tm_req *r);
 uint32_t tm_part_of(const timing_gpu *g, uint64_t addr);
+
+/* gpudet.c */
+int gpudet_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_memreq *rq,
+                   exec_memres *res);
+/* May warp tw issue the instruction at pc now?  (Its quantum may end here.) */
+int gpudet_gate(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now);
+/* Warp tw issued an instruction. */
+void gpudet_issued(tm_sm *sm, tm_warp *tw);
+/* The serial step at the end of a window: end the quantum, commit, step
+ * serial mode; 1 if the mode changed. */
+int gpudet_step(timing_gpu *g, uint32_t occ, uint32_t nwarps, uint64_t end);
+void gpudet_launch_begin(timing_gpu *g, uint64_t now);
 uint64_t tm_part_local(const timing_gpu *g, uint64_t addr);
 uint32_t tm_req_bytes(const tm_req *r, int reply);
 

@@ -104,6 +104,25 @@ print("%d race-free workloads: one output over 3 seeds, functional mode's" % len
 sys.exit(bad)
 PY
 
+say "== GPUDet: the racy workloads pass and give one output over seeds"
+if [ -n "$LOCKSTEP_RUN_ENV" ]; then dnames="atomic_reduce"; else dnames="atomic_reduce bfs_racy ht"; fi
+for s in 1 2; do
+    python3 bench/run --lockstep "$lockstep" -O "-lockstep_det gpudet" --nondet-seed "$s" \
+        --json-file "$tmp/det$s.json" $dnames >"$tmp/out" 2>&1 || { cat "$tmp/out"; bad "gpudet seed $s"; }
+done
+python3 - "$tmp" <<'PY' || fail=1
+import json, sys
+runs = [{r["name"]: r["hash"] for r in json.load(open("%s/det%d.json" % (sys.argv[1], s)))}
+        for s in (1, 2)]
+bad = 0
+for name in sorted(runs[0]):
+    if runs[0][name] != runs[1][name]:
+        print("FAIL: %s under GPUDet: seeds 1 and 2 give different outputs" % name)
+        bad = 1
+print("GPUDet: %s one output over 2 seeds" % " ".join(sorted(runs[0])))
+sys.exit(bad)
+PY
+
 say "== host threads: the same statistics, byte for byte, on 1, 2 and 4 threads"
 # (window order 1 with 3 threads too); host_seconds is the host's own time,
 # and the configuration listed names the thread count and window order asked for

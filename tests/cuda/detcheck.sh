@@ -3,7 +3,8 @@
 # CUDA programs (tests/cuda/detcheck/*.cu, built with nvcc -cudart shared):
 #   - a racy program (tickets.cu) is reported nondeterministic under the
 #     timing model (exit 1), with the first launch and copy that differ, and
-#     deterministic in functional mode (exit 0), where nothing is seeded;
+#     deterministic in functional mode (exit 0), where nothing is seeded,
+#     and under GPUDet (--det gpudet);
 #   - a program whose only difference is device memory left at exit
 #     (leftover.cu) is caught, naming the allocation and the byte;
 #   - --json is valid JSON that says the same;
@@ -68,6 +69,13 @@ else
     bad "functional mode (exit $rc)"
 fi
 
+dc -n 4 --det gpudet -- "$dir/tickets"
+if [ $rc = 0 ] && has "deterministic: one result over 4 seeds"; then
+    ok "GPUDet: the racy program is deterministic"
+else
+    bad "GPUDet (exit $rc)"
+fi
+
 dc -n 6 -- "$dir/leftover"
 if [ $rc = 1 ] && has "allocations at exit: 2; 1 differ" && has "first: allocation 1" &&
     has "first differ at byte" && has "as float32 the largest difference is"; then
@@ -92,7 +100,7 @@ fi
 
 for args in "-n 0 -- $dir/tickets" "-n x -- $dir/tickets" "--jobs 0 -- $dir/tickets" \
     "--frobnicate -- $dir/tickets" "-n" "" "-- $dir/no-such-program" \
-    "-O -lockstep_nosuch_option_1 -- $dir/tickets"; do
+    "-O -lockstep_nosuch_option_1 -- $dir/tickets" "--det gpudet2 -- $dir/tickets"; do
     # shellcheck disable=SC2086
     dc $args
     if [ $rc = 2 ] && [ -s "$dir/last.err" ]; then

@@ -1,0 +1,328 @@
+/*
+ * test_gpudet.c -- GPUDet (-lockstep_det gpudet, src/timing/gpudet.c):
+ * racy programs give one result whatever the modelled hardware does.
+ *
+ *   - the ticket kernel (tests/e2e/kernels/nondet.cu: lane 0 of each of
+ *     384 warps takes a ticket with atomicAdd) gives one order over 6 seeds,
+ *     on 1 and 2 host threads, with CU-Ser and with W-Ser, on the GTX 480
+ *     and TITAN V configurations, where the baseline gives 6;
+ *   - a racy last-writer-wins kernel (every thread stores to one word)
+ *     and a store-then-load of the warp's own buffered bytes give one
+ *     result over seeds, the second the value the warp itself stored;
+ *   - the store buffer's Bloom filter: an ideal filter (0 bits) has no
+ *     false positives, a 256-bit one on a kernel with many chunks does,
+ *     and both give the same result;
+ *   - the statistics add up: quanta, quantum ends, serial operations, modes;
+ *   - barrier termination avoidance: a kernel with CTA barriers ends quanta
+ *     at them with -gpudet_bta 0 and never with BTA, same results;
+ *   - a store out of bounds faults at once, as without GPUDet;
+ *   - bad values of the options are refused with a message.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lockstep.h"
+#include "test.h"
+#include "e2e.h"
+
+enum { CTAS = 48, THREADS = 256, WARPS = CTAS * THREADS / 32 };
+
+static lockstep_device *device(const char *config, const char *opts)
+{
+    lockstep_config *cfg = NULL;
+    lockstep_device *dev = NULL;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", LOCKSTEP_SRC_DIR, config);
+    if (lockstep_config_create(&cfg) != LOCKSTEP_SUCCESS)
+        return NULL;
+    int ok = lockstep_config_load_file(cfg, path) == LOCKSTEP_SUCCESS &&
+             lockstep_config_set(cfg, "-lockstep_mode", "timing") == LOCKSTEP_SUCCESS &&
+             lockstep_config_parse(cfg, opts, strlen(opts), "test") == LOCKSTEP_SUCCESS;
+    CHECK_MSG(ok, "%s %s: %s", config, opts, lockstep_config_last_error(cfg));
+    if (ok)
+        CHECK(lockstep_device_create(cfg, &dev) == LOCKSTEP_SUCCESS);
+    lockstep_config_destroy(cfg);
+    return dev;
+}
+
+/* The ticket order and the launch's statistics; 0 on failure. */
+static int tickets(const char *config, const char *opts, uint32_t order[WARPS],
+                   lockstep_launch_stats *st)
+{
+    lockstep_device *dev = device(config, opts);
+    lockstep_module *mod = e2e_load(dev, "nondet.ptx");
+    lockstep_kernel *k = e2e_kernel(dev, mod, "ticket");
+    lockstep_dptr ctr = k ? e2e_alloc(dev, 4) : 0, out = k ? e2e_alloc(dev, WARPS * 4) : 0;
+    int ok = 0;
+    if (k && ctr && out) {
+        uint32_t zero = 0;
+        lockstep_memcpy_htod(dev, ctr, &zero, 4);
+        void *args[] = {&ctr, &out};
+        ok = E2E_OK(dev, lockstep_launch_args(dev, k, e2e_dim3(CTAS, 1, 1),
+                                              e2e_dim3(THREADS, 1, 1), 0, args, st)) &&
+             e2e_download(dev, order, out, WARPS * 4);
+    }
+    e2e_device_destroy(dev);
+    return ok;
+}
+
+static uint32_t first[WARPS], other[WARPS];
+
+static void test_ticket_order(void)
+{
+    const char *configs[] = {"configs/gtx480.config", "configs/titanv.config"};
+    const char *variants[] = {"-lockstep_det gpudet\n-lockstep_threads 1\n",
+                              "-lockstep_det gpudet\n-lockstep_threads 2\n",
+                              "-lockstep_det gpudet\n-gpudet_serial warp\n",
+                              "-lockstep_det gpudet\n-gpudet_quantum_size 50\n"};
+    for (int c = 0; c < 2; c++)
+        for (int v = 0; v < 4; v++) {
+            int distinct = 0;
+            for (int s = 1; s <= 6; s++) {
+                char opts[256];
+                snprintf(opts, sizeof opts, "%s-lockstep_nondet_seed %d\n", variants[v], s);
+                lockstep_launch_stats st;
+                if (!tickets(configs[c], opts, s == 1 ? first : other, &st))
+                    return;
+                if (s > 1 && memcmp(first, other, sizeof first))
+                    distinct++;
+                /* every warp's atomic ran in serial mode */
+                CHECK_EQ_U64(st.t.det_serial_ops, WARPS);
+                CHECK_EQ_U64(st.t.det_end_atomic, WARPS);
+                CHECK(st.t.det_quanta >= 2);
+                CHECK(st.t.det_serial_cycles > 0 && st.t.det_parallel_cycles > 0);
+            }
+            CHECK_MSG(distinct == 0, "%s %s: the ticket order moved with the seed", configs[c],
+                      variants[v]);
+        }
+}
+
+/* racy_last (nondet.cu): every thread stores to one word after work of a
+ * thread-dependent length; under GPUDet the last writer is fixed. */
+static int racy_last(const char *opts, uint32_t *last, uint32_t sums[4])
+{
+    enum { N = 4096 };
+    lockstep_device *dev = device("configs/gtx480.config", opts);
+    lockstep_module *mod = e2e_load(dev, "nondet.ptx");
+    lockstep_kernel *k = e2e_kernel(dev, mod, "racy_last");
+    lockstep_dptr ds = k ? e2e_alloc(dev, 16) : 0, dl = k ? e2e_alloc(dev, 4) : 0;
+    int ok = 0, n = N;
+    if (k && ds && dl) {
+        uint32_t zero[4] = {0};
+        lockstep_memcpy_htod(dev, ds, zero, sizeof zero);
+        void *args[] = {&ds, &dl, &n};
+        ok = E2E_OK(dev, lockstep_launch_args(dev, k, e2e_dim3(N / 128, 1, 1),
+                                              e2e_dim3(128, 1, 1), 0, args, NULL)) &&
+             e2e_download(dev, last, dl, 4) && e2e_download(dev, sums, ds, 16);
+    }
+    e2e_device_destroy(dev);
+    return ok;
+}
+
+static void test_racy_store(void)
+{
+    uint32_t l0 = 0, l = 0, s0[4], s[4];
+    for (int seed = 1; seed <= 5; seed++) {
+        char opts[128];
+        snprintf(opts, sizeof opts, "-lockstep_det gpudet\n-lockstep_nondet_seed %d\n", seed);
+        if (!racy_last(opts, seed == 1 ? &l0 : &l, seed == 1 ? s0 : s))
+            return;
+        if (seed > 1) {
+            CHECK_MSG(l == l0, "seed %d: last %08x, seed 1: %08x", seed, l, l0);
+            CHECK(!memcmp(s, s0, sizeof s));
+        }
+    }
+    for (int j = 0; j < 4; j++) {
+        uint32_t want = 0;
+        for (uint32_t i = (uint32_t)j; i < 4096; i += 4)
+            want += i;
+        CHECK_EQ_U64(s0[j], want);
+    }
+}
+
+/* A warp reads back what it stored in the same quantum (from its store
+ * buffer), and a filter that is too small for the chunks it holds says
+ * "maybe" for chunks the log does not hold. */
+static const char own_ptx[] =
+    ".version 7.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry own(.param .u64 p_a, .param .u64 p_out)\n{\n"
+    "  .reg .u64 %rd<8>;\n  .reg .u32 %r<8>;\n  .reg .pred %p;\n"
+    "  ld.param.u64 %rd1, [p_a];\n  ld.param.u64 %rd2, [p_out];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mad.lo.u32 %r3, %r2, 64, %r1;\n"
+    "  mul.wide.u32 %rd3, %r3, 4;\n"
+    /* 64 stores per thread, 2 KiB apart: 64 chunks per warp */
+    "  mov.u32 %r4, 0;\n"
+    "LOOP:\n"
+    "  mul.wide.u32 %rd4, %r4, 2048;\n  add.s64 %rd5, %rd1, %rd4;\n  add.s64 %rd5, %rd5, %rd3;\n"
+    "  add.u32 %r5, %r3, %r4;\n  st.global.u32 [%rd5], %r5;\n"
+    "  add.u32 %r4, %r4, 1;\n  setp.lt.u32 %p, %r4, 64;\n  @%p bra LOOP;\n"
+    /* read back the 5th, and words of 16 chunks nobody wrote (zero) */
+    "  add.s64 %rd5, %rd1, 10240;\n  add.s64 %rd5, %rd5, %rd3;\n  ld.global.u32 %r6, [%rd5];\n"
+    "  mov.u32 %r4, 0;\n"
+    "LOOP2:\n"
+    "  mul.wide.u32 %rd4, %r4, 2048;\n  add.s64 %rd6, %rd1, %rd4;\n  add.s64 %rd6, %rd6, 200000;\n"
+    "  add.s64 %rd6, %rd6, %rd3;\n  ld.global.u32 %r7, [%rd6];\n  add.u32 %r6, %r6, %r7;\n"
+    "  add.u32 %r4, %r4, 1;\n  setp.lt.u32 %p, %r4, 16;\n  @%p bra LOOP2;\n"
+    "  add.s64 %rd7, %rd2, %rd3;\n  st.global.u32 [%rd7], %r6;\n  ret;\n}\n";
+
+static int own_run(const char *opts, uint32_t out[128], lockstep_launch_stats *st)
+{
+    lockstep_device *dev = device("configs/gtx480.config", opts);
+    lockstep_module *mod = NULL;
+    lockstep_kernel *k = NULL;
+    if (dev && E2E_OK(dev, lockstep_module_load_ptx(dev, own_ptx, sizeof own_ptx - 1, "own.ptx",
+                                                    &mod)))
+        k = e2e_kernel(dev, mod, "own");
+    lockstep_dptr a = k ? e2e_alloc(dev, 240000) : 0, o = k ? e2e_alloc(dev, 512) : 0;
+    int ok = 0;
+    if (k && a && o) {
+        lockstep_memset(dev, a, 0, 240000);
+        void *args[] = {&a, &o};
+        ok = E2E_OK(dev, lockstep_launch_args(dev, k, e2e_dim3(2, 1, 1), e2e_dim3(64, 1, 1), 0,
+                                              args, st)) &&
+             e2e_download(dev, out, o, 512);
+    }
+    e2e_device_destroy(dev);
+    return ok;
+}
+
+static void test_store_buffer(void)
+{
+    uint32_t a[128], b[128];
+    lockstep_launch_stats sa, sb;
+    if (!own_run("-lockstep_det gpudet\n-gpudet_bloom_bits 0\n-gpudet_quantum_size 1000\n", a,
+                 &sa) ||
+        !own_run("-lockstep_det gpudet\n-gpudet_bloom_bits 256\n-gpudet_quantum_size 1000\n", b,
+                 &sb))
+        return;
+    for (uint32_t t = 0; t < 128; t++)
+        CHECK_MSG(a[t] == t + 5, "thread %u read back %u, stored %u", t, a[t], t + 5);
+    CHECK(!memcmp(a, b, sizeof a));
+    CHECK(sa.t.det_sb_load_hits > 0);
+    CHECK_EQ_U64(sa.t.det_bloom_false_positives, 0);
+    /* 256 bits, 64 per sub-array, 64 chunks a warp: unwritten chunks often pass */
+    CHECK(sb.t.det_bloom_false_positives > 0);
+    CHECK(sa.t.det_sb_entries >= 4 * 64 && sa.t.det_commit_entries == sa.t.det_sb_entries);
+    printf("store buffer: %llu entries, %llu loads answered from it, %llu false positives of "
+           "a 256-bit filter\n", (unsigned long long)sa.t.det_sb_entries,
+           (unsigned long long)sa.t.det_sb_load_hits,
+           (unsigned long long)sb.t.det_bloom_false_positives);
+}
+
+/* A kernel with CTA barriers: 4 rounds of store to shared, barrier, read
+ * the neighbour's word, with more work than a quantum between them. */
+static const char bar_ptx[] =
+    ".version 7.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry rounds(.param .u64 p_out)\n{\n"
+    "  .reg .u64 %rd<4>;\n  .reg .u32 %r<12>;\n  .reg .pred %p, %q;\n"
+    "  .shared .align 4 .b32 sh[128];\n"
+    "  ld.param.u64 %rd1, [p_out];\n  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, sh;\n"
+    "  shl.b32 %r3, %r1, 2;\n  add.u32 %r4, %r2, %r3;\n"
+    "  add.u32 %r5, %r1, 1;\n  and.b32 %r5, %r5, 127;\n  shl.b32 %r5, %r5, 2;\n  add.u32 %r5, %r2, %r5;\n"
+    "  mov.u32 %r6, %r1;\n  mov.u32 %r7, 0;\n"
+    "ROUND:\n  mov.u32 %r8, 0;\n"
+    "WORK:\n  mad.lo.u32 %r6, %r6, 1664525, 1013904223;\n  add.u32 %r8, %r8, 1;\n"
+    "  setp.lt.u32 %p, %r8, 150;\n  @%p bra WORK;\n"
+    "  st.shared.u32 [%r4], %r6;\n  bar.sync 0;\n  ld.shared.u32 %r9, [%r5];\n  bar.sync 0;\n"
+    "  xor.b32 %r6, %r6, %r9;\n  add.u32 %r7, %r7, 1;\n  setp.lt.u32 %q, %r7, 4;\n  @%q bra ROUND;\n"
+    "  mov.u32 %r10, %ctaid.x;\n  mad.lo.u32 %r11, %r10, 128, %r1;\n"
+    "  mul.wide.u32 %rd2, %r11, 4;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r6;\n"
+    "  ret;\n}\n";
+
+static int bar_run(const char *opts, uint32_t out[16 * 128], lockstep_launch_stats *st)
+{
+    lockstep_device *dev = device("configs/gtx480.config", opts);
+    lockstep_module *mod = NULL;
+    lockstep_kernel *k = NULL;
+    if (dev && E2E_OK(dev, lockstep_module_load_ptx(dev, bar_ptx, sizeof bar_ptx - 1, "bar.ptx",
+                                                    &mod)))
+        k = e2e_kernel(dev, mod, "rounds");
+    lockstep_dptr o = k ? e2e_alloc(dev, 16 * 128 * 4) : 0;
+    int ok = 0;
+    if (k && o) {
+        void *args[] = {&o};
+        ok = E2E_OK(dev, lockstep_launch_args(dev, k, e2e_dim3(16, 1, 1), e2e_dim3(128, 1, 1), 0,
+                                              args, st)) &&
+             e2e_download(dev, out, o, 16 * 128 * 4);
+    }
+    e2e_device_destroy(dev);
+    return ok;
+}
+
+static void test_bta(void)
+{
+    static uint32_t base[16 * 128], bta[16 * 128], ref[16 * 128];
+    lockstep_launch_stats sb, st, sr;
+    if (!bar_run("-lockstep_det gpudet\n-gpudet_bta 0\n", base, &sb) ||
+        !bar_run("-lockstep_det gpudet\n-gpudet_bta 1\n", bta, &st) ||
+        !bar_run("-lockstep_det none\n", ref, &sr))
+        return;
+    CHECK(!memcmp(base, ref, sizeof ref) && !memcmp(bta, ref, sizeof ref));
+    CHECK(sb.t.det_end_barrier > 0);
+    CHECK_EQ_U64(st.t.det_end_barrier, 0);
+    CHECK(st.t.det_quanta < sb.t.det_quanta);
+    printf("BTA: %llu quanta (%llu ended at barriers) -> %llu; cycles %llu -> %llu\n",
+           (unsigned long long)sb.t.det_quanta, (unsigned long long)sb.t.det_end_barrier,
+           (unsigned long long)st.t.det_quanta, (unsigned long long)sb.t.cycles,
+           (unsigned long long)st.t.cycles);
+}
+
+/* A store out of bounds is a fault at once, not a write the commit drops. */
+static void test_fault(void)
+{
+    static const char ptx[] =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry oob(.param .u64 p)\n{\n  .reg .u64 %rd<3>;\n  .reg .u32 %r1;\n"
+        "  ld.param.u64 %rd1, [p];\n  add.s64 %rd2, %rd1, 4096;\n  mov.u32 %r1, 7;\n"
+        "  st.global.u32 [%rd2], %r1;\n  ret;\n}\n";
+    lockstep_device *dev = device("configs/gtx480.config", "-lockstep_det gpudet\n");
+    lockstep_module *mod = NULL;
+    lockstep_kernel *k = NULL;
+    if (dev && E2E_OK(dev, lockstep_module_load_ptx(dev, ptx, sizeof ptx - 1, "oob.ptx", &mod)))
+        k = e2e_kernel(dev, mod, "oob");
+    lockstep_dptr a = k ? e2e_alloc(dev, 256) : 0;
+    if (k && a) {
+        void *args[] = {&a};
+        lockstep_status st = lockstep_launch_args(dev, k, e2e_dim3(1, 1, 1), e2e_dim3(32, 1, 1),
+                                                  0, args, NULL);
+        CHECK_MSG(st == LOCKSTEP_ERROR_ILLEGAL_ADDRESS, "%s", lockstep_status_name(st));
+        CHECK_STR_CONTAINS(lockstep_device_last_error(dev), "oob");
+    }
+    e2e_device_destroy(dev);
+}
+
+static void test_bad_options(void)
+{
+    const char *bad[] = {"-lockstep_det gpudet2", "-gpudet_serial both", "-gpudet_bloom_bits 100",
+                         "-gpudet_quantum_size 0", "-gpudet_bta 2"};
+    for (int i = 0; i < 5; i++) {
+        lockstep_config *cfg;
+        lockstep_config_create(&cfg);
+        lockstep_status st = lockstep_config_parse(cfg, bad[i], strlen(bad[i]), "bad");
+        if (st == LOCKSTEP_SUCCESS)
+            st = lockstep_config_validate(cfg);
+        CHECK_MSG(st != LOCKSTEP_SUCCESS, "'%s' accepted", bad[i]);
+        CHECK_MSG(*lockstep_config_last_error(cfg), "'%s': no message", bad[i]);
+        lockstep_config_destroy(cfg);
+    }
+    /* GPUDet is a timing-model mode */
+    lockstep_config *cfg;
+    lockstep_config_create(&cfg);
+    lockstep_config_set(cfg, "-lockstep_det", "gpudet");
+    lockstep_config_set(cfg, "-lockstep_mode", "functional");
+    CHECK(lockstep_config_validate(cfg) == LOCKSTEP_ERROR_INVALID_CONFIG);
+    CHECK_STR_CONTAINS(lockstep_config_last_error(cfg), "timing model");
+    lockstep_config_destroy(cfg);
+}
+
+int main(void)
+{
+    RUN(test_ticket_order);
+    RUN(test_racy_store);
+    RUN(test_store_buffer);
+    RUN(test_bta);
+    RUN(test_fault);
+    RUN(test_bad_options);
+    return test_summary();
+}
