@@ -340,6 +340,8 @@ LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
     X(det_bloom_false_positives, "gpudet_bloom_false_positives",                         \
       "GPUDet: chunks the Bloom filter passed that the log did not hold")                 \
     X(det_commit_entries, "gpudet_commit_entries", "GPUDet: entries committed")          \
+    X(det_zcache_hits, "gpudet_zcache_hits", "GPUDet: Z-cache hits of committed entries") \
+    X(det_zcache_misses, "gpudet_zcache_misses", "GPUDet: Z-cache misses (depths fetched)") \
     X(det_serial_ops, "gpudet_serial_ops", "GPUDet: atomics and built-in calls run in serial mode")
 
 /* Timing-mode counters of a launch. */

@@ -15,6 +15,7 @@ Figures, in the shape of the paper's:
   fig7_overhead         cycles against the baseline, split into parallel,
                         commit and serial mode
   fig8_bta              GPUdet-base against barrier termination avoidance
+  fig9_commit           commit-mode cycles: Z-buffer units against locks
   fig10_serial          W-Ser against CU-Ser
   fig11_quantum         overhead against quantum size (geometric mean)
   fig12_bloom           overhead and false positives against Bloom-filter size
@@ -41,6 +42,7 @@ RUNS = [  # name, options
     ("gpudet", ["-lockstep_det gpudet"]),
     ("base", ["-lockstep_det gpudet", "-gpudet_bta 0"]),
     ("wser", ["-lockstep_det gpudet", "-gpudet_serial warp"]),
+    ("lock", ["-lockstep_det gpudet", "-gpudet_commit lock"]),
     ("q100", ["-lockstep_det gpudet", "-gpudet_quantum_size 100"]),
     ("q600", ["-lockstep_det gpudet", "-gpudet_quantum_size 600"]),
     ("q1000", ["-lockstep_det gpudet", "-gpudet_quantum_size 1000"]),
@@ -168,6 +170,26 @@ def main():
             'set ylabel "cycles / baseline"\nset xtics rotate by -30\nset key top left\n'
             'set title "GPUdet-base against barrier termination avoidance (BTA)"\n'
             'plot "DATA" using 2:xtic(1) title "GPUdet-base", "" using 3 title "BTA"\n')
+
+    # Figure 9: Z-buffer commit against lock-based commit
+    rows, data = [], "workload\tZ-buffer\tlock\n"
+    for n in names:
+        z, l = ctr("gpudet", n, "gpudet_commit_cycles"), ctr("lock", n, "gpudet_commit_cycles")
+        hits, miss = ctr("gpudet", n, "gpudet_zcache_hits"), ctr("gpudet", n, "gpudet_zcache_misses")
+        rows.append([n, "{:,}".format(z), "{:,}".format(l), "%.2fx" % (cyc("gpudet", n) / cyc("baseline", n)),
+                     "%.2fx" % (cyc("lock", n) / cyc("baseline", n)),
+                     "%.0f%%" % (100.0 * hits / (hits + miss)) if hits + miss else "-"])
+        data += "%s\t%d\t%d\n" % (n, max(z, 1), max(l, 1))
+    rows.append(["**geomean**", "", "", "**%.2fx**" % gm,
+                 "**%.2fx**" % geomean([cyc("lock", n) / cyc("baseline", n) for n in names]), ""])
+    md += "### Commit: Z-buffer units against locks (Figure 9)\n\n" + md_table(
+        ["workload", "commit cycles, Z-buffer", "commit cycles, locks", "overhead, Z-buffer",
+         "overhead, locks", "Z-cache hit rate"], rows) + "\n"
+    gnuplot(args, "fig9_commit", data,
+            'set style data histograms\nset style histogram clustered\nset style fill solid 0.8 border -1\n'
+            'set logscale y\nset ylabel "cycles in commit mode (log)"\nset xtics rotate by -30\nset key top left\n'
+            'set title "Commit mode: Z-buffer units against lock-based commit"\n'
+            'plot "DATA" using 2:xtic(1) title "Z-buffer", "" using 3 title "locks"\n')
 
     # Figure 10: W-Ser vs CU-Ser
     at = [n for n in names if n in ATOMIC]

@@ -414,6 +414,11 @@ int config_check_string(const char *name, const char *value, char *err, size_t e
             snprintf(err, errlen, "expected none or gpudet");
             return -1;
         }
+    } else if (!strcmp(name, "-gpudet_commit")) {
+        if (strcmp(value, "zbuffer") && strcmp(value, "lock")) {
+            snprintf(err, errlen, "expected zbuffer or lock");
+            return -1;
+        }
     } else if (!strcmp(name, "-gpudet_serial")) {
         if (strcmp(value, "cu") && strcmp(value, "warp")) {
             snprintf(err, errlen, "expected cu (CU-Ser) or warp (W-Ser)");

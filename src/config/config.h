@@ -189,6 +189,13 @@
       "0: ideal, no false positives)")                                                          \
     X(U32, gpudet_zunit, "-gpudet_zunit_cycles", "4", 1, 100000,                                  \
       "GPUDet: cycles a partition's Z-buffer unit takes per store-buffer entry it commits")     \
+    X(U32, gpudet_zcache_kb, "-gpudet_zcache_kb", "16", 1, 65536,                                 \
+      "GPUDet: KiB of each Z-buffer unit's Z-cache (depths of 128-byte chunks, LRU)")           \
+    X(U32, gpudet_zunit_entries, "-gpudet_zunit_entries", "16", 1, 4096,                          \
+      "GPUDet: request-buffer entries of a Z-buffer unit (Z-cache misses it overlaps)")         \
+    X(STR, gpudet_commit, "-gpudet_commit", "zbuffer", 0, 0,                                      \
+      "GPUDet commit: zbuffer (Z-buffer units in the partitions) or lock (CoreDet's commit "    \
+      "with a lock per chunk)")                                                                 \
     X(STR, gpudet_serial, "-gpudet_serial", "cu", 0, 0,                                           \
       "GPUDet serial mode: cu (one SM at a time, its warps' atomics in order: CU-Ser) or warp "  \
       "(one warp at a time: W-Ser)")                                                            \

@@ -263,6 +263,11 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     g->det_sync = cfg->gpudet_sync;
     g->det_cu_ser = !strcmp(cfg->gpudet_serial, "cu");
     g->det_bta = cfg->gpudet_bta != 0;
+    g->det_lock_commit = !strcmp(cfg->gpudet_commit, "lock");
+    g->det_zlines = cfg->gpudet_zcache_kb * 1024u / 128u;
+    g->det_zentries = cfg->gpudet_zunit_entries;
+    if (g->det && !(g->det_zcache = calloc((size_t)g->nparts * g->det_zlines, sizeof *g->det_zcache)))
+        goto oom;
     g->det_l1_lat = cfg->l1_latency;
     if (!(g->det_scratch = calloc(g->nparts, sizeof *g->det_scratch)))
         goto oom;
@@ -315,6 +320,7 @@ void timing_gpu_free(timing_gpu *g)
     icnt_free(g->repnet);
     free(g->ti);
     free(g->det_scratch);
+    free(g->det_zcache);
     free(g);
 }
 
@@ -808,7 +814,7 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
                 retire(g, ls, s);
             }
         if (g->det && L->fault == LOCKSTEP_SUCCESS)
-            gpudet_step(g, ls->occ, L->nwarps, end);
+            gpudet_step(g, ls->occ, L->nwarps, end, ls->done_ctas < ls->total_ctas);
         tm_observe_window(g, end, ls->done_ctas, ls->total_ctas);
         if (L->fault == LOCKSTEP_SUCCESS && L->oom)
             exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,

@@ -42,10 +42,11 @@
  * it what issued (gpudet_issued); the store buffer is the first stage of
  * each SM's interposer chain (gpudet_request).
  *
- * Not modelled (yet): the Z-buffer unit's Z-cache and request buffer (the
- * commit's cost is an analytical model of its throughput), the store
- * buffer's traffic through the L1 (a log search costs one cycle per
- * entry), and deterministic workgroup partitioning (DWP).
+ * Not modelled (yet): the store buffer's traffic through the L1 (a log
+ * search costs one cycle per entry), and deterministic workgroup
+ * partitioning (DWP).  The commit's cost is an analytical model of the
+ * Z-buffer units (their throughput, Z-cache and request buffer) or of
+ * CoreDet's lock-based commit (commit() below).
  * Shared memory is not made deterministic (the paper's limitation too).
  */
 #include <stdlib.h>
@@ -340,6 +341,7 @@ void gpudet_issued(tm_sm *sm, tm_warp *tw)
         if (tw->w->state == WARP_DONE)
             sm->st.det_end_exit++;
     }
+    sm->det_issued++;
 }
 
 /* ---- the controller (the engine's serial step) ----------------------------------------- */
@@ -376,14 +378,44 @@ static int all_stopped(const timing_gpu *g, uint32_t occ, uint32_t nwarps)
     return 1;
 }
 
+/* The Z-cache of partition p: 1 if chunk's depths were there (they are
+ * now, most recently used); chunks are kept MRU first, 0 empty. */
+static int zcache_access(timing_gpu *g, uint32_t p, uint64_t chunk)
+{
+    uint64_t *z = g->det_zcache + (size_t)p * g->det_zlines;
+    uint32_t n = g->det_zlines, i = 0;
+    while (i < n && z[i] && z[i] != chunk)
+        i++;
+    int hit = i < n && z[i] == chunk;
+    if (i == n)
+        i = n - 1; /* full: the least recently used goes */
+    memmove(z + 1, z, i * sizeof *z);
+    z[0] = chunk;
+    return hit;
+}
+
 /* Write every warp's log to memory (lowest warp id wins: the highest id
- * writes first), empty the logs, and return the commit's cycles: the
- * slowest of the SMs reading their logs (one entry a cycle) and the
- * partitions' Z-buffer units (-gpudet_zunit_cycles an entry), plus a round
- * trip through the crossbar. */
+ * writes first), empty the logs, and return the commit's cycles.
+ *
+ * Z-buffer commit: each SM reads its warps' logs (one entry a cycle) and
+ * sends each entry to its partition's Z-buffer unit, which takes
+ * -gpudet_zunit_cycles an entry; an entry whose chunk's depths miss in the
+ * unit's Z-cache (-gpudet_zcache_kb, LRU) waits for them from memory, a
+ * wait the request buffer (-gpudet_zunit_entries) overlaps.  The commit
+ * lasts as long as the slowest SM or unit, plus a crossbar round trip.
+ *
+ * Lock-based commit (CoreDet's, -gpudet_commit lock): each warp takes a
+ * lock for each of its entries with an atomic, writes it and releases the
+ * lock, one entry after another; the warps of the GPU do this in parallel,
+ * so the commit lasts as long as the warp with the most entries (three
+ * round trips an entry), or the busiest partition (three operations an
+ * entry), whichever is longer. */
 static uint64_t commit(timing_gpu *g, exec_launch *L, uint32_t occ, uint32_t nwarps)
 {
-    uint64_t *per_part = g->det_scratch, sm_max = 0, part_max = 0, entries = 0;
+    uint64_t *per_part = g->det_scratch, sm_max = 0, part_max = 0, entries = 0, warp_max = 0;
+    uint64_t rt = 2 * (uint64_t)g->icnt_lat + g->rop_lat + g->l2_lat; /* a round trip */
+    uint64_t miss = g->l2_lat + g->dram_lat;
+    uint64_t miss_cost = MAX((uint64_t)g->det_zunit, (miss + g->det_zentries - 1) / g->det_zentries);
     memset(per_part, 0, g->nparts * sizeof *per_part);
     for (uint32_t s = g->nsms; s-- > 0;) {
         tm_sm *sm = &g->sms[s];
@@ -396,9 +428,19 @@ static uint64_t commit(timing_gpu *g, exec_launch *L, uint32_t occ, uint32_t nwa
                     tm_detentry *x = &d->log[e];
                     if (exec_global_write(L, x->chunk, x->data, x->mask, CHUNK))
                         L->oom = 1;
-                    per_part[tm_part_of(g, x->chunk)]++;
+                    uint32_t p = tm_part_of(g, x->chunk);
+                    if (g->det_lock_commit) {
+                        per_part[p] += 3;
+                    } else if (zcache_access(g, p, x->chunk)) {
+                        per_part[p] += g->det_zunit;
+                        g->st->det_zcache_hits++;
+                    } else {
+                        per_part[p] += miss_cost;
+                        g->st->det_zcache_misses++;
+                    }
                 }
                 sm_entries += d->n;
+                warp_max = MAX(warp_max, d->n);
                 d->n = 0;
                 memset(d->bloom, 0, sizeof d->bloom);
             }
@@ -407,9 +449,13 @@ static uint64_t commit(timing_gpu *g, exec_launch *L, uint32_t occ, uint32_t nwa
         sm_max = MAX(sm_max, sm_entries);
     }
     for (uint32_t p = 0; p < g->nparts; p++)
-        part_max = MAX(part_max, per_part[p] * g->det_zunit);
+        part_max = MAX(part_max, per_part[p]);
     g->st->det_commit_entries += entries;
-    return entries ? MAX(sm_max, part_max) + 2 * g->icnt_lat + g->l2_lat : 0;
+    if (!entries)
+        return 0;
+    if (g->det_lock_commit)
+        return MAX(warp_max * 3 * rt, part_max);
+    return MAX(sm_max, part_max) + rt;
 }
 
 /* Let every warp issue again from cycle t (the gate decides which). */
@@ -511,12 +557,27 @@ static int next_serial_turn(timing_gpu *g, uint32_t occ, uint32_t nwarps)
     return 0;
 }
 
-int gpudet_step(timing_gpu *g, uint32_t occ, uint32_t nwarps, uint64_t end)
+int gpudet_step(timing_gpu *g, uint32_t occ, uint32_t nwarps, uint64_t end, int work_left)
 {
     exec_launch *L = g->L;
     if (g->det_mode == DET_PARALLEL) {
         if (!all_stopped(g, occ, nwarps))
             return 0;
+        /* a quantum in which no warp issued anything, with work left, is
+         * the state the next one starts from too: nothing can progress in
+         * this deterministic schedule (warps wait at barriers that never
+         * release, or for each other) */
+        uint64_t issued = 0;
+        for (uint32_t s = 0; s < g->nsms; s++) {
+            issued += g->sms[s].det_issued;
+            g->sms[s].det_issued = 0;
+        }
+        if (!issued && work_left) {
+            exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_BARRIER_DEADLOCK, 0,
+                       "GPUDet: a quantum ended with no warp able to issue and work left: no "
+                       "warp can make progress (warps wait at CTA barriers or for each other)");
+            return 0;
+        }
         /* the quantum's parallel mode is over: commit, then serial mode */
         g->st->det_quanta++;
         g->st->det_parallel_cycles += end - g->det_mode_start;
@@ -561,4 +622,8 @@ void gpudet_launch_begin(timing_gpu *g, uint64_t now)
     g->det_dispatch = 1;
     g->det_mode_start = now;
     g->det_serial_warp = NULL;
+    for (uint32_t s = 0; s < g->nsms; s++) {
+        g->sms[s].det_issued = 0;
+        g->sms[s].det_next = NULL;
+    }
 }

@@ -241,6 +241,7 @@ typedef struct tm_sm {
     rng rng;
     exec_interposer *det_chain; /* GPUDet's store buffer, then the device's chain */
     struct tm_warp *det_next;   /* GPUDet CU-Ser: the next of its warps that may issue */
+    uint64_t det_issued;        /* GPUDet: instructions issued this quantum */
     /* modelled nondeterminism (sm_nondet_begin): */
     rng skew_rng;          /* start skew and clock drift */
     rng disp_rng;          /* CTA dispatch delays */
@@ -311,6 +312,9 @@ struct timing_gpu {
     uint32_t det_quantum, det_bloom_bits, det_zunit, det_sync, det_l1_lat, icnt_lat;
     int det_cu_ser;                  /* serial mode one SM at a time (CU-Ser), else one warp */
     int det_bta;                     /* a CTA barrier does not end the quantum (BTA) */
+    int det_lock_commit;             /* commit with locks (CoreDet), not Z-buffer units */
+    uint32_t det_zlines, det_zentries;
+    uint64_t *det_zcache;            /* per partition det_zlines chunk addresses, MRU first */
     uint32_t det_serial_sm;          /* CU-Ser: the SM whose turn it is */
     int det_mode;                    /* DET_PARALLEL, DET_SERIAL */
     int det_dispatch;                /* CTAs may be dispatched (work distribution) */
@@ -400,7 +404,7 @@ int gpudet_gate(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now);
 void gpudet_issued(tm_sm *sm, tm_warp *tw);
 /* The serial step at the end of a window: end the quantum, commit, step
  * serial mode; 1 if the mode changed. */
-int gpudet_step(timing_gpu *g, uint32_t occ, uint32_t nwarps, uint64_t end);
+int gpudet_step(timing_gpu *g, uint32_t occ, uint32_t nwarps, uint64_t end, int work_left);
 void gpudet_launch_begin(timing_gpu *g, uint64_t now);
 uint64_t tm_part_local(const timing_gpu *g, uint64_t addr);
 uint32_t tm_req_bytes(const tm_req *r, int reply);

@@ -4,7 +4,8 @@
  *
  *   - the ticket kernel (tests/e2e/kernels/nondet.cu: lane 0 of each of
  *     384 warps takes a ticket with atomicAdd) gives one order over 6 seeds,
- *     on 1 and 2 host threads, with CU-Ser and with W-Ser, on the GTX 480
+ *     on 1 and 2 host threads, with CU-Ser and with W-Ser, with Z-buffer and
+ *     lock-based commit, on the GTX 480
  *     and TITAN V configurations, where the baseline gives 6;
  *   - a racy last-writer-wins kernel (every thread stores to one word)
  *     and a store-then-load of the warp's own buffered bytes give one
@@ -15,7 +16,8 @@
  *   - the statistics add up: quanta, quantum ends, serial operations, modes;
  *   - barrier termination avoidance: a kernel with CTA barriers ends quanta
  *     at them with -gpudet_bta 0 and never with BTA, same results;
- *   - a store out of bounds faults at once, as without GPUDet;
+ *   - a store out of bounds faults at once, as without GPUDet; warps stuck
+ *     at different barriers are reported as a deadlock, not left to hang;
  *   - bad values of the options are refused with a message.
  */
 #include <stdio.h>
@@ -75,9 +77,10 @@ static void test_ticket_order(void)
     const char *variants[] = {"-lockstep_det gpudet\n-lockstep_threads 1\n",
                               "-lockstep_det gpudet\n-lockstep_threads 2\n",
                               "-lockstep_det gpudet\n-gpudet_serial warp\n",
-                              "-lockstep_det gpudet\n-gpudet_quantum_size 50\n"};
+                              "-lockstep_det gpudet\n-gpudet_quantum_size 50\n",
+                              "-lockstep_det gpudet\n-gpudet_commit lock\n"};
     for (int c = 0; c < 2; c++)
-        for (int v = 0; v < 4; v++) {
+        for (int v = 0; v < 5; v++) {
             int distinct = 0;
             for (int s = 1; s <= 6; s++) {
                 char opts[256];
@@ -204,6 +207,8 @@ static void test_store_buffer(void)
     /* 256 bits, 64 per sub-array, 64 chunks a warp: unwritten chunks often pass */
     CHECK(sb.t.det_bloom_false_positives > 0);
     CHECK(sa.t.det_sb_entries >= 4 * 64 && sa.t.det_commit_entries == sa.t.det_sb_entries);
+    /* every committed entry went through a Z-cache: hit or miss */
+    CHECK_EQ_U64(sa.t.det_zcache_hits + sa.t.det_zcache_misses, sa.t.det_commit_entries);
     printf("store buffer: %llu entries, %llu loads answered from it, %llu false positives of "
            "a 256-bit filter\n", (unsigned long long)sa.t.det_sb_entries,
            (unsigned long long)sa.t.det_sb_load_hits,
@@ -292,11 +297,34 @@ static void test_fault(void)
     e2e_device_destroy(dev);
 }
 
+/* Warps that wait for each other at different barriers: reported, not hung. */
+static void test_deadlock(void)
+{
+    static const char ptx[] =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry stuck()\n{\n  .reg .u32 %r1;\n  .reg .pred %p;\n"
+        "  mov.u32 %r1, %tid.x;\n  setp.lt.u32 %p, %r1, 32;\n  @%p bra A;\n"
+        "  bar.sync 1;\n  ret;\nA:\n  bar.sync 0;\n  ret;\n}\n";
+    lockstep_device *dev = device("configs/gtx480.config", "-lockstep_det gpudet\n");
+    lockstep_module *mod = NULL;
+    lockstep_kernel *k = NULL;
+    if (dev && E2E_OK(dev, lockstep_module_load_ptx(dev, ptx, sizeof ptx - 1, "stuck.ptx", &mod)))
+        k = e2e_kernel(dev, mod, "stuck");
+    if (k) {
+        lockstep_status st = lockstep_launch_args(dev, k, e2e_dim3(2, 1, 1), e2e_dim3(64, 1, 1),
+                                                  0, NULL, NULL);
+        CHECK_MSG(st == LOCKSTEP_ERROR_BARRIER_DEADLOCK, "%s: %s", lockstep_status_name(st),
+                  lockstep_device_last_error(dev));
+    }
+    e2e_device_destroy(dev);
+}
+
 static void test_bad_options(void)
 {
     const char *bad[] = {"-lockstep_det gpudet2", "-gpudet_serial both", "-gpudet_bloom_bits 100",
-                         "-gpudet_quantum_size 0", "-gpudet_bta 2"};
-    for (int i = 0; i < 5; i++) {
+                         "-gpudet_quantum_size 0", "-gpudet_bta 2", "-gpudet_commit z",
+                         "-gpudet_zcache_kb 0"};
+    for (int i = 0; i < 7; i++) {
         lockstep_config *cfg;
         lockstep_config_create(&cfg);
         lockstep_status st = lockstep_config_parse(cfg, bad[i], strlen(bad[i]), "bad");
@@ -323,6 +351,7 @@ int main(void)
     RUN(test_store_buffer);
     RUN(test_bta);
     RUN(test_fault);
+    RUN(test_deadlock);
     RUN(test_bad_options);
     return test_summary();
 }
