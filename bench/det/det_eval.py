@@ -14,7 +14,7 @@ Figures, in the shape of the paper's:
   fig3_quantum_ends     why warps end their quanta (GPUdet-base, quantum 200)
   fig7_overhead         cycles against the baseline, split into parallel,
                         commit and serial mode
-  fig8_bta              GPUdet-base against barrier termination avoidance
+  fig8_bta              GPUdet-base, with BTA, with BTA and DWP (GPUdet-WA)
   fig9_commit           commit-mode cycles: Z-buffer units against locks
   fig10_serial          W-Ser against CU-Ser
   fig11_quantum         overhead against quantum size (geometric mean)
@@ -40,7 +40,8 @@ ATOMIC = ["cl", "clopt", "ht", "atm", "bfs"]
 RUNS = [  # name, options
     ("baseline", []),
     ("gpudet", ["-lockstep_det gpudet"]),
-    ("base", ["-lockstep_det gpudet", "-gpudet_bta 0"]),
+    ("base", ["-lockstep_det gpudet", "-gpudet_bta 0", "-gpudet_dwp 0"]),
+    ("bta", ["-lockstep_det gpudet", "-gpudet_dwp 0"]),
     ("wser", ["-lockstep_det gpudet", "-gpudet_serial warp"]),
     ("lock", ["-lockstep_det gpudet", "-gpudet_commit lock"]),
     ("q100", ["-lockstep_det gpudet", "-gpudet_quantum_size 100"]),
@@ -156,20 +157,21 @@ def main():
             'set key outside right\nset title "Events that end a warp\'s quantum (GPUdet-base, quantum 200)"\n'
             'plot for [i=2:7] "DATA" using i:xtic(1) title columnheader(i)\n')
 
-    # Figure 8: BTA
-    rows, data = [], "workload\tbase\tBTA\n"
+    # Figure 8: BTA and DWP (GPUdet-WA)
+    rows, data = [], "workload\tbase\tBTA\tBTA+DWP\n"
     for n in names:
-        a, b = cyc("base", n) / cyc("baseline", n), cyc("gpudet", n) / cyc("baseline", n)
-        rows.append([n, "%.2fx" % a, "%.2fx" % b])
-        data += "%s\t%f\t%f\n" % (n, a, b)
-    rows.append(["**geomean**", "**%.2fx**" % geomean([cyc("base", n) / cyc("baseline", n) for n in names]),
-                 "**%.2fx**" % gm])
-    md += "### Barrier termination avoidance (Figure 8)\n\n" + md_table(["workload", "GPUdet-base", "with BTA"], rows) + "\n"
+        a, b, c = (cyc(r, n) / cyc("baseline", n) for r in ("base", "bta", "gpudet"))
+        rows.append([n, "%.2fx" % a, "%.2fx" % b, "%.2fx" % c])
+        data += "%s\t%f\t%f\t%f\n" % (n, a, b, c)
+    rows.append(["**geomean**"] + ["**%.2fx**" % geomean([cyc(r, n) / cyc("baseline", n) for n in names])
+                                   for r in ("base", "bta", "gpudet")])
+    md += "### Workgroup-aware quanta: BTA and DWP (Figure 8)\n\n" + md_table(
+        ["workload", "GPUdet-base", "with BTA", "with BTA and DWP"], rows) + "\n"
     gnuplot(args, "fig8_bta", data,
             'set style data histograms\nset style histogram clustered\nset style fill solid 0.8 border -1\n'
             'set ylabel "cycles / baseline"\nset xtics rotate by -30\nset key top left\n'
-            'set title "GPUdet-base against barrier termination avoidance (BTA)"\n'
-            'plot "DATA" using 2:xtic(1) title "GPUdet-base", "" using 3 title "BTA"\n')
+            'set title "GPUdet-base, barrier termination avoidance (BTA), and deterministic workgroup partitioning (DWP)"\n'
+            'plot "DATA" using 2:xtic(1) title "GPUdet-base", "" using 3 title "BTA", "" using 4 title "BTA + DWP"\n')
 
     # Figure 9: Z-buffer commit against lock-based commit
     rows, data = [], "workload\tZ-buffer\tlock\n"

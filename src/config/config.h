@@ -202,6 +202,9 @@
     X(U32, gpudet_bta, "-gpudet_bta", "1", 0, 1,                                                   \
       "GPUDet: 1: warps at a CTA barrier wait there and go on in the same quantum when their "  \
       "CTA arrives (barrier termination avoidance); 0: a barrier ends the quantum (GPUdet-base)")\
+    X(U32, gpudet_dwp, "-gpudet_dwp", "1", 0, 1,                                                   \
+      "GPUDet: 1: each CTA slot runs a fixed partition of the grid and takes its next CTA as "  \
+      "soon as it frees (deterministic workgroup partitioning); 0: CTAs start between quanta")  \
     X(U32, gpudet_sync, "-gpudet_sync_cycles", "0", 0, 100000000,                                 \
       "GPUDet: cycles of each global synchronisation between modes")                            \
     X(STR, trace_file, "-lockstep_trace", "none", 0, 0,                                           \

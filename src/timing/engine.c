@@ -263,6 +263,7 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     g->det_sync = cfg->gpudet_sync;
     g->det_cu_ser = !strcmp(cfg->gpudet_serial, "cu");
     g->det_bta = cfg->gpudet_bta != 0;
+    g->det_dwp = cfg->gpudet_dwp != 0;
     g->det_lock_commit = !strcmp(cfg->gpudet_commit, "lock");
     g->det_zlines = cfg->gpudet_zcache_kb * 1024u / 128u;
     g->det_zentries = cfg->gpudet_zunit_entries;
@@ -321,6 +322,7 @@ void timing_gpu_free(timing_gpu *g)
     free(g->ti);
     free(g->det_scratch);
     free(g->det_zcache);
+    free(g->det_dwp_next);
     free(g);
 }
 
@@ -483,45 +485,68 @@ static lockstep_status fail_launch(exec_launch *L, lockstep_status st, const cha
     return L->fault;
 }
 
-/* Start the next CTA on SM s if it has a free slot. */
-static int dispatch(timing_gpu *g, launch_state *ls, uint32_t s, uint64_t now)
+/* Start CTA `id` in slot k (free) of SM s: 1, or 0 after a fault. */
+static int dispatch_slot(timing_gpu *g, launch_state *ls, uint32_t s, uint32_t k, uint64_t id,
+                         uint64_t now)
 {
     exec_launch *L = g->L;
     tm_sm *sm = &g->sms[s];
+    tm_cta *tc = &sm->ctas[k];
+    if (exec_cta_fit(L, tc->c)) {
+        L->oom = 1;
+        exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+                   "out of host memory for a CTA");
+        return 0;
+    }
+    exec_cta_start(L, tc->c, id);
+    ls->next_cta++;
+    tc->c->smid = s;
+    tc->active = 1;
+    tc->age = ls->age++;
+    tm_observe_cta_start(g, s, k, now);
+    uint64_t start = sm_cta_start_cycle(sm, now);
+    for (uint32_t i = 0; i < L->nwarps; i++) {
+        sm_warp_bind(sm, &tc->warps[i], &tc->c->warps[i], tc, tc->age * 64 + i);
+        if (start > now) {
+            tc->warps[i].ready_at = start;
+            tc->warps[i].ready_why = LOCKSTEP_STALL_IDLE; /* not started yet */
+        }
+    }
+    sm->nresident++;
+    sm->wake = now;
+    sm->sched_at = now;
+    if (g->policy != 0)
+        for (uint32_t q = 0; q < g->nsched; q++)
+            qsort(sm->sched[q], sm->nsw, sizeof(tm_warp *), age_cmp);
+    return 1;
+}
+
+/* Start the next CTA on SM s if it has a free slot. */
+static int dispatch(timing_gpu *g, launch_state *ls, uint32_t s, uint64_t now)
+{
+    tm_sm *sm = &g->sms[s];
     if (ls->next_cta >= ls->total_ctas || sm->nresident >= ls->occ)
         return 0;
-    for (uint32_t k = 0; k < ls->occ; k++) {
-        tm_cta *tc = &sm->ctas[k];
-        if (tc->active)
-            continue;
-        if (exec_cta_fit(L, tc->c)) {
-            L->oom = 1;
-            exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
-                       "out of host memory for a CTA");
-            return 0;
-        }
-        exec_cta_start(L, tc->c, ls->next_cta++);
-        tc->c->smid = s;
-        tc->active = 1;
-        tc->age = ls->age++;
-        tm_observe_cta_start(g, s, k, now);
-        uint64_t start = sm_cta_start_cycle(sm, now);
-        for (uint32_t i = 0; i < L->nwarps; i++) {
-            sm_warp_bind(sm, &tc->warps[i], &tc->c->warps[i], tc, tc->age * 64 + i);
-            if (start > now) {
-                tc->warps[i].ready_at = start;
-                tc->warps[i].ready_why = LOCKSTEP_STALL_IDLE; /* not started yet */
-            }
-        }
-        sm->nresident++;
-        sm->wake = now;
-        sm->sched_at = now;
-        if (g->policy != 0)
-            for (uint32_t q = 0; q < g->nsched; q++)
-                qsort(sm->sched[q], sm->nsw, sizeof(tm_warp *), age_cmp);
-        return 1;
-    }
+    for (uint32_t k = 0; k < ls->occ; k++)
+        if (!sm->ctas[k].active)
+            return dispatch_slot(g, ls, s, k, ls->next_cta, now);
     return 0;
+}
+
+/* GPUDet's deterministic workgroup partitioning (DWP): slot k of SM s
+ * (slot number k * SMs + s, the breadth-first order) runs CTAs G, G +
+ * slots, G + 2 slots, ...; a free slot takes its next one whenever it
+ * frees, in the middle of a quantum too, since which CTA runs where does
+ * not depend on timing. */
+static void dispatch_dwp(timing_gpu *g, launch_state *ls, uint64_t now)
+{
+    for (uint32_t s = 0; s < g->nsms && g->L->fault == LOCKSTEP_SUCCESS; s++)
+        for (uint32_t k = 0; k < ls->occ; k++) {
+            uint64_t *next = &g->det_dwp_next[(size_t)k * g->nsms + s];
+            if (!g->sms[s].ctas[k].active && *next < ls->total_ctas &&
+                dispatch_slot(g, ls, s, k, *next, now))
+                *next += ls->nslots;
+        }
 }
 
 /* Dispatch CTAs breadth-first, as GPGPU-Sim and the hardware's block
@@ -670,7 +695,7 @@ static uint64_t next_event(const timing_gpu *g, const launch_state *ls, uint64_t
     for (uint32_t s = 0; s < g->nsms && next > from; s++) {
         const tm_sm *sm = &g->sms[s];
         if (sm->nresident < ls->occ && ls->next_cta < ls->total_ctas &&
-            (!g->det || g->det_dispatch))
+            (!g->det || (g->det_dwp ? gpudet_dwp_pending(g, sm, ls->occ) : g->det_dispatch)))
             return from; /* a CTA to dispatch */
         uint64_t t = sm_next(g, sm, from - 1);
         if (t < next)
@@ -785,8 +810,10 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
     window_job job = {g, 0, 0, cfg->window_order != 0};
     for (;;) {
         uint64_t end = T + g->window;
-        if (!g->det || g->det_dispatch) {
-            /* GPUDet dispatches only between quanta (work distribution) */
+        if (g->det && g->det_dwp) {
+            dispatch_dwp(g, ls, T);
+        } else if (!g->det || g->det_dispatch) {
+            /* GPUDet without DWP dispatches only between quanta */
             dispatch_round_robin(g, ls, T);
             g->det_dispatch = 0;
         }
@@ -1033,6 +1060,15 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         view_begin(&pt->L, L, pt, &g->now);
         memset(&pt->st, 0, sizeof pt->st);
         pt->next_ev = part_next_event(pt, g->now > 0 ? g->now - 1 : 0);
+    }
+    if (g->det && ok && g->det_dwp) {
+        uint64_t *nx = realloc(g->det_dwp_next, ls.nslots * sizeof *nx);
+        if ((ok = nx != NULL)) {
+            g->det_dwp_next = nx;
+            for (uint32_t q = 0; q < ls.nslots; q++)
+                nx[q] = q;
+            g->det_total_ctas = ls.total_ctas;
+        }
     }
     if (g->det && ok)
         gpudet_launch_begin(g, g->now);

@@ -31,8 +31,11 @@
  *             partition in order), or one warp at a time (W-Ser,
  *             -gpudet_serial warp).
  *
- * CTAs are dispatched only between quanta (work-distribution mode), into
- * free slots in slot order.  Everything a warp does in a quantum depends
+ * CTAs are placed by deterministic workgroup partitioning (DWP,
+ * -gpudet_dwp): slot G of the GPU runs CTAs G, G + slots, G + 2 slots...,
+ * each as soon as the slot frees, in the middle of a quantum too; with
+ * -gpudet_dwp 0 they are dispatched only between quanta (work-distribution
+ * mode), into free slots in slot order.  Everything a warp does in a quantum depends
  * only on memory as the last commit left it, so the results are the same
  * for every --nondet-seed and every number of host threads; the cycles
  * are not (the modelled hardware's variation stays).
@@ -43,8 +46,7 @@
  * each SM's interposer chain (gpudet_request).
  *
  * Not modelled (yet): the store buffer's traffic through the L1 (a log
- * search costs one cycle per entry), and deterministic workgroup
- * partitioning (DWP).  The commit's cost is an analytical model of the
+ * search costs one cycle per entry).  The commit's cost is an analytical model of the
  * Z-buffer units (their throughput, Z-cache and request buffer) or of
  * CoreDet's lock-based commit (commit() below).
  * Shared memory is not made deterministic (the paper's limitation too).
@@ -355,13 +357,34 @@ void gpudet_issued(tm_sm *sm, tm_warp *tw)
                     for (uint32_t i_ = 0; i_ < (nwarps); i_++)                             \
                         for (tm_warp *tw = &tc->warps[i_]; tw; tw = NULL)
 
-/* Every warp has stopped for the quantum and nothing is in flight. */
+int gpudet_dwp_pending(const timing_gpu *g, const tm_sm *sm, uint32_t occ)
+{
+    for (uint32_t k = 0; k < occ; k++)
+        if (!sm->ctas[k].active && g->det_dwp_next[(size_t)k * g->nsms + sm->id] < g->det_total_ctas)
+            return 1;
+    return 0;
+}
+
+/* Every warp has stopped for the quantum and nothing is in flight (with
+ * DWP: and every free slot that has CTAs left has taken its next one, and
+ * every finished CTA has left its slot, so the quantum's work does not
+ * depend on when the serial step got to them). */
 static int all_stopped(const timing_gpu *g, uint32_t occ, uint32_t nwarps)
 {
     for (uint32_t s = 0; s < g->nsms; s++) {
         const tm_sm *sm = &g->sms[s];
         if (sm->lq_n || sm->out.n || sm->nsys)
             return 0;
+        if (g->det_dwp && gpudet_dwp_pending(g, sm, occ))
+            return 0;
+        for (uint32_t k = 0; g->det_dwp && k < occ; k++) {
+            const tm_cta *tc = &sm->ctas[k];
+            uint32_t done = 0;
+            for (uint32_t i = 0; tc->active && i < nwarps; i++)
+                done += tc->warps[i].w->state == WARP_DONE;
+            if (tc->active && done == nwarps)
+                return 0;
+        }
         for (uint32_t k = 0; k < occ; k++) {
             const tm_cta *tc = &sm->ctas[k];
             if (!tc->active)

@@ -313,6 +313,9 @@ struct timing_gpu {
     int det_cu_ser;                  /* serial mode one SM at a time (CU-Ser), else one warp */
     int det_bta;                     /* a CTA barrier does not end the quantum (BTA) */
     int det_lock_commit;             /* commit with locks (CoreDet), not Z-buffer units */
+    int det_dwp;                     /* deterministic workgroup partitioning */
+    uint64_t *det_dwp_next;          /* DWP: per slot (k * nsms + s) the next CTA it runs */
+    uint64_t det_total_ctas;
     uint32_t det_zlines, det_zentries;
     uint64_t *det_zcache;            /* per partition det_zlines chunk addresses, MRU first */
     uint32_t det_serial_sm;          /* CU-Ser: the SM whose turn it is */
@@ -406,6 +409,8 @@ void gpudet_issued(tm_sm *sm, tm_warp *tw);
  * serial mode; 1 if the mode changed. */
 int gpudet_step(timing_gpu *g, uint32_t occ, uint32_t nwarps, uint64_t end, int work_left);
 void gpudet_launch_begin(timing_gpu *g, uint64_t now);
+/* DWP: has SM sm a free slot with a CTA of its partition left? */
+int gpudet_dwp_pending(const timing_gpu *g, const tm_sm *sm, uint32_t occ);
 uint64_t tm_part_local(const timing_gpu *g, uint64_t addr);
 uint32_t tm_req_bytes(const tm_req *r, int reply);
 

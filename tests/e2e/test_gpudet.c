@@ -5,7 +5,7 @@
  *   - the ticket kernel (tests/e2e/kernels/nondet.cu: lane 0 of each of
  *     384 warps takes a ticket with atomicAdd) gives one order over 6 seeds,
  *     on 1 and 2 host threads, with CU-Ser and with W-Ser, with Z-buffer and
- *     lock-based commit, on the GTX 480
+ *     lock-based commit, with and without DWP, on the GTX 480
  *     and TITAN V configurations, where the baseline gives 6;
  *   - a racy last-writer-wins kernel (every thread stores to one word)
  *     and a store-then-load of the warp's own buffered bytes give one
@@ -78,9 +78,10 @@ static void test_ticket_order(void)
                               "-lockstep_det gpudet\n-lockstep_threads 2\n",
                               "-lockstep_det gpudet\n-gpudet_serial warp\n",
                               "-lockstep_det gpudet\n-gpudet_quantum_size 50\n",
-                              "-lockstep_det gpudet\n-gpudet_commit lock\n"};
+                              "-lockstep_det gpudet\n-gpudet_commit lock\n",
+                              "-lockstep_det gpudet\n-gpudet_dwp 0\n"};
     for (int c = 0; c < 2; c++)
-        for (int v = 0; v < 5; v++) {
+        for (int v = 0; v < 6; v++) {
             int distinct = 0;
             for (int s = 1; s <= 6; s++) {
                 char opts[256];
@@ -103,9 +104,8 @@ static void test_ticket_order(void)
 
 /* racy_last (nondet.cu): every thread stores to one word after work of a
  * thread-dependent length; under GPUDet the last writer is fixed. */
-static int racy_last(const char *opts, uint32_t *last, uint32_t sums[4])
+static int racy_last_n(const char *opts, uint32_t *last, uint32_t sums[4], int N)
 {
-    enum { N = 4096 };
     lockstep_device *dev = device("configs/gtx480.config", opts);
     lockstep_module *mod = e2e_load(dev, "nondet.ptx");
     lockstep_kernel *k = e2e_kernel(dev, mod, "racy_last");
@@ -121,6 +121,28 @@ static int racy_last(const char *opts, uint32_t *last, uint32_t sums[4])
     }
     e2e_device_destroy(dev);
     return ok;
+}
+
+static int racy_last(const char *opts, uint32_t *last, uint32_t sums[4])
+{
+    return racy_last_n(opts, last, sums, 4096);
+}
+
+/* More CTAs (400) than slots (120): with DWP a slot takes its next CTA in
+ * the middle of a quantum; the result still does not move. */
+static void test_dwp(void)
+{
+    uint32_t l0 = 0, l = 0, s0[4], s[4];
+    for (int seed = 1; seed <= 3; seed++) {
+        char opts[128];
+        snprintf(opts, sizeof opts, "-lockstep_det gpudet\n-lockstep_nondet_seed %d\n", seed);
+        if (!racy_last_n(opts, seed == 1 ? &l0 : &l, seed == 1 ? s0 : s, 128 * 400))
+            return;
+        if (seed > 1) {
+            CHECK_MSG(l == l0, "DWP, seed %d: last %08x, seed 1: %08x", seed, l, l0);
+            CHECK(!memcmp(s, s0, sizeof s));
+        }
+    }
 }
 
 static void test_racy_store(void)
@@ -348,6 +370,7 @@ int main(void)
 {
     RUN(test_ticket_order);
     RUN(test_racy_store);
+    RUN(test_dwp);
     RUN(test_store_buffer);
     RUN(test_bta);
     RUN(test_fault);
