@@ -595,7 +595,12 @@ int gpudet_step(timing_gpu *g, uint32_t occ, uint32_t nwarps, uint64_t end, int 
             issued += g->sms[s].det_issued;
             g->sms[s].det_issued = 0;
         }
-        if (!issued && work_left) {
+        int serial = 0; /* a warp waits to run its atomic or call in serial mode */
+        FOR_EACH_WARP(g, occ, nwarps, sm, tc, tw) {
+            (void)sm;
+            serial |= tc->active && tw->det.serial;
+        }
+        if (!issued && work_left && !serial) {
             exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_BARRIER_DEADLOCK, 0,
                        "GPUDet: a quantum ended with no warp able to issue and work left: no "
                        "warp can make progress (warps wait at CTA barriers or for each other)");

@@ -319,6 +319,35 @@ static void test_fault(void)
     e2e_device_destroy(dev);
 }
 
+/* A kernel whose first instruction is an atomic on a module variable: every
+ * quantum's parallel mode issues nothing, serial mode does the work. */
+static void test_atomic_first(void)
+{
+    static const char ptx[] =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".global .align 4 .u32 ctr;\n"
+        ".visible .entry first()\n{\n  .reg .u32 %r1;\n"
+        "  atom.global.add.u32 %r1, [ctr], 1;\n  ret;\n}\n";
+    lockstep_device *dev = device("configs/gtx480.config", "-lockstep_det gpudet\n");
+    lockstep_module *mod = NULL;
+    lockstep_kernel *k = NULL;
+    if (dev && E2E_OK(dev, lockstep_module_load_ptx(dev, ptx, sizeof ptx - 1, "first.ptx", &mod)))
+        k = e2e_kernel(dev, mod, "first");
+    if (k) {
+        lockstep_launch_stats st;
+        CHECK(E2E_OK(dev, lockstep_launch_args(dev, k, e2e_dim3(4, 1, 1), e2e_dim3(64, 1, 1), 0,
+                                               NULL, &st)));
+        CHECK_EQ_U64(st.t.det_serial_ops, 8);
+        lockstep_dptr a;
+        uint32_t v = 0;
+        size_t sz;
+        if (E2E_OK(dev, lockstep_module_get_symbol(mod, "ctr", &a, &sz)))
+            e2e_download(dev, &v, a, 4);
+        CHECK_EQ_U64(v, 256);
+    }
+    e2e_device_destroy(dev);
+}
+
 /* Warps that wait for each other at different barriers: reported, not hung. */
 static void test_deadlock(void)
 {
@@ -375,6 +404,7 @@ int main(void)
     RUN(test_bta);
     RUN(test_fault);
     RUN(test_deadlock);
+    RUN(test_atomic_first);
     RUN(test_bad_options);
     return test_summary();
 }
