@@ -127,6 +127,18 @@ static tm_detentry *log_get(tm_sm *sm, tm_detwarp *d, uint64_t chunk)
 
 static int is_global(uint8_t space) { return space == SP_GLOBAL || space == SP_CONST; }
 
+/* Perform the lanes of rq outside `glob` (shared or local memory: private
+ * to the CTA or the thread) at once, as they are: 0, or -1 (a fault). */
+static int perform_other_lanes(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
+                               uint32_t glob)
+{
+    if (glob == rq->lanes)
+        return 0;
+    exec_memreq rest = *rq;
+    rest.lanes = rq->lanes & ~glob;
+    return exec_mem_perform(L, c, w, &rest);
+}
+
 /* The first stage of an SM's interposer chain in parallel mode: global
  * stores into the warp's log; global loads that touch a chunk in the log
  * answered from memory overlaid with the log's bytes. */
@@ -151,16 +163,10 @@ int gpudet_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_mem
         /* checked as the memory system would (bounds, alignment, freed) */
         if (exec_mem_check(L, c, w, in, rq->lanes, &rq->ad))
             return -1;
-        /* other lanes (shared, local: private to the CTA or thread) are
-         * performed as they are; the global ones go to the log, lane by
-         * lane in order, so a later lane wins a byte as the coalescer's
-         * order does */
-        if (glob != rq->lanes) {
-            exec_memreq rest = *rq;
-            rest.lanes = rq->lanes & ~glob;
-            if (exec_mem_perform(L, c, w, &rest))
-                return -1;
-        }
+        /* the global lanes go to the log, lane by lane in order, so a
+         * later lane wins a byte as the coalescer's order does */
+        if (perform_other_lanes(L, c, w, rq, glob))
+            return -1;
         uint8_t bytes[32];
         for (uint32_t m = glob; m; m &= m - 1) {
             int l = ctz32(m);
@@ -218,21 +224,22 @@ int gpudet_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_mem
     if (exec_mem_check(L, c, w, in, rq->lanes, &rq->ad))
         return -1;
     /* answer it here: memory overlaid with the log, lane by lane */
-    if (glob != rq->lanes) {
-        exec_memreq rest = *rq;
-        rest.lanes = rq->lanes & ~glob;
-        if (exec_mem_perform(L, c, w, &rest))
-            return -1;
-    }
+    if (perform_other_lanes(L, c, w, rq, glob))
+        return -1;
     uint8_t bytes[32];
     for (uint32_t m = glob; m; m &= m - 1) {
         int l = ctz32(m);
         uint32_t n = rq->size < sizeof bytes ? rq->size : sizeof bytes;
         exec_global_read(L, rq->ad.a[l], bytes, n);
+        const tm_detentry *e = NULL;
+        uint64_t e_chunk = 1; /* no chunk: chunks are 128-byte aligned */
         for (uint32_t b = 0; b < n; b++) {
-            uint64_t a = rq->ad.a[l] + b;
-            uint32_t s = 0;
-            const tm_detentry *e = log_find(d, a & ~(uint64_t)(CHUNK - 1), &s);
+            uint64_t a = rq->ad.a[l] + b, ch = a & ~(uint64_t)(CHUNK - 1);
+            if (ch != e_chunk) { /* a lane's bytes are in one chunk, or two */
+                uint32_t unused = 0;
+                e = log_find(d, ch, &unused);
+                e_chunk = ch;
+            }
             uint32_t o = (uint32_t)(a & (CHUNK - 1));
             if (e && (e->mask[o / 64] >> (o % 64) & 1))
                 bytes[b] = e->data[o];
@@ -503,17 +510,14 @@ static void wake_all(timing_gpu *g, uint32_t occ, uint32_t nwarps, uint64_t t)
     }
 }
 
-/* The next warp for serial mode after the current one, in warp order. */
-static tm_warp *next_serial(timing_gpu *g, uint32_t occ, uint32_t nwarps)
+/* W-Ser: the next warp for serial mode after the current one, in warp
+ * order (SM, slot, warp). */
+static tm_warp *next_serial(timing_gpu *g)
 {
-    int past = g->det_serial_warp == NULL;
-    FOR_EACH_WARP(g, occ, nwarps, sm, tc, tw) {
-        if (!past) {
-            past = tw == g->det_serial_warp;
-            continue;
-        }
-        if (tc->active && tw->det.serial && !tw->det.serial_issued &&
-            tw->w->state == WARP_RUNNING)
+    const tm_warp *cur = g->det_serial_warp;
+    for (uint32_t s = cur ? cur->tc->c->smid : 0; s < g->nsms; s++) {
+        tm_warp *tw = sm_next_serial(&g->sms[s], cur && cur->tc->c->smid == s ? cur : NULL);
+        if (tw)
             return tw;
     }
     return NULL;
@@ -565,10 +569,10 @@ static int serial_turn_done(timing_gpu *g, uint32_t occ, uint32_t nwarps)
 
 /* Serial mode's next turn: the next warp (W-Ser) or the next SM with
  * serial warps (CU-Ser); 0 when there is none. */
-static int next_serial_turn(timing_gpu *g, uint32_t occ, uint32_t nwarps)
+static int next_serial_turn(timing_gpu *g)
 {
     if (!g->det_cu_ser)
-        return (g->det_serial_warp = next_serial(g, occ, nwarps)) != NULL;
+        return (g->det_serial_warp = next_serial(g)) != NULL;
     uint32_t s = g->det_mode == DET_SERIAL ? g->det_serial_sm + 1 : 0;
     for (; s < g->nsms; s++) {
         tm_sm *sm = &g->sms[s];
@@ -620,7 +624,7 @@ int gpudet_step(timing_gpu *g, uint32_t occ, uint32_t nwarps, uint64_t end, int 
         uint64_t t = end + c;
         g->det_mode_start = t;
         g->det_serial_warp = NULL;
-        if (next_serial_turn(g, occ, nwarps)) {
+        if (next_serial_turn(g)) {
             g->det_mode = DET_SERIAL;
             g->det_gate = t + g->det_sync;
             wake_all(g, occ, nwarps, g->det_gate);
@@ -633,7 +637,7 @@ int gpudet_step(timing_gpu *g, uint32_t occ, uint32_t nwarps, uint64_t end, int 
     if (!serial_turn_done(g, occ, nwarps))
         return 0;
     g->progress_at = MAX(g->progress_at, end);
-    if (next_serial_turn(g, occ, nwarps)) {
+    if (next_serial_turn(g)) {
         wake_all(g, occ, nwarps, end);
         return 1;
     }

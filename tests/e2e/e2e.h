@@ -95,6 +95,27 @@ static inline lockstep_device *e2e_device(void)
     return dev;
 }
 
+/* A timing-mode device with a shipped configuration (a path relative to
+ * the source tree, "configs/gtx480.config") and more options ("-name
+ * value" lines, or NULL); NULL after a failed check. */
+static inline lockstep_device *e2e_timing_device(const char *config, const char *opts)
+{
+    lockstep_config *cfg = NULL;
+    lockstep_device *dev = NULL;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", LOCKSTEP_SRC_DIR, config);
+    if (lockstep_config_create(&cfg) != LOCKSTEP_SUCCESS)
+        return NULL;
+    int ok = lockstep_config_load_file(cfg, path) == LOCKSTEP_SUCCESS &&
+             lockstep_config_set(cfg, "-lockstep_mode", "timing") == LOCKSTEP_SUCCESS &&
+             (!opts || lockstep_config_parse(cfg, opts, strlen(opts), "test") == LOCKSTEP_SUCCESS);
+    CHECK_MSG(ok, "%s %s: %s", config, opts ? opts : "", lockstep_config_last_error(cfg));
+    if (ok)
+        CHECK(lockstep_device_create(cfg, &dev) == LOCKSTEP_SUCCESS);
+    lockstep_config_destroy(cfg);
+    return dev;
+}
+
 static inline void e2e_device_destroy(lockstep_device *dev)
 {
     if (dev)

@@ -30,29 +30,21 @@
 
 enum { CTAS = 48, THREADS = 256, WARPS = CTAS * THREADS / 32 };
 
-static lockstep_device *device(const char *config, const char *opts)
+/* Kernel `name` of PTX text (loaded as `file`), or NULL after a failed
+ * check; *mod: the module. */
+static lockstep_kernel *ptx_kernel(lockstep_device *dev, const char *ptx, const char *file,
+                                   const char *name, lockstep_module **mod)
 {
-    lockstep_config *cfg = NULL;
-    lockstep_device *dev = NULL;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", LOCKSTEP_SRC_DIR, config);
-    if (lockstep_config_create(&cfg) != LOCKSTEP_SUCCESS)
+    if (!dev || !E2E_OK(dev, lockstep_module_load_ptx(dev, ptx, strlen(ptx), file, mod)))
         return NULL;
-    int ok = lockstep_config_load_file(cfg, path) == LOCKSTEP_SUCCESS &&
-             lockstep_config_set(cfg, "-lockstep_mode", "timing") == LOCKSTEP_SUCCESS &&
-             lockstep_config_parse(cfg, opts, strlen(opts), "test") == LOCKSTEP_SUCCESS;
-    CHECK_MSG(ok, "%s %s: %s", config, opts, lockstep_config_last_error(cfg));
-    if (ok)
-        CHECK(lockstep_device_create(cfg, &dev) == LOCKSTEP_SUCCESS);
-    lockstep_config_destroy(cfg);
-    return dev;
+    return e2e_kernel(dev, *mod, name);
 }
 
 /* The ticket order and the launch's statistics; 0 on failure. */
 static int tickets(const char *config, const char *opts, uint32_t order[WARPS],
                    lockstep_launch_stats *st)
 {
-    lockstep_device *dev = device(config, opts);
+    lockstep_device *dev = e2e_timing_device(config, opts);
     lockstep_module *mod = e2e_load(dev, "nondet.ptx");
     lockstep_kernel *k = e2e_kernel(dev, mod, "ticket");
     lockstep_dptr ctr = k ? e2e_alloc(dev, 4) : 0, out = k ? e2e_alloc(dev, WARPS * 4) : 0;
@@ -106,7 +98,7 @@ static void test_ticket_order(void)
  * thread-dependent length; under GPUDet the last writer is fixed. */
 static int racy_last_n(const char *opts, uint32_t *last, uint32_t sums[4], int N)
 {
-    lockstep_device *dev = device("configs/gtx480.config", opts);
+    lockstep_device *dev = e2e_timing_device("configs/gtx480.config", opts);
     lockstep_module *mod = e2e_load(dev, "nondet.ptx");
     lockstep_kernel *k = e2e_kernel(dev, mod, "racy_last");
     lockstep_dptr ds = k ? e2e_alloc(dev, 16) : 0, dl = k ? e2e_alloc(dev, 4) : 0;
@@ -193,12 +185,9 @@ static const char own_ptx[] =
 
 static int own_run(const char *opts, uint32_t out[128], lockstep_launch_stats *st)
 {
-    lockstep_device *dev = device("configs/gtx480.config", opts);
+    lockstep_device *dev = e2e_timing_device("configs/gtx480.config", opts);
     lockstep_module *mod = NULL;
-    lockstep_kernel *k = NULL;
-    if (dev && E2E_OK(dev, lockstep_module_load_ptx(dev, own_ptx, sizeof own_ptx - 1, "own.ptx",
-                                                    &mod)))
-        k = e2e_kernel(dev, mod, "own");
+    lockstep_kernel *k = ptx_kernel(dev, own_ptx, "own.ptx", "own", &mod);
     lockstep_dptr a = k ? e2e_alloc(dev, 240000) : 0, o = k ? e2e_alloc(dev, 512) : 0;
     int ok = 0;
     if (k && a && o) {
@@ -259,12 +248,9 @@ static const char bar_ptx[] =
 
 static int bar_run(const char *opts, uint32_t out[16 * 128], lockstep_launch_stats *st)
 {
-    lockstep_device *dev = device("configs/gtx480.config", opts);
+    lockstep_device *dev = e2e_timing_device("configs/gtx480.config", opts);
     lockstep_module *mod = NULL;
-    lockstep_kernel *k = NULL;
-    if (dev && E2E_OK(dev, lockstep_module_load_ptx(dev, bar_ptx, sizeof bar_ptx - 1, "bar.ptx",
-                                                    &mod)))
-        k = e2e_kernel(dev, mod, "rounds");
+    lockstep_kernel *k = ptx_kernel(dev, bar_ptx, "bar.ptx", "rounds", &mod);
     lockstep_dptr o = k ? e2e_alloc(dev, 16 * 128 * 4) : 0;
     int ok = 0;
     if (k && o) {
@@ -303,11 +289,9 @@ static void test_fault(void)
         ".visible .entry oob(.param .u64 p)\n{\n  .reg .u64 %rd<3>;\n  .reg .u32 %r1;\n"
         "  ld.param.u64 %rd1, [p];\n  add.s64 %rd2, %rd1, 4096;\n  mov.u32 %r1, 7;\n"
         "  st.global.u32 [%rd2], %r1;\n  ret;\n}\n";
-    lockstep_device *dev = device("configs/gtx480.config", "-lockstep_det gpudet\n");
+    lockstep_device *dev = e2e_timing_device("configs/gtx480.config", "-lockstep_det gpudet\n");
     lockstep_module *mod = NULL;
-    lockstep_kernel *k = NULL;
-    if (dev && E2E_OK(dev, lockstep_module_load_ptx(dev, ptx, sizeof ptx - 1, "oob.ptx", &mod)))
-        k = e2e_kernel(dev, mod, "oob");
+    lockstep_kernel *k = ptx_kernel(dev, ptx, "oob.ptx", "oob", &mod);
     lockstep_dptr a = k ? e2e_alloc(dev, 256) : 0;
     if (k && a) {
         void *args[] = {&a};
@@ -328,11 +312,9 @@ static void test_atomic_first(void)
         ".global .align 4 .u32 ctr;\n"
         ".visible .entry first()\n{\n  .reg .u32 %r1;\n"
         "  atom.global.add.u32 %r1, [ctr], 1;\n  ret;\n}\n";
-    lockstep_device *dev = device("configs/gtx480.config", "-lockstep_det gpudet\n");
+    lockstep_device *dev = e2e_timing_device("configs/gtx480.config", "-lockstep_det gpudet\n");
     lockstep_module *mod = NULL;
-    lockstep_kernel *k = NULL;
-    if (dev && E2E_OK(dev, lockstep_module_load_ptx(dev, ptx, sizeof ptx - 1, "first.ptx", &mod)))
-        k = e2e_kernel(dev, mod, "first");
+    lockstep_kernel *k = ptx_kernel(dev, ptx, "first.ptx", "first", &mod);
     if (k) {
         lockstep_launch_stats st;
         CHECK(E2E_OK(dev, lockstep_launch_args(dev, k, e2e_dim3(4, 1, 1), e2e_dim3(64, 1, 1), 0,
@@ -356,11 +338,9 @@ static void test_deadlock(void)
         ".visible .entry stuck()\n{\n  .reg .u32 %r1;\n  .reg .pred %p;\n"
         "  mov.u32 %r1, %tid.x;\n  setp.lt.u32 %p, %r1, 32;\n  @%p bra A;\n"
         "  bar.sync 1;\n  ret;\nA:\n  bar.sync 0;\n  ret;\n}\n";
-    lockstep_device *dev = device("configs/gtx480.config", "-lockstep_det gpudet\n");
+    lockstep_device *dev = e2e_timing_device("configs/gtx480.config", "-lockstep_det gpudet\n");
     lockstep_module *mod = NULL;
-    lockstep_kernel *k = NULL;
-    if (dev && E2E_OK(dev, lockstep_module_load_ptx(dev, ptx, sizeof ptx - 1, "stuck.ptx", &mod)))
-        k = e2e_kernel(dev, mod, "stuck");
+    lockstep_kernel *k = ptx_kernel(dev, ptx, "stuck.ptx", "stuck", &mod);
     if (k) {
         lockstep_status st = lockstep_launch_args(dev, k, e2e_dim3(2, 1, 1), e2e_dim3(64, 1, 1),
                                                   0, NULL, NULL);

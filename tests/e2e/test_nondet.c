@@ -48,30 +48,12 @@ static const struct {
 };
 enum { NSOURCES = sizeof sources / sizeof *sources };
 
-static lockstep_device *device(const char *config, const char *opts)
-{
-    lockstep_config *cfg = NULL;
-    lockstep_device *dev = NULL;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", LOCKSTEP_SRC_DIR, config);
-    if (lockstep_config_create(&cfg) != LOCKSTEP_SUCCESS)
-        return NULL;
-    int ok = lockstep_config_load_file(cfg, path) == LOCKSTEP_SUCCESS &&
-             lockstep_config_set(cfg, "-lockstep_mode", "timing") == LOCKSTEP_SUCCESS &&
-             (!opts || lockstep_config_parse(cfg, opts, strlen(opts), "test") == LOCKSTEP_SUCCESS);
-    CHECK_MSG(ok, "%s %s: %s", config, opts ? opts : "", lockstep_config_last_error(cfg));
-    if (ok)
-        CHECK(lockstep_device_create(cfg, &dev) == LOCKSTEP_SUCCESS);
-    lockstep_config_destroy(cfg);
-    return dev;
-}
-
 /* The ticket order under config and options (and the launch's cycles,
  * if cycles is not NULL); 0 on failure. */
 static int ticket_order_cycles(const char *config, const char *opts, uint32_t order[WARPS],
                                uint64_t *cycles)
 {
-    lockstep_device *dev = device(config, opts);
+    lockstep_device *dev = e2e_timing_device(config, opts);
     lockstep_module *mod = e2e_load(dev, "nondet.ptx");
     lockstep_kernel *k = e2e_kernel(dev, mod, "ticket");
     lockstep_dptr ctr = k ? e2e_alloc(dev, 4) : 0, out = k ? e2e_alloc(dev, WARPS * 4) : 0;
@@ -108,7 +90,7 @@ static int ticket_order_cycles(const char *config, const char *opts, uint32_t or
 static uint64_t copy_cycles(const char *config, const char *opts)
 {
     enum { N = 1 << 18 };
-    lockstep_device *dev = device(config, opts);
+    lockstep_device *dev = e2e_timing_device(config, opts);
     lockstep_module *mod = e2e_load(dev, "nondet.ptx");
     lockstep_kernel *k = e2e_kernel(dev, mod, "stream_copy");
     lockstep_dptr in = k ? e2e_alloc(dev, N * 4) : 0, out = k ? e2e_alloc(dev, N * 4) : 0;
@@ -270,7 +252,7 @@ static void test_race_free_sums(void)
     for (int s = 0; s < SEEDS; s++) {
         char opts[64];
         snprintf(opts, sizeof opts, "-lockstep_nondet_seed %d", s + 1);
-        lockstep_device *dev = device(configs[s % 3], opts);
+        lockstep_device *dev = e2e_timing_device(configs[s % 3], opts);
         lockstep_module *mod = e2e_load(dev, "nondet.ptx");
         lockstep_kernel *k = e2e_kernel(dev, mod, "racy_last");
         lockstep_dptr sums = k ? e2e_alloc(dev, 16) : 0, last = k ? e2e_alloc(dev, 4) : 0;
