@@ -342,7 +342,14 @@ LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
     X(det_commit_entries, "gpudet_commit_entries", "GPUDet: entries committed")          \
     X(det_zcache_hits, "gpudet_zcache_hits", "GPUDet: Z-cache hits of committed entries") \
     X(det_zcache_misses, "gpudet_zcache_misses", "GPUDet: Z-cache misses (depths fetched)") \
-    X(det_serial_ops, "gpudet_serial_ops", "GPUDet: atomics and built-in calls run in serial mode")
+    X(det_serial_ops, "gpudet_serial_ops", "GPUDet: atomics and built-in calls run in serial mode") \
+    X(det_ztest_drops, "gpudet_ztest_drops",                                             \
+      "GPUDet: 4-byte words of committed entries that failed the Z-test (a lower warp id wrote them)") \
+    X(det_zbuffer_resets, "gpudet_zbuffer_resets", "GPUDet: Z-buffer resets (quantum id overflow)") \
+    X(det_sb_l1_accesses, "gpudet_sb_l1_accesses", "GPUDet: store-buffer line accesses through the L1") \
+    X(det_sb_l1_misses, "gpudet_sb_l1_misses", "GPUDet: of those, L1 misses")           \
+    X(det_sb_l1_writebacks, "gpudet_sb_l1_writebacks",                                   \
+      "GPUDet: dirty store-buffer lines the L1 evicted (written back to the L2)")
 
 /* Timing-mode counters of a launch. */
 typedef struct lockstep_timing_stats {

@@ -48,6 +48,7 @@ RUNS = [  # name, options
     ("q600", ["-lockstep_det gpudet", "-gpudet_quantum_size 600"]),
     ("q1000", ["-lockstep_det gpudet", "-gpudet_quantum_size 1000"]),
     ("bloom0", ["-lockstep_det gpudet", "-gpudet_bloom_bits 0"]),
+    ("bloom128", ["-lockstep_det gpudet", "-gpudet_bloom_bits 128"]),
     ("bloom256", ["-lockstep_det gpudet", "-gpudet_bloom_bits 256"]),
     ("bloom512", ["-lockstep_det gpudet", "-gpudet_bloom_bits 512"]),
 ]
@@ -222,7 +223,7 @@ def main():
             'plot "DATA" using 1:2 with linespoints lw 2 pt 7\n')
 
     # Figure 12: Bloom filter size
-    bs = [("bloom256", "256"), ("bloom512", "512"), ("gpudet", "1024"), ("bloom0", "ideal")]
+    bs = [("bloom128", "128"), ("bloom256", "256"), ("bloom512", "512"), ("gpudet", "1024"), ("bloom0", "ideal")]
     rows, data = [], "bits\tgeomean\tfalse_positives\n"
     for run, label in bs:
         g = geomean([cyc(run, n) / cyc("baseline", n) for n in names])

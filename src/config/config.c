@@ -527,12 +527,14 @@ lockstep_status lockstep_config_validate(lockstep_config *cfg)
         what = msg;
     } else if (config_threads_per_sm(cfg) / 32 * 32 != config_threads_per_sm(cfg)) {
         what = "-gpgpu_shader_core_pipeline: threads per SM must be a multiple of 32";
-    } else if (!strcmp(cfg->det, "gpudet") && strcmp(cfg->mode, "timing")) {
-        what = "-lockstep_det gpudet runs on the timing model (-lockstep_mode timing); functional "
-               "mode is deterministic by itself";
-    } else if (cfg->gpudet_bloom % 256 && cfg->gpudet_bloom != 0) {
+    } else if (strcmp(cfg->det, "none") && strcmp(cfg->mode, "timing")) {
         snprintf(msg, sizeof msg,
-                 "-gpudet_bloom_bits %u: give a multiple of 256 from 256 to 1024, or 0 (ideal)",
+                 "-lockstep_det %s runs on the timing model (-lockstep_mode timing); functional "
+                 "mode is deterministic by itself", cfg->det);
+        what = msg;
+    } else if (cfg->gpudet_bloom % 128 && cfg->gpudet_bloom != 0) {
+        snprintf(msg, sizeof msg,
+                 "-gpudet_bloom_bits %u: give a multiple of 128 from 128 to 1024, or 0 (ideal)",
                  cfg->gpudet_bloom);
         what = msg;
     }

@@ -185,8 +185,12 @@
     X(U32, gpudet_quantum, "-gpudet_quantum_size", "200", 1, 100000000,                          \
       "GPUDet: warp instructions a warp runs in a quantum's parallel mode")                     \
     X(U32, gpudet_bloom, "-gpudet_bloom_bits", "1024", 0, 1024,                                   \
-      "GPUDet: bits of each warp's store-buffer Bloom filter (a multiple of 256 from 256, or "  \
+      "GPUDet: bits of each warp's store-buffer Bloom filter (a multiple of 128 from 128, or "  \
       "0: ideal, no false positives)")                                                          \
+    X(U32, gpudet_sb_l1, "-gpudet_sb_l1", "1", 0, 1,                                              \
+      "GPUDet: 1: the store buffers live in each warp's private memory and their reads and "    \
+      "writes go through the L1 (misses cost an L2 round trip); 0: a log access is free and a " \
+      "search costs a cycle per entry")                                                         \
     X(U32, gpudet_zunit, "-gpudet_zunit_cycles", "4", 1, 100000,                                  \
       "GPUDet: cycles a partition's Z-buffer unit takes per store-buffer entry it commits")     \
     X(U32, gpudet_zcache_kb, "-gpudet_zcache_kb", "16", 1, 65536,                                 \
@@ -207,6 +211,12 @@
       "soon as it frees (deterministic workgroup partitioning); 0: CTAs start between quanta")  \
     X(U32, gpudet_sync, "-gpudet_sync_cycles", "0", 0, 100000000,                                 \
       "GPUDet: cycles of each global synchronisation between modes")                            \
+    X(U32, gpudet_zdepth_bits, "-gpudet_zdepth_bits", "32", 8, 64,                                \
+      "GPUDet: bits of a Z-buffer depth, -(quantum id << m) + warp id; when the quantum id "    \
+      "overflows, the Z-buffers are reset")                                                     \
+    X(U32, gpudet_livelock, "-gpudet_livelock", "1", 0, 1,                                        \
+      "GPUDet: 1: report a kernel whose state (registers, PCs, shared and local memory, with "  \
+      "global memory unchanged) repeats at a quantum boundary: it can never finish")           \
     X(STR, trace_file, "-lockstep_trace", "none", 0, 0,                                           \
       "write a Chrome trace (Perfetto) of the timing model to this file (none: no trace)")      \
     X(U64, trace_interval, "-lockstep_trace_interval", "1000", 1, UINT64_MAX,                    \

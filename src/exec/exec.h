@@ -338,7 +338,8 @@ uint32_t exec_mem_size(const ir_insn *in);
 void exec_store_bytes(const exec_memreq *rq, int lane, uint8_t *out);
 /* An atomic or reduction on global memory for `lanes`, in lane order, with
  * operand values b[l], c[l] captured at issue; the old values go to old[l].
- * 0, or -1 (host out of memory). */
+ * Returns how many lanes changed the value in memory, or -1 (host out of
+ * memory). */
 int exec_atom_global(exec_launch *L, const ir_insn *in, uint32_t lanes, const exec_addr *ad,
                      const uint64_t *b, const uint64_t *cv, uint64_t *old);
 /* Read n bytes of global memory at addr (bytes outside every allocation

@@ -470,7 +470,7 @@ static uint8_t *global_ptr(exec_launch *L, uint64_t a, uint32_t size, int write,
 int exec_atom_global(exec_launch *L, const ir_insn *in, uint32_t lanes, const exec_addr *ad,
                      const uint64_t *b, const uint64_t *cv, uint64_t *old)
 {
-    int es = ptx_type_size((ptx_type)in->type);
+    int es = ptx_type_size((ptx_type)in->type), changed = 0;
     for (uint32_t m = lanes; m; m &= m - 1) {
         int l = ctz32(m);
         uint64_t room;
@@ -488,9 +488,10 @@ int exec_atom_global(exec_launch *L, const ir_insn *in, uint32_t lanes, const ex
         uint64_t o = load_bytes(p, es);
         uint64_t nv = atom_apply(in, SP_GLOBAL, o, b[l], cv ? cv[l] : 0, es);
         memcpy(p, &nv, (size_t)es);
+        changed += memcmp(&nv, &o, (size_t)es) != 0; /* little-endian host */
         old[l] = extend(o, in->type);
     }
-    return 0;
+    return changed;
 }
 
 void exec_global_read(exec_launch *L, uint64_t addr, uint8_t *dst, uint32_t n)

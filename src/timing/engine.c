@@ -270,6 +270,9 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     if (g->det && !(g->det_zcache = calloc((size_t)g->nparts * g->det_zlines, sizeof *g->det_zcache)))
         goto oom;
     g->det_l1_lat = cfg->l1_latency;
+    g->det_sb_l1 = cfg->gpudet_sb_l1 != 0;
+    g->det_zdepth_bits = cfg->gpudet_zdepth_bits;
+    g->det_livelock = cfg->gpudet_livelock != 0;
     if (!(g->det_scratch = calloc(g->nparts, sizeof *g->det_scratch)))
         goto oom;
     if (cfg->nondet) {
@@ -322,6 +325,7 @@ void timing_gpu_free(timing_gpu *g)
     free(g->ti);
     free(g->det_scratch);
     free(g->det_zcache);
+    free(g->det_ztab);
     free(g->det_dwp_next);
     free(g);
 }

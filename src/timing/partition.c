@@ -160,8 +160,11 @@ static void serve(tm_part *p, tm_req *r, uint64_t now)
         default: {
             uint64_t old[WARP_SIZE];
             tm_mop *m = r->mop;
-            if (exec_atom_global(L, m->in, r->lanes, &m->ad, m->b, m->cv, old))
+            int changed = exec_atom_global(L, m->in, r->lanes, &m->ad, m->b, m->cv, old);
+            if (changed < 0)
                 L->oom = 1;
+            else
+                p->atom_changes += (uint64_t)changed;
             for (uint32_t k = r->lanes; k; k &= k - 1) {
                 int l = ctz32(k);
                 memcpy(r->data + 8 * l, &old[l], 8);

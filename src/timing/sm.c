@@ -631,6 +631,8 @@ static int ldst_step(tm_sm *sm, uint64_t now)
             if (idx >= 0)
                 cache_invalidate(sm->l1, r->pline, &ev);
             int li = cache_allocate(sm->l1, r->pline, 1, &ev, now);
+            if (ev.valid && ev.dirty) /* only GPUDet's store-buffer lines are dirty */
+                st->det_sb_l1_writebacks++;
             if (li < 0) {
                 st->l1d_reservation_fails++;
                 sm->lq_blocked = now;

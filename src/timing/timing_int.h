@@ -143,6 +143,7 @@ typedef struct tm_detwarp {
     uint8_t end;            /* why it ended its parallel mode (DET_END_*), 0: running */
     uint8_t serial;         /* its next instruction runs in serial mode */
     uint8_t serial_issued;  /* and it has issued */
+    uint32_t searched_pc;   /* pc + 1 of a load whose log searches found nothing (0: none) */
     tm_detentry *log;       /* the store buffer: a linear write log */
     uint32_t n, cap;
     uint64_t bloom[16];     /* up to 1024 bits: 4 sub-arrays */
@@ -282,6 +283,7 @@ typedef struct tm_part {
     uint64_t last_active;  /* last cycle it took a request or stepped with work */
     rng rng;               /* reply order */
     rng l2_rng;            /* L2 latency jitter */
+    uint64_t atom_changes; /* atomic lanes that changed global memory (GPUDet's livelock check) */
 } tm_part;
 
 /* observe.c's snapshot of one SM at the last trace sample */
@@ -325,6 +327,19 @@ struct timing_gpu {
     uint64_t det_mode_start;
     struct tm_warp *det_serial_warp; /* serial mode: the warp whose turn it is */
     uint64_t *det_scratch;           /* per partition */
+    int det_sb_l1;                   /* the store buffers' traffic goes through the L1 */
+    uint32_t det_zdepth_bits;
+    uint64_t det_zquantum;           /* quanta since the Z-buffers were last reset */
+    struct tm_zslot *det_ztab;       /* commit: chunk -> bytes written (the Z-test) */
+    uint32_t det_ztab_cap;
+    /* livelock check (gpudet.c, -gpudet_livelock): a quantum boundary's
+     * state repeating with global memory unchanged in between */
+    int det_livelock;
+    int det_q_changed;               /* this quantum changed global memory or called out */
+    uint64_t det_atom_seen;          /* partitions' atom_changes at the last boundary */
+    uint64_t det_quiet;              /* quiet quanta in a row */
+    uint64_t det_brent;              /* Brent's next power of two */
+    uint64_t det_saved_pcs, det_saved_full; /* the state saved at det_brent / 2 quiet quanta */
     /* the seeded sources in effect (0 / 1: off; all off with -lockstep_nondet 0) */
     uint32_t nd_skew, nd_drift, nd_cta_delay, nd_l2_jitter, nd_reply_shuffle;
     uint64_t now;                    /* core cycle of the serial step (windows: see tm_sm.now) */

@@ -18,6 +18,13 @@
  *     at them with -gpudet_bta 0 and never with BTA, same results;
  *   - a store out of bounds faults at once, as without GPUDet; warps stuck
  *     at different barriers are reported as a deadlock, not left to hang;
+ *   - livelocks are reported, not left to spin: a flag no one sets, a spin
+ *     lock no one releases; a producer/consumer flag that is set, and a long
+ *     loop that stores nothing, run to the end;
+ *   - the commit's Z-test: a racy kernel's losing words are counted as
+ *     drops; a small depth field resets the Z-buffers, same results;
+ *   - the store buffer's L1 traffic: counted with -gpudet_sb_l1 1, none with
+ *     0, same results;
  *   - bad values of the options are refused with a message.
  */
 #include <stdio.h>
@@ -96,7 +103,8 @@ static void test_ticket_order(void)
 
 /* racy_last (nondet.cu): every thread stores to one word after work of a
  * thread-dependent length; under GPUDet the last writer is fixed. */
-static int racy_last_n(const char *opts, uint32_t *last, uint32_t sums[4], int N)
+static int racy_last_st(const char *opts, uint32_t *last, uint32_t sums[4], int N,
+                        lockstep_launch_stats *st)
 {
     lockstep_device *dev = e2e_timing_device("configs/gtx480.config", opts);
     lockstep_module *mod = e2e_load(dev, "nondet.ptx");
@@ -108,11 +116,16 @@ static int racy_last_n(const char *opts, uint32_t *last, uint32_t sums[4], int N
         lockstep_memcpy_htod(dev, ds, zero, sizeof zero);
         void *args[] = {&ds, &dl, &n};
         ok = E2E_OK(dev, lockstep_launch_args(dev, k, e2e_dim3(N / 128, 1, 1),
-                                              e2e_dim3(128, 1, 1), 0, args, NULL)) &&
+                                              e2e_dim3(128, 1, 1), 0, args, st)) &&
              e2e_download(dev, last, dl, 4) && e2e_download(dev, sums, ds, 16);
     }
     e2e_device_destroy(dev);
     return ok;
+}
+
+static int racy_last_n(const char *opts, uint32_t *last, uint32_t sums[4], int N)
+{
+    return racy_last_st(opts, last, sums, N, NULL);
 }
 
 static int racy_last(const char *opts, uint32_t *last, uint32_t sums[4])
@@ -201,6 +214,27 @@ static int own_run(const char *opts, uint32_t out[128], lockstep_launch_stats *s
     return ok;
 }
 
+/* The Z-test: every thread of racy_last stores to one word, so every
+ * quantum's commit drops all but one warp's word; a depth field so small
+ * that the quantum id overflows every few quanta resets the Z-buffers. */
+static void test_ztest(void)
+{
+    uint32_t l0 = 0, l1 = 0, s0[4], s1[4];
+    lockstep_launch_stats a, b;
+    if (!racy_last_st("-lockstep_det gpudet\n", &l0, s0, 4096, &a) ||
+        !racy_last_st("-lockstep_det gpudet\n-gpudet_zdepth_bits 8\n", &l1, s1, 4096, &b))
+        return;
+    CHECK(a.t.det_ztest_drops > 0);
+    CHECK_EQ_U64(a.t.det_zbuffer_resets, 0);
+    CHECK(b.t.det_zbuffer_resets > 0);
+    CHECK(l0 == l1 && !memcmp(s0, s1, sizeof s0));
+    CHECK_EQ_U64(a.t.det_ztest_drops, b.t.det_ztest_drops);
+    printf("Z-test: %llu words dropped over %llu quanta; 8-bit depths: %llu resets, %llu -> "
+           "%llu cycles\n", (unsigned long long)a.t.det_ztest_drops,
+           (unsigned long long)a.t.det_quanta, (unsigned long long)b.t.det_zbuffer_resets,
+           (unsigned long long)a.t.cycles, (unsigned long long)b.t.cycles);
+}
+
 static void test_store_buffer(void)
 {
     uint32_t a[128], b[128];
@@ -220,6 +254,22 @@ static void test_store_buffer(void)
     CHECK(sa.t.det_sb_entries >= 4 * 64 && sa.t.det_commit_entries == sa.t.det_sb_entries);
     /* every committed entry went through a Z-cache: hit or miss */
     CHECK_EQ_U64(sa.t.det_zcache_hits + sa.t.det_zcache_misses, sa.t.det_commit_entries);
+    /* the logs' lines go through the L1: each new entry's line is written,
+     * each search reads every entry's line */
+    CHECK(sa.t.det_sb_l1_accesses >= sa.t.det_sb_entries);
+    CHECK(sa.t.det_sb_l1_misses <= sa.t.det_sb_l1_accesses);
+    uint32_t c[128];
+    lockstep_launch_stats sc;
+    if (own_run("-lockstep_det gpudet\n-gpudet_bloom_bits 0\n-gpudet_quantum_size 1000\n"
+                "-gpudet_sb_l1 0\n", c, &sc)) {
+        CHECK(!memcmp(a, c, sizeof a));
+        CHECK_EQ_U64(sc.t.det_sb_l1_accesses, 0);
+        CHECK_EQ_U64(sc.t.det_sb_entries, sa.t.det_sb_entries);
+    }
+    printf("store buffer: %llu L1 accesses, %llu misses, %llu write-backs\n",
+           (unsigned long long)sa.t.det_sb_l1_accesses,
+           (unsigned long long)sa.t.det_sb_l1_misses,
+           (unsigned long long)sa.t.det_sb_l1_writebacks);
     printf("store buffer: %llu entries, %llu loads answered from it, %llu false positives of "
            "a 256-bit filter\n", (unsigned long long)sa.t.det_sb_entries,
            (unsigned long long)sa.t.det_sb_load_hits,
@@ -350,12 +400,84 @@ static void test_deadlock(void)
     e2e_device_destroy(dev);
 }
 
+/* Livelocks: reported as soon as the state repeats, not spun until the
+ * cycle limit.  spin(p_flag, p_out, mode): warp 1 of CTA 0 waits for *flag
+ * (mode 0: set by nobody; mode 1: set by CTA 1 after a long loop that
+ * stores nothing); mode 2: every warp's lane 0 spins on a lock (atom.cas)
+ * that starts taken and is never released. */
+static const char spin_ptx[] =
+    ".version 7.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry spin(.param .u64 p_flag, .param .u64 p_out, .param .u32 p_mode)\n{\n"
+    "  .reg .u64 %rd<4>;\n  .reg .u32 %r<12>;\n  .reg .pred %p<6>;\n"
+    "  ld.param.u64 %rd1, [p_flag];\n  ld.param.u64 %rd2, [p_out];\n"
+    "  ld.param.u32 %r1, [p_mode];\n  mov.u32 %r2, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n"
+    "  setp.eq.u32 %p1, %r1, 2;\n  @%p1 bra LOCK;\n"
+    "  setp.eq.u32 %p2, %r3, 1;\n  @%p2 bra PRODUCER;\n"
+    "  setp.lt.u32 %p3, %r2, 32;\n  @%p3 bra DONE;\n"
+    "WAIT:\n  ld.volatile.global.u32 %r4, [%rd1];\n  setp.eq.u32 %p4, %r4, 0;\n  @%p4 bra WAIT;\n"
+    "  st.global.u32 [%rd2], %r4;\n  bra DONE;\n"
+    "PRODUCER:\n  setp.ne.u32 %p3, %r2, 0;\n  @%p3 bra DONE;\n  setp.eq.u32 %p4, %r1, 0;\n"
+    "  @%p4 bra DONE;\n  mov.u32 %r5, 0;\n  mov.u32 %r6, 7;\n"
+    "LONG:\n  mad.lo.u32 %r6, %r6, 1664525, 1013904223;\n  add.u32 %r5, %r5, 1;\n"
+    "  setp.lt.u32 %p5, %r5, 3000;\n  @%p5 bra LONG;\n  or.b32 %r6, %r6, 1;\n"
+    "  st.global.u32 [%rd1], %r6;\n  bra DONE;\n"
+    "LOCK:\n  and.b32 %r7, %r2, 31;\n  setp.ne.u32 %p3, %r7, 0;\n  @%p3 bra DONE;\n"
+    "TRY:\n  atom.global.cas.b32 %r8, [%rd1], 0, 1;\n  setp.ne.u32 %p4, %r8, 0;\n  @%p4 bra TRY;\n"
+    "  st.global.u32 [%rd2], %r2;\n  st.global.u32 [%rd1], 0;\n"
+    "DONE:\n  ret;\n}\n";
+
+static lockstep_status spin_run(uint32_t mode, uint32_t flag0, uint32_t *out,
+                                lockstep_launch_stats *st, char *err, size_t errlen)
+{
+    lockstep_device *dev = e2e_timing_device("configs/gtx480.config",
+                                             "-lockstep_det gpudet\n-lockstep_max_cycles 20000000\n");
+    lockstep_module *mod = NULL;
+    lockstep_kernel *k = ptx_kernel(dev, spin_ptx, "spin.ptx", "spin", &mod);
+    lockstep_dptr f = k ? e2e_alloc(dev, 4) : 0, o = k ? e2e_alloc(dev, 4) : 0;
+    lockstep_status rc = LOCKSTEP_ERROR_INVALID_VALUE;
+    if (k && f && o) {
+        uint32_t zero = 0;
+        lockstep_memcpy_htod(dev, f, &flag0, 4);
+        lockstep_memcpy_htod(dev, o, &zero, 4);
+        void *args[] = {&f, &o, &mode};
+        rc = lockstep_launch_args(dev, k, e2e_dim3(2, 1, 1), e2e_dim3(64, 1, 1), 0, args, st);
+        snprintf(err, errlen, "%s", lockstep_device_last_error(dev));
+        if (rc == LOCKSTEP_SUCCESS)
+            e2e_download(dev, out, o, 4);
+    }
+    e2e_device_destroy(dev);
+    return rc;
+}
+
+static void test_livelock(void)
+{
+    char err[1024];
+    uint32_t out = 0;
+    lockstep_launch_stats st;
+    /* a flag nobody sets */
+    lockstep_status rc = spin_run(0, 0, &out, &st, err, sizeof err);
+    CHECK_MSG(rc == LOCKSTEP_ERROR_BARRIER_DEADLOCK, "%s: %s", lockstep_status_name(rc), err);
+    CHECK_STR_CONTAINS(err, "livelock");
+    /* a lock taken from the start */
+    rc = spin_run(2, 1, &out, &st, err, sizeof err);
+    CHECK_MSG(rc == LOCKSTEP_ERROR_BARRIER_DEADLOCK, "%s: %s", lockstep_status_name(rc), err);
+    CHECK_STR_CONTAINS(err, "livelock");
+    /* a flag set after 3000 iterations that store nothing: not a livelock */
+    rc = spin_run(1, 0, &out, &st, err, sizeof err);
+    CHECK_MSG(rc == LOCKSTEP_SUCCESS, "%s: %s", lockstep_status_name(rc), err);
+    CHECK(out & 1);
+    /* a free lock: every warp takes it in turn */
+    rc = spin_run(2, 0, &out, &st, err, sizeof err);
+    CHECK_MSG(rc == LOCKSTEP_SUCCESS, "%s: %s", lockstep_status_name(rc), err);
+}
+
 static void test_bad_options(void)
 {
     const char *bad[] = {"-lockstep_det gpudet2", "-gpudet_serial both", "-gpudet_bloom_bits 100",
                          "-gpudet_quantum_size 0", "-gpudet_bta 2", "-gpudet_commit z",
-                         "-gpudet_zcache_kb 0"};
-    for (int i = 0; i < 7; i++) {
+                         "-gpudet_zcache_kb 0", "-gpudet_zdepth_bits 4", "-gpudet_livelock 2",
+                         "-gpudet_sb_l1 3", "-gpudet_bloom_bits 2048"};
+    for (int i = 0; i < 11; i++) {
         lockstep_config *cfg;
         lockstep_config_create(&cfg);
         lockstep_status st = lockstep_config_parse(cfg, bad[i], strlen(bad[i]), "bad");
@@ -384,6 +506,8 @@ int main(void)
     RUN(test_bta);
     RUN(test_fault);
     RUN(test_deadlock);
+    RUN(test_livelock);
+    RUN(test_ztest);
     RUN(test_atomic_first);
     RUN(test_bad_options);
     return test_summary();
