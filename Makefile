@@ -125,7 +125,7 @@ test: all-tests
 # (make TSAN=1 tsan): any state two components of a window share shows up.
 TSAN_TESTS = $(BUILD)/tests/e2e/test_engine_threads $(BUILD)/tests/e2e/test_timing \
              $(BUILD)/tests/unit/test_pfor $(BUILD)/tests/e2e/test_mem_seam \
-             $(BUILD)/tests/e2e/test_gpudet
+             $(BUILD)/tests/e2e/test_gpudet $(BUILD)/tests/e2e/test_dab
 tsan: $(TSAN_TESTS)
 	@for t in $(TSAN_TESTS); do \
 	    if TSAN_OPTIONS="halt_on_error=1" $$t >$$t.log 2>&1; then \

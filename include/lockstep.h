@@ -284,7 +284,7 @@ typedef enum lockstep_stall {
     LOCKSTEP_STALL_BARRIER,    /* its warps wait at a barrier */
     LOCKSTEP_STALL_FENCE,      /* a fence waits for earlier memory operations */
     LOCKSTEP_STALL_NO_INST,    /* its warps' instruction buffers are empty: fetch in progress */
-    LOCKSTEP_STALL_DET,        /* its warps wait for a GPUDet quantum's end, commit or turn */
+    LOCKSTEP_STALL_DET,        /* its warps wait for a GPUDet quantum's end, commit or turn, or a DAB flush or turn */
     LOCKSTEP_STALL_COUNT
 } lockstep_stall;
 LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
@@ -349,7 +349,29 @@ LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
     X(det_sb_l1_accesses, "gpudet_sb_l1_accesses", "GPUDet: store-buffer line accesses through the L1") \
     X(det_sb_l1_misses, "gpudet_sb_l1_misses", "GPUDet: of those, L1 misses")           \
     X(det_sb_l1_writebacks, "gpudet_sb_l1_writebacks",                                   \
-      "GPUDet: dirty store-buffer lines the L1 evicted (written back to the L2)")
+      "GPUDet: dirty store-buffer lines the L1 evicted (written back to the L2)")          \
+    X(dab_buffered, "dab_buffered", "DAB: atomic lanes put in atomic buffers")            \
+    X(dab_fusion_hits, "dab_fusion_hits", "DAB: of those, fused into an entry (atomic fusion)") \
+    X(dab_full_stalls, "dab_full_stalls", "DAB: atomics that found their buffer full")   \
+    X(dab_tier_stalls, "dab_tier_stalls",                                               \
+      "DAB: atomics that found their buffer holding an earlier CTA generation")             \
+    X(dab_token_waits, "dab_token_waits", "DAB: instructions that waited for their turn (token, round)") \
+    X(dab_fence_flushes, "dab_fence_flushes", "DAB: fences and barriers that waited for a flush") \
+    X(dab_flushes, "dab_flushes", "DAB: buffer flushes")                                \
+    X(dab_flush_cycles, "dab_flush_cycles", "DAB: cycles from a flush's start to its last acknowledgement") \
+    X(dab_sync_cycles, "dab_sync_cycles",                                               \
+      "DAB: cycles from the first warp's wait to the flush's start (the implicit barrier)") \
+    X(dab_ack_wait_cycles, "dab_ack_wait_cycles",                                       \
+      "DAB: cycles from the last push to the last acknowledgement")                         \
+    X(dab_preflush_wait_cycles, "dab_preflush_wait_cycles",                             \
+      "DAB: transaction-cycles waiting at a partition for the pre-flush counts")            \
+    X(dab_flush_entries, "dab_flush_entries", "DAB: buffer entries flushed")             \
+    X(dab_flush_transactions, "dab_flush_transactions",                                 \
+      "DAB: transactions they travelled in (flush coalescing)")                             \
+    X(dab_flushbuf_max, "dab_flushbuf_max",                                             \
+      "DAB: the most transactions waiting in a partition's flush buffer")                   \
+    X(dab_serial_atomics, "dab_serial_atomics", "DAB: atomics whose result is used, run in the serial phase") \
+    X(dab_serial_cycles, "dab_serial_cycles", "DAB: cycles in serial phases")
 
 /* Timing-mode counters of a launch. */
 typedef struct lockstep_timing_stats {

@@ -46,7 +46,7 @@ static void usage(FILE *f)
             "  --jobs J            runs at a time (default: one per CPU)\n"
             "  --json              print the report as JSON\n"
             "  --keep DIR          keep each run's record, output and errors in DIR\n"
-            "run options (passed to each `lockstep run`): --det MODE (none, gpudet),\n"
+            "run options (passed to each `lockstep run`): --det MODE (none, gpudet, dab),\n"
             "  --config FILE, -O \"-NAME VALUE\", --functional, --timing, --threads N,\n"
             "  --timeout S, --cudart-dir DIR\n",
             MAX_RUNS);

@@ -42,7 +42,7 @@ static void run_usage(FILE *f)
             "  --functional        functional mode: the fast emulator, sequentially consistent\n"
             "  --timing            the cycle-level timing model (the default)\n"
             "  --nondet-seed S     seed of the modelled hardware nondeterminism (default 0)\n"
-            "  --det MODE          deterministic execution: none (default) or gpudet\n"
+            "  --det MODE          deterministic execution: none (default), gpudet or dab\n"
             "                      (-lockstep_det; docs/DETERMINISM.md)\n"
             "  --trace FILE        write a Chrome trace of the timing model (open it in\n"
             "                      https://ui.perfetto.dev): kernels, CTAs per SM, per-SM\n"

@@ -410,8 +410,19 @@ int config_check_string(const char *name, const char *value, char *err, size_t e
             return -1;
         }
     } else if (!strcmp(name, "-lockstep_det")) {
-        if (strcmp(value, "none") && strcmp(value, "gpudet")) {
-            snprintf(err, errlen, "expected none or gpudet");
+        if (strcmp(value, "none") && strcmp(value, "gpudet") && strcmp(value, "dab")) {
+            snprintf(err, errlen, "expected none, gpudet or dab");
+            return -1;
+        }
+    } else if (!strcmp(name, "-dab_level")) {
+        if (strcmp(value, "sched") && strcmp(value, "warp")) {
+            snprintf(err, errlen, "expected sched (a buffer per warp scheduler) or warp");
+            return -1;
+        }
+    } else if (!strcmp(name, "-dab_scheduler")) {
+        if (strcmp(value, "srr") && strcmp(value, "gtrr") && strcmp(value, "gtar") &&
+            strcmp(value, "gwat")) {
+            snprintf(err, errlen, "expected srr, gtrr, gtar or gwat");
             return -1;
         }
     } else if (!strcmp(name, "-gpudet_commit")) {

@@ -180,8 +180,8 @@
       "order components run in within a window: 0 index, 1 reverse (a check: same results)")   \
     /* ---- determinism modes (src/timing/gpudet.c) ---- */                                  \
     X(STR, det, "-lockstep_det", "none", 0, 0,                                                   \
-      "deterministic execution: none, or gpudet (GPUDet: quanta, store buffers, commit, "       \
-      "serial atomics; timing mode)")                                                           \
+      "deterministic execution: none, gpudet (GPUDet: quanta, store buffers, commit, serial "   \
+      "atomics) or dab (deterministic atomic buffering); timing mode")                          \
     X(U32, gpudet_quantum, "-gpudet_quantum_size", "200", 1, 100000000,                          \
       "GPUDet: warp instructions a warp runs in a quantum's parallel mode")                     \
     X(U32, gpudet_bloom, "-gpudet_bloom_bits", "1024", 0, 1024,                                   \
@@ -217,6 +217,30 @@
     X(U32, gpudet_livelock, "-gpudet_livelock", "1", 0, 1,                                        \
       "GPUDet: 1: report a kernel whose state (registers, PCs, shared and local memory, with "  \
       "global memory unchanged) repeats at a quantum boundary: it can never finish")           \
+    X(STR, dab_level, "-dab_level", "sched", 0, 0,                                                \
+      "DAB: atomic buffers per warp scheduler (sched) or per warp (warp)")                       \
+    X(U32, dab_entries, "-num_buffer_entries", "32", 32, 65536,                                   \
+      "DAB: entries of each atomic buffer (at least 32: a warp's atomic fits an empty one)")    \
+    X(STR, dab_scheduler, "-dab_scheduler", "gwat", 0, 0,                                         \
+      "DAB's determinism-aware warp scheduler with scheduler-level buffers: srr (strict round "  \
+      "robin), gtrr (greedy then round robin), gtar (greedy then atomic round robin) or gwat "  \
+      "(greedy with atomic token)")                                                             \
+    X(U32, dab_fusion, "-buffer_coalesce", "1", 0, 1,                                             \
+      "DAB: fuse atomics to the same address with the same operation in a buffer entry "        \
+      "(atomic fusion)")                                                                        \
+    X(U32, dab_coalesce, "-atomic_coalesce", "1", 0, 1,                                           \
+      "DAB: a flush sends a buffer's entries to one 32-byte sector as one transaction")         \
+    X(U32, dab_chunk, "-flush_chunk_size", "32", 1, 65536,                                        \
+      "DAB: buffer entries a cluster reads out per cycle while it flushes")                     \
+    X(U32, dab_offset, "-dab_offset_flush", "0", 0, 1,                                            \
+      "DAB: SMs with an even id start flushing a buffer in its middle (offset flushing)")       \
+    X(U32, dab_overlap, "-overlap_flushes", "0", 0, 1,                                            \
+      "DAB: warps go on, and the next flush may start, once the buffers are pushed, not when "  \
+      "the partitions have acknowledged them (overlapping flushes)")                            \
+    X(U32, dab_no_sync, "-no_sync_flush", "0", 0, 1,                                              \
+      "DAB limit study (not deterministic): each cluster flushes when its own warps wait")      \
+    X(U32, dab_no_reorder, "-no_reordering", "0", 0, 1,                                           \
+      "DAB limit study (not deterministic): partitions apply flushed atomics in arrival order") \
     X(STR, trace_file, "-lockstep_trace", "none", 0, 0,                                           \
       "write a Chrome trace (Perfetto) of the timing model to this file (none: no trace)")      \
     X(U64, trace_interval, "-lockstep_trace_interval", "1000", 1, UINT64_MAX,                    \

@@ -342,6 +342,9 @@ void exec_store_bytes(const exec_memreq *rq, int lane, uint8_t *out);
  * memory). */
 int exec_atom_global(exec_launch *L, const ir_insn *in, uint32_t lanes, const exec_addr *ad,
                      const uint64_t *b, const uint64_t *cv, uint64_t *old);
+/* The value an atomic leaves in global memory holding old, with operands
+ * b and c (the L2's arithmetic: what a buffer that fuses atomics uses). */
+uint64_t exec_atom_value(const ir_insn *in, uint64_t old, uint64_t b, uint64_t c);
 /* Read n bytes of global memory at addr (bytes outside every allocation
  * read as zero). */
 void exec_global_read(exec_launch *L, uint64_t addr, uint8_t *dst, uint32_t n);

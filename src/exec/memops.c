@@ -271,6 +271,11 @@ static uint64_t atom_apply(const ir_insn *in, int space, uint64_t old, uint64_t 
     }
 }
 
+uint64_t exec_atom_value(const ir_insn *in, uint64_t old, uint64_t b, uint64_t c)
+{
+    return atom_apply(in, SP_GLOBAL, old, b, c, ptx_type_size((ptx_type)in->type));
+}
+
 int exec_mem_perform(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq)
 {
     const ir_insn *in = rq->in;

@@ -257,6 +257,20 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
             goto oom;
     g->icnt_lat = icnt_lat;
     g->det = !strcmp(cfg->det, "gpudet");
+    g->dab = !strcmp(cfg->det, "dab");
+    g->dab_warp_level = !strcmp(cfg->dab_level, "warp");
+    g->dab_sched = !strcmp(cfg->dab_scheduler, "srr")    ? DAB_SRR
+                   : !strcmp(cfg->dab_scheduler, "gtrr") ? DAB_GTRR
+                   : !strcmp(cfg->dab_scheduler, "gtar") ? DAB_GTAR
+                                                         : DAB_GWAT;
+    g->dab_entries = cfg->dab_entries;
+    g->dab_chunk = cfg->dab_chunk;
+    g->dab_fusion = cfg->dab_fusion != 0;
+    g->dab_coalesce = cfg->dab_coalesce != 0;
+    g->dab_offset = cfg->dab_offset != 0;
+    g->dab_overlap = cfg->dab_overlap != 0;
+    g->dab_no_sync = cfg->dab_no_sync != 0;
+    g->dab_no_reorder = cfg->dab_no_reorder != 0;
     g->det_quantum = cfg->gpudet_quantum;
     g->det_bloom_bits = cfg->gpudet_bloom;
     g->det_zunit = cfg->gpudet_zunit;
@@ -312,6 +326,7 @@ void timing_gpu_free(timing_gpu *g)
         return;
     tm_observe_close(g);
     pfor_free(g->pool);
+    dab_free(g);
     if (g->sms)
         for (uint32_t s = 0; s < g->nsms; s++)
             sm_release(&g->sms[s]);
@@ -519,6 +534,8 @@ static int dispatch_slot(timing_gpu *g, launch_state *ls, uint32_t s, uint32_t k
     sm->nresident++;
     sm->wake = now;
     sm->sched_at = now;
+    if (g->dab)
+        dab_cta_started(sm, k, now);
     if (g->policy != 0)
         for (uint32_t q = 0; q < g->nsched; q++)
             qsort(sm->sched[q], sm->nsw, sizeof(tm_warp *), age_cmp);
@@ -699,7 +716,8 @@ static uint64_t next_event(const timing_gpu *g, const launch_state *ls, uint64_t
     for (uint32_t s = 0; s < g->nsms && next > from; s++) {
         const tm_sm *sm = &g->sms[s];
         if (sm->nresident < ls->occ && ls->next_cta < ls->total_ctas &&
-            (!g->det || (g->det_dwp ? gpudet_dwp_pending(g, sm, ls->occ) : g->det_dispatch)))
+            (!(g->det || g->dab) ||
+             (tm_dwp(g) ? gpudet_dwp_pending(g, sm, ls->occ) : g->det_dispatch)))
             return from; /* a CTA to dispatch */
         uint64_t t = sm_next(g, sm, from - 1);
         if (t < next)
@@ -716,6 +734,9 @@ static uint64_t next_event(const timing_gpu *g, const launch_state *ls, uint64_t
     next = MIN(next, icnt_next_event(g->repnet));
     if (g->det && g->det_gate >= from)
         next = MIN(next, g->det_gate); /* GPUDet: a mode starts */
+    for (uint32_t s = 0; g->dab && s < g->nsms; s++)
+        if (g->sms[s].dab_gate >= from)
+            next = MIN(next, g->sms[s].dab_gate); /* DAB: a flush ends */
     return next < from ? from : next;
 }
 
@@ -814,7 +835,7 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
     window_job job = {g, 0, 0, cfg->window_order != 0};
     for (;;) {
         uint64_t end = T + g->window;
-        if (g->det && g->det_dwp) {
+        if (tm_dwp(g)) {
             dispatch_dwp(g, ls, T);
         } else if (!g->det || g->det_dispatch) {
             /* GPUDet without DWP dispatches only between quanta */
@@ -846,6 +867,8 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
             }
         if (g->det && L->fault == LOCKSTEP_SUCCESS)
             gpudet_step(g, ls->occ, L->nwarps, end, ls->done_ctas < ls->total_ctas);
+        if (g->dab && L->fault == LOCKSTEP_SUCCESS)
+            dab_step(g, ls->occ, L->nwarps, end, ls->done_ctas == ls->total_ctas);
         tm_observe_window(g, end, ls->done_ctas, ls->total_ctas);
         if (L->fault == LOCKSTEP_SUCCESS && L->oom)
             exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
@@ -879,7 +902,7 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         if (exec_limits(L, end - start, ls->slots, ls->nslots))
             break;
         if (ls->done_ctas == ls->total_ctas) {
-            int idle = icnt_idle(g->reqnet) && icnt_idle(g->repnet);
+            int idle = icnt_idle(g->reqnet) && icnt_idle(g->repnet) && (!g->dab || dab_idle(g));
             for (uint32_t p = 0; idle && p < g->nparts; p++)
                 idle = part_idle(&g->parts[p]);
             if (idle)
@@ -911,6 +934,8 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         last = MAX(last, g->now);
     if (g->det && L->fault == LOCKSTEP_SUCCESS && g->det_gate)
         last = MAX(last, g->det_gate - 1); /* the last commit's cycles */
+    if (g->dab && L->fault == LOCKSTEP_SUCCESS && g->dab_busy_until)
+        last = MAX(last, g->dab_busy_until - 1); /* the last flush's cycles */
     g->end = last + 1;
     /* the next launch starts after the crossbars' time, so its first window
      * holds (see icnt.h): the gap is idle time between launches */
@@ -1046,13 +1071,15 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         view_begin(&sm->L, L, sm, &sm->now);
         sm->now = g->now;
         sm_nondet_begin(sm, g->now);
-        if (g->det && ok) {
-            /* GPUDet's store buffer is the first stage of the chain */
+        if ((g->det || g->dab) && ok) {
+            /* GPUDet's store buffer, or DAB's atomic buffers, are the first
+             * stage of the chain */
             exec_interposer *ch = realloc(sm->det_chain, (1 + (size_t)L->nchain) * sizeof *ch);
             if (!(ok = ch != NULL))
                 break;
             sm->det_chain = ch;
-            ch[0] = (exec_interposer){"gpudet store buffer", sm, gpudet_request};
+            ch[0] = g->det ? (exec_interposer){"gpudet store buffer", sm, gpudet_request}
+                           : (exec_interposer){"dab atomic buffers", sm, dab_request};
             for (uint32_t c = 0; c < L->nchain; c++)
                 ch[1 + c] = L->chain[c];
             sm->L.chain = ch;
@@ -1065,7 +1092,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         memset(&pt->st, 0, sizeof pt->st);
         pt->next_ev = part_next_event(pt, g->now > 0 ? g->now - 1 : 0);
     }
-    if (g->det && ok && g->det_dwp) {
+    if (ok && tm_dwp(g)) {
         uint64_t *nx = realloc(g->det_dwp_next, ls.nslots * sizeof *nx);
         if ((ok = nx != NULL)) {
             g->det_dwp_next = nx;
@@ -1076,6 +1103,8 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
     }
     if (g->det && ok)
         gpudet_launch_begin(g, g->now);
+    if (g->dab && ok)
+        ok = dab_launch_begin(g, L->mod, L->kernel, ls.occ, L->nwarps, ls.nslots) == 0;
     lockstep_status ret;
     if (!ok) {
         L->oom = 1;

@@ -795,6 +795,11 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
         *when = tw->ready_at = now < g->det_gate ? g->det_gate : TM_NEVER;
         return tw->ready_why = LOCKSTEP_STALL_DET;
     }
+    if (g->dab && !dab_gate(sm, tw, pc, now)) {
+        /* DAB: a flush, or not its turn; the flush or the turn wakes it */
+        *when = tw->ready_at = now < sm->dab_gate ? sm->dab_gate : TM_NEVER;
+        return tw->ready_why = LOCKSTEP_STALL_DET;
+    }
     if (sb_fit(tw)) {
         /* a host allocation failure is reported as one (the SM's loop
          * stops at its launch fault) */
@@ -995,6 +1000,8 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     if (ti->complex == 2) {
         if (g->det)
             gpudet_issued(sm, tw);
+        if (g->dab)
+            dab_issued(sm, tw, pc);
         syscall_enqueue(sm, tw);
         tm_progress(&sm->progress_at, now);
         return;
@@ -1020,6 +1027,8 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     sm->insts += n;
     if (g->det)
         gpudet_issued(sm, tw);
+    if (g->dab)
+        dab_issued(sm, tw, pc);
     ibuffer_next(sm, tw, L, now);
     if (ti->unit != TU_NONE && ti->unit != TU_LDST) {
         uint32_t nu = g->units[ti->unit];

@@ -149,6 +149,41 @@ typedef struct tm_detwarp {
     uint64_t bloom[16];     /* up to 1024 bits: 4 sub-arrays */
 } tm_detwarp;
 
+/* DAB (dab.c): an atomic buffer's entry, a buffer, a warp's state, and a
+ * scheduler's fixed order and turn. */
+typedef struct tm_dabentry {
+    uint64_t addr;
+    const ir_insn *in;      /* the atomic: operation and type */
+    uint64_t b, c;          /* its operands (fused: the combined operand) */
+} tm_dabentry;
+
+typedef struct tm_dabbuf {
+    tm_dabentry *e;         /* -num_buffer_entries of them */
+    uint32_t n;
+    uint32_t tier;          /* the CTA generation of its entries */
+} tm_dabbuf;
+
+enum { DAB_SRR, DAB_GTRR, DAB_GTAR, DAB_GWAT };
+
+typedef struct tm_dabwarp {
+    uint8_t wait;           /* it waits for the next flush (dab.c's DW_*) */
+    uint8_t stopped;        /* gtrr, gtar: it has reached an atomic (gtar: 2, in the round on) */
+    uint8_t serial_issued;  /* its serial-phase atomic has issued */
+    uint32_t gated;         /* pc + 1 of the instruction waiting for its turn (0: none) */
+    uint32_t wait_pc;       /* pc + 1 of the instruction waiting for the flush */
+    uint32_t pass_pc;       /* pc + 1 of an instruction the flush has let through */
+    uint32_t sched, order;  /* its scheduler and place in the scheduler's order */
+    uint32_t slotwarp;      /* slot * warps + warp: its warp-level buffer */
+} tm_dabwarp;
+
+typedef struct tm_dabsched {
+    struct tm_warp **w;     /* the scheduler's warps in slot and warp order */
+    uint32_t nw;
+    uint32_t token;         /* the turn starts looking here (an index in w) */
+    uint8_t srr;            /* gtrr: switched to strict round robin */
+    uint8_t round;          /* gtar: a round of atomics is on */
+} tm_dabsched;
+
 typedef struct tm_warp {
     exec_warp *w;
     tm_cta *tc;
@@ -171,6 +206,7 @@ typedef struct tm_warp {
      * it, and those forget it */
     uint32_t npc;
     tm_detwarp det;        /* GPUDet's per-warp state (-lockstep_det gpudet) */
+    tm_dabwarp dab;        /* DAB's (-lockstep_det dab) */
 } tm_warp;
 
 struct tm_cta {
@@ -243,6 +279,13 @@ typedef struct tm_sm {
     exec_interposer *det_chain; /* GPUDet's store buffer, then the device's chain */
     struct tm_warp *det_next;   /* GPUDet CU-Ser: the next of its warps that may issue */
     uint64_t det_issued;        /* GPUDet: instructions issued this quantum */
+    tm_dabbuf *dab_buf;         /* DAB: its atomic buffers (per scheduler, or per warp) */
+    uint32_t dab_nbuf, dab_nbuf_cap;
+    tm_dabsched dab_sched[TM_MAX_SCHED];
+    uint64_t dab_gate;          /* DAB: no warp issues before this cycle (a flush) */
+    uint64_t dab_events;        /* DAB: warps that stopped or went on since the serial step looked */
+    uint64_t dab_waits;         /* DAB: of those, warps that began to wait for a flush */
+    struct tm_warp *dab_serial_next; /* DAB: its warp whose atomic runs next in a serial phase */
     /* modelled nondeterminism (sm_nondet_begin): */
     rng skew_rng;          /* start skew and clock drift */
     rng disp_rng;          /* CTA dispatch delays */
@@ -332,6 +375,26 @@ struct timing_gpu {
     uint64_t det_zquantum;           /* quanta since the Z-buffers were last reset */
     struct tm_zslot *det_ztab;       /* commit: chunk -> bytes written (the Z-test) */
     uint32_t det_ztab_cap;
+    /* DAB (dab.c; dab 0: off) */
+    int dab, dab_active;             /* on; the launch's module has global atomics */
+    int dab_warp_level, dab_sched, dab_fusion, dab_coalesce, dab_overlap, dab_no_sync;
+    int dab_no_reorder, dab_offset;
+    uint32_t dab_entries, dab_chunk;
+    uint64_t dab_nslots;
+    const ir_module *dab_mod;        /* the module dab_kind describes */
+    uint8_t *dab_kind;               /* per pc: what DAB does with it */
+    int dab_serial;                  /* a serial phase is on: SM dab_serial_sm's turn */
+    uint32_t dab_serial_sm;
+    uint64_t dab_serial_start, dab_busy_until, dab_pushed_until, dab_first_wait;
+    tm_dabentry *dab_fe;             /* a flush's entries, by transaction */
+    uint32_t dab_fe_cap;
+    void *dab_txn, *dab_txp;         /* a flush's transactions, and pointers to them */
+    uint32_t dab_txn_cap, dab_txp_cap;
+    uint64_t *dab_arr;
+    uint32_t dab_arr_cap;
+    uint8_t *dab_taken;
+    uint64_t *dab_pscratch;          /* 3 per partition */
+    uint32_t *dab_round;             /* per partition and cluster */
     /* livelock check (gpudet.c, -gpudet_livelock): a quantum boundary's
      * state repeating with global memory unchanged in between */
     int det_livelock;
@@ -426,6 +489,28 @@ int gpudet_step(timing_gpu *g, uint32_t occ, uint32_t nwarps, uint64_t end, int 
 void gpudet_launch_begin(timing_gpu *g, uint64_t now);
 /* DWP: has SM sm a free slot with a CTA of its partition left? */
 int gpudet_dwp_pending(const timing_gpu *g, const tm_sm *sm, uint32_t occ);
+
+/* dab.c */
+int dab_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_memreq *rq,
+                exec_memres *res);
+/* May warp tw issue its instruction at pc now (0: not yet; a flush, its
+ * turn or the serial phase wakes it)? */
+int dab_gate(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now);
+/* Warp tw issued its instruction at pc. */
+void dab_issued(tm_sm *sm, tm_warp *tw, uint32_t pc);
+void dab_cta_started(tm_sm *sm, uint32_t slot, uint64_t now);
+/* The flush controller, in the serial step after the window ending at end;
+ * all_done: every CTA has finished.  1 if it changed anything. */
+int dab_step(timing_gpu *g, uint32_t occ, uint32_t nwarps, uint64_t end, int all_done);
+/* Nothing buffered and no serial phase. */
+int dab_idle(const timing_gpu *g);
+int dab_launch_begin(timing_gpu *g, const ir_module *m, uint32_t kernel, uint32_t occ,
+                     uint32_t nwarps, uint64_t nslots);
+void dab_free(timing_gpu *g);
+
+/* CTAs go to slots by the deterministic partitioning (GPUDet's DWP, DAB's
+ * CTA distribution). */
+static inline int tm_dwp(const timing_gpu *g) { return g->dab || (g->det && g->det_dwp); }
 uint64_t tm_part_local(const timing_gpu *g, uint64_t addr);
 uint32_t tm_req_bytes(const tm_req *r, int reply);
 

@@ -31,7 +31,8 @@ static inline uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
         n -= 8;
     }
     uint64_t w = 0;
-    memcpy(&w, b, n);
+    if (n) /* p may be NULL when there is nothing to hash */
+        memcpy(&w, b, n);
     return hash_mix(h, w ^ ((uint64_t)n << 56));
 }
 

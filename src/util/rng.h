@@ -25,6 +25,7 @@ enum rng_kind {
     RNG_SKEW = 6,       /* an SM's start skew per launch and its clock drift */
     RNG_DISPATCH = 7,   /* an SM's CTA dispatch delays */
     RNG_L2 = 8,         /* a partition's L2 latency jitter */
+    RNG_DAB = 9,        /* DAB: a flush's crossbar latency jitter */
     RNG_TEST = 99
 };
 

@@ -4,7 +4,9 @@
 #   - a racy program (tickets.cu) is reported nondeterministic under the
 #     timing model (exit 1), with the first launch and copy that differ, and
 #     deterministic in functional mode (exit 0), where nothing is seeded,
-#     and under GPUDet (--det gpudet);
+#     and under GPUDet (--det gpudet) and DAB (--det dab);
+#   - a plain data race (plainrace.cu) is nondeterministic under DAB, which
+#     orders atomics only, and deterministic under GPUDet;
 #   - a program whose only difference is device memory left at exit
 #     (leftover.cu) is caught, naming the allocation and the byte;
 #   - --json is valid JSON that says the same;
@@ -74,6 +76,27 @@ if [ $rc = 0 ] && has "deterministic: one result over 4 seeds"; then
     ok "GPUDet: the racy program is deterministic"
 else
     bad "GPUDet (exit $rc)"
+fi
+
+dc -n 4 --det dab -- "$dir/tickets"
+if [ $rc = 0 ] && has "deterministic: one result over 4 seeds"; then
+    ok "DAB: the program whose only race is atomics is deterministic"
+else
+    bad "DAB (exit $rc)"
+fi
+
+dc -n 6 --det dab -- "$dir/plainrace"
+if [ $rc = 1 ] && has "NOT deterministic"; then
+    ok "DAB: a plain data race is outside its guarantee, and detcheck says so"
+else
+    bad "DAB, plain race (exit $rc)"
+fi
+
+dc -n 4 --det gpudet -- "$dir/plainrace"
+if [ $rc = 0 ] && has "deterministic: one result over 4 seeds"; then
+    ok "GPUDet: the plain data race is deterministic"
+else
+    bad "GPUDet, plain race (exit $rc)"
 fi
 
 dc -n 6 -- "$dir/leftover"
