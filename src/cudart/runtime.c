@@ -630,9 +630,13 @@ static void stats_add(lockstep_launch_stats *sum, const lockstep_launch_stats *s
         return;
     sum->timing = 1;
     sum->t.cycles += st->t.cycles;
+    uint64_t flushbuf_max = sum->t.dab_flushbuf_max > st->t.dab_flushbuf_max
+                                ? sum->t.dab_flushbuf_max
+                                : st->t.dab_flushbuf_max;
 #define ADD_COUNTER(member, name, what) sum->t.member += st->t.member;
     LOCKSTEP_TIMING_COUNTERS(ADD_COUNTER)
 #undef ADD_COUNTER
+    sum->t.dab_flushbuf_max = flushbuf_max; /* a maximum, not a count */
     if (st->t.max_ctas_per_sm > sum->t.max_ctas_per_sm)
         sum->t.max_ctas_per_sm = st->t.max_ctas_per_sm;
     for (int k = 0; k < LOCKSTEP_STALL_COUNT; k++)
