@@ -122,7 +122,6 @@ def main():
     # Figure 15: where DAB's cycles go, and its buffers' statistics
     rows, data = [], "workload\twaiting for the flush\tflushing\tserial phases\n"
     for n in names:
-        extra = max(cyc("dab", n) - cyc("baseline", n), 0)
         sync, fl, ser = (ctr("dab", n, "dab_%s_cycles" % k) for k in ("sync", "flush", "serial"))
         ent, tx = ctr("dab", n, "dab_flush_entries"), ctr("dab", n, "dab_flush_transactions")
         rows.append([n, "{:,}".format(cyc("baseline", n)), "{:,}".format(cyc("dab", n)),
@@ -136,7 +135,6 @@ def main():
                      "{:,}".format(ctr("dab", n, "dab_flushbuf_max"))])
         b = cyc("baseline", n)
         data += "%s\t%f\t%f\t%f\n" % (n, sync / b, fl / b, ser / b)
-        del extra
     md += ("#### Where DAB's time goes, GWAT-64-AF-C (Figure 15)\n\n"
            "Cycles from the first warp's wait to the flush's start (the GPU-wide "
            "implicit barrier), in flushes, and in serial phases (atomics whose result "

@@ -452,6 +452,17 @@ static tm_dabentry *find_fusable(tm_dabbuf *b, uint64_t addr, const ir_insn *in)
     return NULL;
 }
 
+/* The atomic waits for the next flush (`why`), and issues again after it. */
+static int wait_flush(tm_sm *sm, tm_warp *tw, uint8_t why, exec_memres *res)
+{
+    tw->dab.wait = why;
+    sm->dab_events++;
+    sm->dab_waits++;
+    res->status = EXEC_MEM_RETRY;
+    res->ready = TM_NEVER;
+    return 1;
+}
+
 int dab_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_memreq *rq,
                 exec_memres *res)
 {
@@ -475,13 +486,8 @@ int dab_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_memreq
     uint32_t tier = tier_of(g, tw->tc);
     if (b->n && b->tier != tier) {
         /* a buffer never holds two CTA generations: after the flush */
-        tw->dab.wait = DW_TIER;
         sm->st.dab_tier_stalls++;
-        sm->dab_events++;
-        sm->dab_waits++;
-        res->status = EXEC_MEM_RETRY;
-        res->ready = TM_NEVER;
-        return 1;
+        return wait_flush(sm, tw, DW_TIER, res);
     }
     /* the entries the lanes need, in lane order */
     uint32_t need = 0;
@@ -496,13 +502,8 @@ int dab_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_memreq
             fresh[need++] = a;
     }
     if (b->n + need > g->dab_entries) {
-        tw->dab.wait = DW_FULL;
         sm->st.dab_full_stalls++;
-        sm->dab_events++;
-        sm->dab_waits++;
-        res->status = EXEC_MEM_RETRY;
-        res->ready = TM_NEVER;
-        return 1;
+        return wait_flush(sm, tw, DW_FULL, res);
     }
     if (glob != rq->lanes) { /* shared lanes of a generic atomic: at once */
         exec_memreq rest = *rq;
@@ -541,21 +542,6 @@ typedef struct dab_txn {
     uint64_t seq;            /* its place in the partition's order */
 } dab_txn;
 
-static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    uint32_t c = *cap ? *cap : 256;
-    while (c < need)
-        c *= 2;
-    void *v = realloc(*p, (size_t)c * size);
-    if (!v)
-        return -1;
-    *p = v;
-    *cap = c;
-    return 0;
-}
-
 static int by_arrival(const void *a, const void *b)
 {
     const dab_txn *x = *(dab_txn *const *)a, *y = *(dab_txn *const *)b;
@@ -586,8 +572,8 @@ static uint64_t flush(timing_gpu *g, uint32_t s0, uint32_t s1, uint64_t t0, uint
             tm_dabbuf *b = &sm->dab_buf[k];
             if (!b->n)
                 continue;
-            if (grow((void **)&g->dab_fe, &g->dab_fe_cap, ne + b->n, sizeof *g->dab_fe) ||
-                grow((void **)&g->dab_txn, &g->dab_txn_cap, nt + b->n, sizeof(dab_txn)))
+            if (vec_grow_((void **)&g->dab_fe, &g->dab_fe_cap, ne + b->n, sizeof *g->dab_fe) ||
+                vec_grow_((void **)&g->dab_txn, &g->dab_txn_cap, nt + b->n, sizeof(dab_txn)))
                 return UINT64_MAX;
             uint32_t off = g->dab_offset && s % 2 == 0 ? MIN(b->n, g->dab_entries / 2) : 0;
             dab_txn *tx = (dab_txn *)g->dab_txn;
@@ -619,8 +605,8 @@ static uint64_t flush(timing_gpu *g, uint32_t s0, uint32_t s1, uint64_t t0, uint
         }
     }
     dab_txn *tx = (dab_txn *)g->dab_txn;
-    if (grow((void **)&g->dab_txp, &g->dab_txp_cap, nt + 1, sizeof(dab_txn *)) ||
-        grow((void **)&g->dab_arr, &g->dab_arr_cap, nt + 1, sizeof(uint64_t)))
+    if (vec_grow_((void **)&g->dab_txp, &g->dab_txp_cap, nt + 1, sizeof(dab_txn *)) ||
+        vec_grow_((void **)&g->dab_arr, &g->dab_arr_cap, nt + 1, sizeof(uint64_t)))
         return UINT64_MAX;
     dab_txn **pt = (dab_txn **)g->dab_txp;
     uint64_t *ready = g->dab_pscratch;          /* per partition: every pre-flush count is in */

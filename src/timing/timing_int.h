@@ -387,11 +387,11 @@ struct timing_gpu {
     uint32_t dab_serial_sm;
     uint64_t dab_serial_start, dab_busy_until, dab_pushed_until, dab_first_wait;
     tm_dabentry *dab_fe;             /* a flush's entries, by transaction */
-    uint32_t dab_fe_cap;
+    size_t dab_fe_cap;
     void *dab_txn, *dab_txp;         /* a flush's transactions, and pointers to them */
-    uint32_t dab_txn_cap, dab_txp_cap;
+    size_t dab_txn_cap, dab_txp_cap;
     uint64_t *dab_arr;
-    uint32_t dab_arr_cap;
+    size_t dab_arr_cap;
     uint8_t *dab_taken;
     uint64_t *dab_pscratch;          /* 3 per partition */
     uint32_t *dab_round;             /* per partition and cluster */

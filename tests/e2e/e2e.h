@@ -456,6 +456,30 @@ static inline uint64_t e2e_rand(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+/* Each of the n option lines in bad is refused (by the parser or by
+ * validation) with a message; and determinism mode `det` is refused in
+ * functional mode, naming the timing model. */
+static inline void e2e_check_bad_det_options(const char *const *bad, size_t n, const char *det)
+{
+    for (size_t i = 0; i < n; i++) {
+        lockstep_config *cfg;
+        lockstep_config_create(&cfg);
+        lockstep_status st = lockstep_config_parse(cfg, bad[i], strlen(bad[i]), "bad");
+        if (st == LOCKSTEP_SUCCESS)
+            st = lockstep_config_validate(cfg);
+        CHECK_MSG(st != LOCKSTEP_SUCCESS, "'%s' accepted", bad[i]);
+        CHECK_MSG(*lockstep_config_last_error(cfg), "'%s': no message", bad[i]);
+        lockstep_config_destroy(cfg);
+    }
+    lockstep_config *cfg;
+    lockstep_config_create(&cfg);
+    lockstep_config_set(cfg, "-lockstep_det", det);
+    lockstep_config_set(cfg, "-lockstep_mode", "functional");
+    CHECK(lockstep_config_validate(cfg) == LOCKSTEP_ERROR_INVALID_CONFIG);
+    CHECK_STR_CONTAINS(lockstep_config_last_error(cfg), "timing model");
+    lockstep_config_destroy(cfg);
+}
+
 /* A uniform integer in [lo, hi]. */
 static inline int64_t e2e_rand_range(uint64_t *state, int64_t lo, int64_t hi)
 {

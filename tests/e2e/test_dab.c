@@ -293,26 +293,10 @@ static void test_plain_race(void)
 
 static void test_bad_options(void)
 {
-    const char *bad[] = {"-lockstep_det dabx", "-dab_scheduler lrr", "-dab_level cta",
-                         "-num_buffer_entries 16", "-flush_chunk_size 0", "-buffer_coalesce 2",
-                         "-no_reordering 3"};
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        lockstep_config *cfg;
-        lockstep_config_create(&cfg);
-        lockstep_status st = lockstep_config_parse(cfg, bad[i], strlen(bad[i]), "bad");
-        if (st == LOCKSTEP_SUCCESS)
-            st = lockstep_config_validate(cfg);
-        CHECK_MSG(st != LOCKSTEP_SUCCESS, "'%s' accepted", bad[i]);
-        CHECK_MSG(*lockstep_config_last_error(cfg), "'%s': no message", bad[i]);
-        lockstep_config_destroy(cfg);
-    }
-    lockstep_config *cfg;
-    lockstep_config_create(&cfg);
-    lockstep_config_set(cfg, "-lockstep_det", "dab");
-    lockstep_config_set(cfg, "-lockstep_mode", "functional");
-    CHECK(lockstep_config_validate(cfg) == LOCKSTEP_ERROR_INVALID_CONFIG);
-    CHECK_STR_CONTAINS(lockstep_config_last_error(cfg), "timing model");
-    lockstep_config_destroy(cfg);
+    static const char *const bad[] = {
+        "-lockstep_det dabx",     "-dab_scheduler lrr",  "-dab_level cta",    "-num_buffer_entries 16",
+        "-flush_chunk_size 0",    "-buffer_coalesce 2",  "-no_reordering 3"};
+    e2e_check_bad_det_options(bad, sizeof bad / sizeof *bad, "dab");
 }
 
 int main(void)
