@@ -316,6 +316,8 @@ LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
     X(icnt_rep_flits, "icnt_rep_flits", "their flits")                                   \
     X(icnt_stalls, "icnt_stall_cycles",                                                  \
       "flit-cycles blocked by arbitration or full buffers")                              \
+    X(icnt_bypasses, "icnt_bypasses",                                                    \
+      "packets sent ahead of an input's blocked head (-lockstep_icnt_bypass)")             \
     X(shmem_accesses, "shmem_accesses", "shared-memory warp accesses")                   \
     X(shmem_conflict_cycles, "shmem_bank_conflict_cycles",                               \
       "extra cycles from shared-memory bank conflicts")                                  \

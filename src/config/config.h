@@ -78,6 +78,9 @@
     X(U32, reply_shuffle, "-lockstep_reply_shuffle", "4", 1, 64,                                 \
       "seeded: a partition sends first one of the first N replies ready in a cycle (1: in "     \
       "order; DAB's reply-order injection)")                                                    \
+    X(U32, icnt_bypass, "-lockstep_icnt_bypass", "0", 0, 64,                                     \
+      "crossbar input bypass: a request whose partition is busy lets the oldest of the next N "  \
+      "requests to free partitions go first (per-partition order kept; 0: one FIFO per SM)")    \
     X(U32, icnt_start, "-lockstep_icnt_start", "1", 0, 1,                                        \
       "seeded: each crossbar output's round-robin pointer starts at a random input (0: at 0)") \
     X(U32, sched_start, "-lockstep_sched_start", "1", 0, 1,                                      \
@@ -140,6 +143,9 @@
       "L2 slice per memory partition (GPGPU-Sim cache string)")                                 \
     X(U32, rop_latency, "-rop_latency", "120", 1, 100000,                                        \
       "cycles (L2 clock) from a request entering a partition to its L2 access")                 \
+    X(U32, l2_queue, "-lockstep_l2_queue", "0", 0, 1000000,                                      \
+      "requests a partition holds past the ROP delay waiting for its L2 (GPGPU-Sim's icnt-to-L2 " \
+      "queue); when full it takes no more from the crossbar (0: unbounded)")                   \
     X(U32, l2_latency, "-lockstep_l2_latency", "10", 1, 100000, "L2 access cycles (L2 clock)")   \
     X(U32, dram_latency, "-dram_latency", "100", 0, 100000,                                      \
       "cycles (L2 clock) from an L2 miss to the DRAM queue")                                    \

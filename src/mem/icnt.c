@@ -38,7 +38,11 @@
  * A cycle c (icnt_cycle): (0) pops made at cycles <= c free their ejection
  * slots; (1) packets whose deliverable cycle is c become ready; (2) every idle input whose head packet was pushed before c requests
  * the head's output, unless the output is held by another input (arb stall)
- * or its ejection buffer is full (out-full stall); (3) each requested output
+ * or its ejection buffer is full (out-full stall) -- with bypass, such an
+ * input requests instead the output of the oldest of its next `bypass`
+ * packets whose output is open and which no older packet of it is bound for
+ * (the input remembers the packet's offset, `off`, until its last flit
+ * crosses, and the packets it passed then move up one); (3) each requested output
  * grants one requester, round-robin from its pointer or by a seeded random
  * pick, the losers counting arb stalls; (4) every input
  * holding or granted an output sends one flit; a packet whose last flit
@@ -84,7 +88,8 @@ typedef struct icnt_in {
     uint32_t chead, ccount;
     uint32_t head, count;
     uint32_t qflits; /* flits queued and not yet sent */
-    uint32_t sent;   /* flits of the head packet already sent (> 0: it holds its output) */
+    uint32_t sent;   /* flits of the chosen packet already sent (> 0: it holds its output) */
+    uint32_t off;    /* the chosen packet: offset from head (0 unless bypass picked another) */
     uint64_t seq;    /* next sequence number, = packets pushed */
     uint64_t refused; /* pushes refused for lack of space */
 } icnt_in;
@@ -124,6 +129,23 @@ struct icnt {
     size_t fl_cap, fl_head, fl_count;
     icnt_stats st;
 };
+
+/* The packet `off` places behind input in's head. */
+static icnt_pkt *icnt_in_pkt(const icnt *n, const icnt_in *in, uint32_t off)
+{
+    return &in->q[(in->head + off) % n->c.in_queue_flits];
+}
+
+/* Bypass: may packet `off` of input in go before the older ones?  Only if
+ * none of them is bound for its output. */
+static int icnt_first_for_dst(const icnt *n, const icnt_in *in, uint32_t off)
+{
+    uint32_t dst = icnt_in_pkt(n, in, off)->dst;
+    for (uint32_t j = 0; j < off; j++)
+        if (icnt_in_pkt(n, in, j)->dst == dst)
+            return 0;
+    return 1;
+}
 
 /* Overflow-checked a * b * elem bytes; 0 on overflow. */
 static size_t icnt_size(size_t a, size_t b, size_t elem)
@@ -287,20 +309,31 @@ uint64_t icnt_next_event(const icnt *n)
             continue;
         if (in->sent)
             return n->now + 1; /* a holder moves; nothing can be earlier */
-        const icnt_pkt *p = &in->q[in->head];
-        const icnt_out *out = &n->out[p->dst];
-        /* (An output with a holder has an input with in->sent > 0.) */
-        uint64_t t = p->push + 1 > n->now + 1 ? p->push + 1 : n->now + 1;
-        if (out->holder == ICNT_NONE && out->occ >= n->c.out_buffer_pkts) {
-            uint32_t j = out->occ - n->c.out_buffer_pkts; /* pops before one that opens it */
-            if (j >= out->pcount)
-                continue; /* waits for a pop, which is no event */
-            uint64_t f = out->pops[(out->phead + j) % n->ocap];
-            if (f > t)
-                t = f;
+        /* the head, and with bypass, while the head's output is full, the
+         * packets that may pass it (pushed later, so never earlier unless
+         * their output opens first) */
+        uint32_t look = in->count < n->c.bypass + 1 ? in->count : n->c.bypass + 1;
+        const icnt_out *hout = &n->out[in->q[in->head].dst];
+        if (hout->holder == ICNT_NONE && hout->occ < n->c.out_buffer_pkts)
+            look = 1;
+        for (uint32_t off = 0; off < look; off++) {
+            const icnt_pkt *p = icnt_in_pkt(n, in, off);
+            if (off && !icnt_first_for_dst(n, in, off))
+                continue;
+            const icnt_out *out = &n->out[p->dst];
+            /* (An output with a holder has an input with in->sent > 0.) */
+            uint64_t t = p->push + 1 > n->now + 1 ? p->push + 1 : n->now + 1;
+            if (out->holder == ICNT_NONE && out->occ >= n->c.out_buffer_pkts) {
+                uint32_t j = out->occ - n->c.out_buffer_pkts; /* pops before one that opens it */
+                if (j >= out->pcount)
+                    continue; /* waits for a pop, which is no event */
+                uint64_t f = out->pops[(out->phead + j) % n->ocap];
+                if (f > t)
+                    t = f;
+            }
+            if (t < ev)
+                ev = t;
         }
-        if (t < ev)
-            ev = t;
     }
     return ev;
 }
@@ -354,13 +387,31 @@ static void icnt_cycle(icnt *n, uint64_t c)
     int draw = 0;
     for (uint32_t k = 0; k < n->nact; k++) {
         uint32_t i = n->act[k];
-        const icnt_in *in = &n->in[i];
+        icnt_in *in = &n->in[i];
         if (in->sent)
             continue;
+        in->off = 0;
         const icnt_pkt *p = &in->q[in->head];
         if (p->push >= c)
             continue;
         icnt_out *out = &n->out[p->dst];
+        if (n->c.bypass && (out->holder != ICNT_NONE || out->occ >= obuf)) {
+            /* the head waits: the oldest of the next packets whose output is free */
+            uint32_t look = in->count < n->c.bypass + 1 ? in->count : n->c.bypass + 1;
+            for (uint32_t off = 1; off < look; off++) {
+                const icnt_pkt *q = icnt_in_pkt(n, in, off);
+                if (q->push >= c)
+                    break;
+                const icnt_out *oq = &n->out[q->dst];
+                if (oq->holder == ICNT_NONE && oq->occ < obuf && icnt_first_for_dst(n, in, off)) {
+                    in->off = off;
+                    p = q;
+                    out = &n->out[q->dst];
+                    n->st.bypasses++;
+                    break;
+                }
+            }
+        }
         if (out->holder != ICNT_NONE) {
             n->st.arb_stalls++;
             continue;
@@ -390,7 +441,7 @@ static void icnt_cycle(icnt *n, uint64_t c)
         }
         for (uint32_t k = 0; draw && k < nreq; k++) {
             uint32_t i = n->req[k];
-            icnt_out *out = &n->out[n->in[i].q[n->in[i].head].dst];
+            icnt_out *out = &n->out[icnt_in_pkt(n, &n->in[i], n->in[i].off)->dst];
             if (out->pick == 0)
                 out->best = i;
             out->pick--; /* wraps past 0: never matches again */
@@ -410,7 +461,7 @@ static void icnt_cycle(icnt *n, uint64_t c)
     for (uint32_t k = 0; k < n->nact; k++) {
         uint32_t i = n->act[k];
         icnt_in *in = &n->in[i];
-        icnt_pkt *p = &in->q[in->head];
+        icnt_pkt *p = icnt_in_pkt(n, in, in->off);
         icnt_out *out = &n->out[p->dst];
         if (out->holder == i) {
             in->sent++;
@@ -437,9 +488,13 @@ static void icnt_cycle(icnt *n, uint64_t c)
                 f->dst = p->dst;
                 f->nflits = d->nflits;
                 n->fl_count++;
+                /* remove it: the older packets it bypassed move up one */
+                for (uint32_t j = in->off; j > 0; j--)
+                    *icnt_in_pkt(n, in, j) = *icnt_in_pkt(n, in, j - 1);
                 in->head = (in->head + 1) % iq;
                 in->count--;
                 in->sent = 0;
+                in->off = 0;
             }
         }
         if (in->count)

@@ -24,6 +24,13 @@
  *
  *     t + F + latency.
  *
+ * Bypass (bypass = N > 0).  An input whose head packet waits for a busy
+ * output may send instead the oldest of its next N packets whose output is
+ * free and to which no older packet of the input is queued, as a router with
+ * per-destination queues does: a request to a congested partition no longer
+ * holds back the SM's requests to the others, so two requests of one SM to
+ * different partitions can arrive in either order (docs/MEMORY-MODEL.md).
+ *
  * Ordering.  Packets from one input to one output are delivered in push
  * order.  At most one packet completes per output per cycle, so deliveries at
  * an output are in the canonical order (delivery cycle, source, per-source
@@ -61,6 +68,10 @@ typedef struct icnt_config {
     int random_arbitration;   /* 0: round-robin (seeded start), 1: seeded random pick */
     uint32_t credit_delay;    /* extra cycles before a source sees the space its sent flits
                                  freed (0: the next cycle); see "Windows" above */
+    uint32_t bypass;          /* 0: each input is one FIFO; N: an input whose head waits for a
+                                 busy output may send instead the oldest of its next N packets
+                                 whose output is free and that no older queued packet of the
+                                 input is bound for (per-destination order is kept) */
     int seeded_start;         /* 1: each output's round-robin pointer starts at a seeded
                                  input; 0: at input 0 */
 } icnt_config;
@@ -129,6 +140,7 @@ typedef struct icnt_stats {
                                  held or won its output */
     uint64_t out_full_stalls; /* flit-cycles blocked because the ejection buffer was full */
     uint64_t total_latency;   /* sum over delivered packets of (deliverable cycle - push cycle) */
+    uint64_t bypasses;        /* packets an input sent ahead of its blocked head (bypass) */
 } icnt_stats;
 void icnt_get_stats(const icnt *n, icnt_stats *s);
 

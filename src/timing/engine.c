@@ -240,7 +240,7 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     g->exact = g->window == icnt_lat;
     icnt_config ic = {g->nsms, g->nparts, flit, icnt_lat, cfg->icnt_in_buf,
                       cfg->icnt_out_buf, cfg->nondet && cfg->icnt_random, g->window - 1,
-                      cfg->nondet && cfg->icnt_start};
+                      cfg->icnt_bypass, cfg->nondet && cfg->icnt_start};
     if (!(g->reqnet = icnt_create(&ic, seed, 0)))
         goto oom;
     ic.nin = g->nparts;
@@ -690,7 +690,7 @@ static void part_window(timing_gpu *g, tm_part *p, uint64_t t, uint64_t end)
     while (t < end && p->L.fault == LOCKSTEP_SUCCESS) {
         icnt_msg m;
         int took = 0;
-        while (icnt_pop_at(g->reqnet, p->id, t, &m)) {
+        while (part_can_accept(p, t) && icnt_pop_at(g->reqnet, p->id, t, &m)) {
             part_accept(p, m.payload, t);
             took = 1;
         }
@@ -1137,6 +1137,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         st->icnt_req_flits = i1[0].flits - i0[0].flits;
         st->icnt_rep_packets = i1[1].packets - i0[1].packets;
         st->icnt_rep_flits = i1[1].flits - i0[1].flits;
+        st->icnt_bypasses = (i1[0].bypasses + i1[1].bypasses) - (i0[0].bypasses + i0[1].bypasses);
         st->icnt_stalls = (i1[0].arb_stalls + i1[0].out_full_stalls + i1[1].arb_stalls +
                            i1[1].out_full_stalls) -
                           (i0[0].arb_stalls + i0[0].out_full_stalls + i0[1].arb_stalls +

@@ -111,6 +111,20 @@ void part_reset_inflight(tm_part *p)
     }
 }
 
+/* -lockstep_l2_queue: is there room past the ROP delay for one more?  The
+ * ROP pipeline is a FIFO with one latency, so the requests waiting for the
+ * L2 are a prefix of it. */
+int part_can_accept(const tm_part *p, uint64_t now)
+{
+    uint32_t lim = p->g->cfg->l2_queue;
+    if (!lim)
+        return 1;
+    uint32_t n = 0;
+    for (const tm_req *r = p->rop.head; r && r->t <= now && n < lim; r = r->next)
+        n++;
+    return n < lim;
+}
+
 void part_accept(tm_part *p, tm_req *r, uint64_t now)
 {
     r->t = now + p->g->rop_lat;

@@ -466,6 +466,7 @@ void part_reset_inflight(tm_part *p);
 /* partition.c */
 int part_init(timing_gpu *g, tm_part *p, uint32_t id);
 void part_release(tm_part *p);
+int part_can_accept(const tm_part *p, uint64_t now);
 void part_accept(tm_part *p, tm_req *r, uint64_t now);
 void part_cycle(tm_part *p, uint64_t now);
 uint64_t part_next_event(const tm_part *p, uint64_t now);
