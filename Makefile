@@ -9,7 +9,7 @@
 #   make TSAN=1 tsan   the threaded-engine tests under ThreadSanitizer -> build-tsan/
 #   make DEBUG=1 test  the tests with invariant checks (LS_ASSERT) -> build-debug/
 #   make WERROR=1 ...  warnings are errors (CI)
-#   make fuzz          libFuzzer targets: PTX parser, fat-binary reader -> build-fuzz/
+#   make fuzz          libFuzzer targets: PTX parser, fat-binary reader, litmus parser -> build-fuzz/
 #   make bench         simulation speed on five kernels, functional and timing mode
 #   make V=1 ...       show the compiler command lines
 #
@@ -55,7 +55,7 @@ endif
 ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden $(CFLAGS)
 LDLIBS += -lm -lpthread
 
-LIB_SRC  = $(wildcard src/util/*.c src/ptx/*.c src/exec/*.c src/mem/*.c src/config/*.c src/timing/*.c src/core/*.c)
+LIB_SRC  = $(wildcard src/util/*.c src/ptx/*.c src/litmus/*.c src/exec/*.c src/mem/*.c src/config/*.c src/timing/*.c src/core/*.c)
 CLI_SRC  = $(wildcard src/cli/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
@@ -71,6 +71,9 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# cuda.c embeds place.h and place.c (.incbin) in the programs it writes
+$(BUILD)/obj/src/litmus/cuda.o: src/litmus/place.h src/litmus/place.c
 
 $(BUILD)/liblockstep.a: $(LIB_OBJ)
 	@rm -f $@
@@ -162,7 +165,10 @@ build-fuzz/ptx_fuzz: fuzz/ptx_fuzz.c $(LIB_SRC)
 build-fuzz/fatbin_fuzz: fuzz/fatbin_fuzz.c src/cudart/fatbin.c
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -ldl $(LDLIBS)
-fuzz: build-fuzz/ptx_fuzz build-fuzz/fatbin_fuzz
+build-fuzz/litmus_fuzz: fuzz/litmus_fuzz.c src/litmus/parse.c src/litmus/litmus.c src/util/strbuf.c
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(LDLIBS)
+fuzz: build-fuzz/ptx_fuzz build-fuzz/fatbin_fuzz build-fuzz/litmus_fuzz
 
 $(BUILD)/bench_kernels: bench/speed/bench_kernels.c $(BUILD)/liblockstep.a
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(BUILD)/liblockstep.a $(LDLIBS)

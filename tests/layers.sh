@@ -12,11 +12,12 @@
 #   core     the public API's implementation            all of the above
 #   cudart   the CUDA runtime: the public API, the one internal
 #            interface core/device_int.h, and util
-#   cli      the lockstep command: the public API       util
+#   litmus   litmus tests: a client of the public API   util
+#   cli      the lockstep command: the public API       litmus util
 #
 # Every layer may include the public header lockstep.h for its types; only
-# config and core define or call lockstep_* functions (cudart and cli call
-# them).  Prints each violation with file:line; exits non-zero if any.
+# config and core define or call lockstep_* functions (cudart, litmus and
+# cli call them).  Prints each violation with file:line; exits non-zero if any.
 cd "$(dirname "$0")/.." || exit 2
 bad=0
 allowed() {
@@ -29,7 +30,8 @@ allowed() {
     timing) echo "timing exec ptx mem config util" ;;
     core) echo "core timing exec ptx mem config util" ;;
     cudart) echo "cudart core/device_int.h util" ;;
-    cli) echo "cli util" ;;
+    litmus) echo "litmus util" ;;
+    cli) echo "cli litmus util" ;;
     esac
 }
 for dir in src/*/; do

@@ -17,5 +17,6 @@ int cmd_ptx(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_detcheck(int argc, char **argv);
+int cmd_litmus(int argc, char **argv);
 
 #endif

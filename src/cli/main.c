@@ -14,6 +14,8 @@ static const cli_command commands[] = {
     {"config", cmd_config, "list the options; load, check and print a GPU configuration"},
     {"detcheck", cmd_detcheck,
      "run a CUDA program under several nondeterminism seeds: is its result the same?"},
+    {"litmus", cmd_litmus,
+     "run GPU litmus tests on the timing model: histograms, SC classification, CUDA programs"},
     {"ptx", cmd_ptx, "check PTX files: parse, decode and list kernels (lockstep ptx check FILE...)"},
     {"run", cmd_run, "run a CUDA program (built with nvcc -cudart shared) on the simulator"},
     {"version", cmd_version, "print lockstep's version"},

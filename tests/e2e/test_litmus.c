@@ -1,0 +1,292 @@
+/*
+ * test_litmus.c -- the litmus harness on the timing model, end to end:
+ * every instance is counted once; the outcomes observed for the corpus are
+ * SC or explained weak ones; the Fermi configuration shows the thesis's L1
+ * behaviours (MP-L1, CoRR-L2-L1) and the Kepler one does not; the TITAN V
+ * configuration never shows what the PTX memory model forbids; under the
+ * determinism modes a placement gives one outcome whatever the seed; the
+ * placement honours the scope tree.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "litmus/harness.h"
+#include "litmus/place.h"
+#include "lockstep.h"
+#include "test.h"
+
+#ifndef LOCKSTEP_SRC_DIR
+#define LOCKSTEP_SRC_DIR "."
+#endif
+
+static lit_test *load(const char *rel)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", LOCKSTEP_SRC_DIR, rel);
+    lit_test *t = calloc(1, sizeof *t);
+    strbuf err = STRBUF_INIT;
+    if (!t || lit_parse_file(path, t, &err)) {
+        fprintf(stderr, "%s: %s\n", path, sb_cstr(&err));
+        free(t);
+        t = NULL;
+    }
+    sb_free(&err);
+    return t;
+}
+
+static lockstep_config *config(const char *name, const char *det)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/configs/%s", LOCKSTEP_SRC_DIR, name);
+    lockstep_config *c = NULL;
+    if (lockstep_config_create(&c) || lockstep_config_load_file(c, path) ||
+        (det && lockstep_config_set(c, "-lockstep_det", det))) {
+        fprintf(stderr, "%s: %s\n", path, c ? lockstep_config_last_error(c) : "oom");
+        lockstep_config_destroy(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Run rel on cfg; the histogram in h (caller frees); 0 on success. */
+static int run(const char *rel, const char *cfgname, const char *det, unsigned inc, uint64_t n,
+               uint64_t seed, uint64_t place_seed, lit_histo *h)
+{
+    lit_test *t = load(rel);
+    lockstep_config *c = config(cfgname, det);
+    int rc = -1;
+    memset(h, 0, sizeof *h);
+    if (t && c) {
+        lit_opts o;
+        lit_opts_default(&o);
+        o.iterations = n;
+        o.incant = inc;
+        o.seed = seed;
+        o.place_seed = place_seed;
+        strbuf err = STRBUF_INIT;
+        rc = lit_run(t, c, &o, h, &err);
+        if (rc)
+            fprintf(stderr, "%s on %s: %s\n", rel, cfgname, sb_cstr(&err));
+        sb_free(&err);
+    }
+    free(t);
+    lockstep_config_destroy(c);
+    return rc;
+}
+
+/* Every instance lands in exactly one state and one side of the condition. */
+static void test_accounting(void)
+{
+    lit_histo h;
+    CHECK(run("litmus/MP.litmus", "gtx480.config", NULL, 0, 3, 0, 0, &h) == 0);
+    uint64_t sum = 0;
+    for (int i = 0; i < h.n; i++)
+        sum += h.count[i];
+    CHECK_EQ_U64(sum, h.instances);
+    CHECK_EQ_U64(h.positive + h.negative, h.instances);
+    CHECK_EQ_U64(h.instances, 3 * h.per_launch);
+    CHECK(h.per_launch >= 15 * 8 / 2 * 32 / 2); /* lane packing fills the grid */
+    CHECK(h.sc_known && h.sc.n == 3);
+    for (int i = 0; i < h.n; i++) /* MP through the L2 is SC in this model */
+        CHECK(lit_histo_is_sc(&h, i));
+    lit_histo_free(&h);
+
+    /* the same seed gives the same histogram */
+    lit_histo a, b;
+    CHECK(run("litmus/SB.litmus", "gtx480.config", NULL, LIT_INC_RANDOM, 2, 5, 5, &a) == 0);
+    CHECK(run("litmus/SB.litmus", "gtx480.config", NULL, LIT_INC_RANDOM, 2, 5, 5, &b) == 0);
+    CHECK_EQ_U64(a.digest, b.digest);
+    CHECK_EQ_INT(a.n, b.n);
+    lit_histo_free(&a);
+    lit_histo_free(&b);
+}
+
+/* Thesis chapter 4.3: on Fermi the L1 answers a stale value after the new
+ * one was read (MP-L1, CoRR-L2-L1); Kepler does not cache global loads in
+ * the L1 and never shows them. */
+static void test_fermi_l1(void)
+{
+    lit_histo h;
+    CHECK(run("litmus/CoRR-L2-L1.litmus", "gtx480.config", NULL, 0, 10, 0, 0, &h) == 0);
+    CHECK_MSG(h.positive > 0, "CoRR-L2-L1 on the GTX 480: %llu of %llu", (unsigned long long)h.positive,
+              (unsigned long long)h.instances);
+    int weak = 0;
+    for (int i = 0; i < h.n; i++)
+        weak += !lit_histo_is_sc(&h, i);
+    CHECK(weak > 0);
+    lit_histo_free(&h);
+    CHECK(run("litmus/MP-L1.litmus", "gtx480.config", NULL, LIT_INC_STRESS, 20, 0, 0, &h) == 0);
+    CHECK_MSG(h.positive > 0, "MP-L1 on the GTX 480: %llu", (unsigned long long)h.positive);
+    lit_histo_free(&h);
+    const char *kepler_never[] = {"litmus/CoRR-L2-L1.litmus", "litmus/MP-L1.litmus",
+                                  "litmus/MP-L1+membar.gl.litmus"};
+    for (size_t i = 0; i < sizeof kepler_never / sizeof *kepler_never; i++) {
+        CHECK(run(kepler_never[i], "gtxtitan.config", NULL, LIT_INC_STRESS, 10, 0, 0, &h) == 0);
+        CHECK_MSG(h.positive == 0, "%s on the GTX Titan: %llu", kepler_never[i],
+                  (unsigned long long)h.positive);
+        lit_histo_free(&h);
+    }
+}
+
+/* The PTX memory model's forbidden outcomes never appear on the TITAN V
+ * configuration, with every incantation. */
+static void test_titanv_sound(void)
+{
+    const char *forbidden[] = {"litmus/ptx/MP+rel+acq.gpu.litmus", "litmus/ptx/MP+fence.acq_rel.gpu.litmus",
+                               "litmus/ptx/SB+fence.sc.gpu.litmus", "litmus/ptx/LB+acq+rel.gpu.litmus",
+                               "litmus/ptx/CoRR+relaxed.gpu.litmus", "litmus/ptx/CAS-SL+rel+acq.gpu.litmus",
+                               "litmus/MP-L1+membar.gl.litmus", "litmus/CoRR-L2-L1+membar.gl.litmus",
+                               "litmus/CAS-SL+membar.gl.litmus"};
+    unsigned incs[] = {0, LIT_INC_STRESS | LIT_INC_RANDOM, LIT_INC_BANK | LIT_INC_SYNC};
+    for (size_t i = 0; i < sizeof forbidden / sizeof *forbidden; i++)
+        for (size_t j = 0; j < sizeof incs / sizeof *incs; j++) {
+            lit_histo h;
+            CHECK(run(forbidden[i], "titanv.config", NULL, incs[j], 2, j, j, &h) == 0);
+            CHECK_MSG(h.positive == 0 && h.instances > 0, "%s (incantations %u): %llu of %llu",
+                      forbidden[i], incs[j], (unsigned long long)h.positive,
+                      (unsigned long long)h.instances);
+            lit_histo_free(&h);
+        }
+}
+
+/* Under GPUDet and DAB a placement gives one outcome per instance whatever
+ * the hardware's seed: the per-instance digest does not move.  GPUDet makes
+ * every racy test deterministic; DAB only orders atomics (its paper's
+ * scope: plain loads and stores that race stay nondeterministic), so DAB is
+ * checked on the tests whose races are atomics.  Without a mode, the
+ * atomic race does move with the seed. */
+static void test_det_modes(void)
+{
+    static const struct {
+        const char *mode, *test;
+    } cases[] = {
+        {"gpudet", "litmus/SB.litmus"},     {"gpudet", "litmus/CoRR-L2-L1.litmus"},
+        {"gpudet", "litmus/ATOM-ADD2.litmus"}, {"dab", "litmus/ATOM-ADD2.litmus"},
+        {"dab", "litmus/CAS-RACE.litmus"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+            uint64_t first = 0;
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                lit_histo h;
+                CHECK(run(cases[c].test, "gtx480.config", cases[c].mode, LIT_INC_STRESS, 1, seed, 7,
+                          &h) == 0);
+                if (seed == 1)
+                    first = h.digest;
+                CHECK_MSG(h.digest == first, "%s under %s, seed %llu", cases[c].test, cases[c].mode,
+                          (unsigned long long)seed);
+                lit_histo_free(&h);
+            }
+    }
+    int moved = 0;
+    uint64_t first = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        lit_histo h;
+        CHECK(run("litmus/ATOM-ADD2.litmus", "gtx480.config", NULL, LIT_INC_STRESS, 1, seed, 7, &h) == 0);
+        if (seed == 1)
+            first = h.digest;
+        moved |= h.digest != first;
+        CHECK(h.n == 2); /* both orders appear */
+        lit_histo_free(&h);
+    }
+    CHECK_MSG(moved, "the atomic race gave the same instance outcomes for three seeds");
+}
+
+/* The placement honours the scope tree: threads of one instance in one CTA
+ * group share a CTA, different CTA groups get different CTAs, warp groups
+ * distinct warps; each instance's locations are distinct addresses. */
+static void test_placement(void)
+{
+    const char *files[] = {"litmus/MP.litmus", "litmus/MP+cta.litmus", "litmus/IRIW.litmus",
+                           "litmus/SB+cta+shared.litmus"};
+    unsigned incs[] = {0, LIT_INC_RANDOM, LIT_INC_BANK | LIT_INC_RANDOM, LIT_INC_STRESS};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        lit_test *t = load(files[f]);
+        CHECK(t != NULL);
+        if (!t)
+            continue;
+        lp_test pt;
+        memset(&pt, 0, sizeof pt);
+        pt.nthreads = t->nthreads;
+        pt.nctas = t->nctas;
+        pt.nwarps = t->nwarps;
+        pt.nlocs = t->nlocs;
+        for (int k = 0; k < t->nthreads; k++) {
+            pt.thread_cta[k] = t->threads[k].cta;
+            pt.thread_warp[k] = t->threads[k].warp;
+        }
+        for (int l = 0; l < t->nlocs; l++) {
+            pt.loc_shared[l] = t->locs[l].region == LIT_SHARED;
+            pt.loc_cta[l] = pt.loc_shared[l] ? t->threads[lit_recorder(t, l)].cta : -1;
+            pt.loc_bytes[l] = 4;
+        }
+        for (size_t j = 0; j < sizeof incs / sizeof *incs; j++) {
+            lp_opts o = {15, 8, incs[j], 16, 0, 128};
+            lp_sizes sz;
+            char msg[128];
+            CHECK(lp_sizes_of(&pt, &o, &sz, msg, sizeof msg) == 0);
+            lp_layout l;
+            l.roles = malloc(4 * sz.threads);
+            l.offs = malloc(8 * sz.max_inst * (size_t)t->nlocs);
+            l.acc = malloc(4 * LP_ACC_WORDS);
+            l.scratch_u32 = malloc(4 * (sz.max_inst > 256 ? sz.max_inst : 256));
+            int32_t *where = malloc(sizeof(int32_t) * sz.max_inst * LP_MAX_THREADS);
+            uint64_t rng = 11 + j;
+            lp_place(&pt, &o, &sz, &rng, &l);
+            CHECK(l.ninst > 0 && l.ninst <= sz.max_inst);
+            for (uint32_t i = 0; i < l.ninst * LP_MAX_THREADS; i++)
+                where[i] = -1;
+            int dup = 0;
+            for (uint32_t th = 0; th < sz.threads; th++) {
+                uint32_t r = l.roles[th];
+                if ((r & 15u) == LP_ROLE_NONE || !(r & LP_ROLE_TEST))
+                    continue;
+                uint32_t i = r >> 8, k = r & 15u;
+                dup |= where[i * LP_MAX_THREADS + k] >= 0;
+                where[i * LP_MAX_THREADS + k] = (int32_t)th;
+            }
+            CHECK(!dup);
+            int bad = 0;
+            for (uint32_t i = 0; i < l.ninst; i++)
+                for (int a = 0; a < t->nthreads; a++)
+                    for (int b = 0; b < t->nthreads; b++) {
+                        int32_t ta = where[i * LP_MAX_THREADS + a], tb = where[i * LP_MAX_THREADS + b];
+                        if (ta < 0 || tb < 0) {
+                            bad = 1;
+                            continue;
+                        }
+                        int same_cta = ta / 256 == tb / 256, same_warp = ta / 32 == tb / 32;
+                        if (same_cta != (t->threads[a].cta == t->threads[b].cta))
+                            bad = 1;
+                        if (same_warp != (t->threads[a].warp == t->threads[b].warp))
+                            bad = 1;
+                    }
+            CHECK_MSG(!bad, "%s, incantations %u: placement breaks the scope tree", files[f], incs[j]);
+            /* global locations: distinct offsets over all instances */
+            for (int loc = 0; loc < t->nlocs; loc++) {
+                if (pt.loc_shared[loc])
+                    continue;
+                for (uint32_t i = 1; i < l.ninst && i < 64; i++)
+                    for (uint32_t i2 = 0; i2 < i; i2++)
+                        CHECK(l.offs[i * (uint32_t)t->nlocs + (uint32_t)loc] !=
+                              l.offs[i2 * (uint32_t)t->nlocs + (uint32_t)loc]);
+            }
+            free(where);
+            free(l.roles);
+            free(l.offs);
+            free(l.acc);
+            free(l.scratch_u32);
+        }
+        free(t);
+    }
+}
+
+int main(void)
+{
+    RUN(test_placement);
+    RUN(test_accounting);
+    RUN(test_fermi_l1);
+    RUN(test_titanv_sound);
+    RUN(test_det_modes);
+    return test_summary();
+}
