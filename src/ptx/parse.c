@@ -257,7 +257,7 @@ static int parse_offset(parser *p, int64_t *off)
         uint64_t v;
         if (!parse_expr(p, 4 + 1, 0, &v))
             return 0;
-        *off = neg ? -(int64_t)v : (int64_t)v;
+        *off = (int64_t)(neg ? 0 - v : v); /* wraps: -(2^63) is INT64_MIN, not UB */
     }
     return 1;
 }
