@@ -203,10 +203,8 @@ static const char *alu_type(int a, lit_rtype t)
     int b = rtype_bits(t);
     if (a == LIT_AND || a == LIT_OR || a == LIT_XOR || a == LIT_SHL)
         return b == 64 ? "b64" : "b32";
-    if (t == LIT_B32)
-        return a == LIT_SHR ? "u32" : "u32";
-    if (t == LIT_B64)
-        return "u64";
+    if (t == LIT_B32 || t == LIT_B64)
+        return b == 64 ? "u64" : "u32"; /* shr of a bit type is logical */
     return rtype_ptx(t);
 }
 
@@ -279,6 +277,22 @@ static void mem_quals(strbuf *sb, const lit_insn *in)
         sb_puts(sb, cop_name(in->cop));
 }
 
+/* "dst, src0, src1;" of an ALU or setp: src0 materialised if immediate,
+ * src1 written inline if immediate (PTX allows it there). */
+static void operands3(strbuf *sb, int k, const lit_thread *th, const lit_insn *in, int bits,
+                      int bits1)
+{
+    reg(sb, k, th, in->dst.reg);
+    sb_puts(sb, ", ");
+    src(sb, k, th, &in->src[0], bits, 0);
+    sb_puts(sb, ", ");
+    if (in->src[1].kind == LIT_O_IMM)
+        sb_printf(sb, "%lld", (long long)in->src[1].imm);
+    else
+        src(sb, k, th, &in->src[1], bits1, 1);
+    sb_puts(sb, ";\n");
+}
+
 static void emit_insn(strbuf *sb, const lit_test *t, int k, int i, int memidx, const lit_shape *s)
 {
     const lit_thread *th = &t->threads[k];
@@ -313,35 +327,15 @@ static void emit_insn(strbuf *sb, const lit_test *t, int k, int i, int memidx, c
     case LIT_ALU:
         materialise(sb, &in->src[0], bits, 0, " ");
         guard(sb, k, th, in);
-        sb_printf(sb, "%s.%s ", alu_name(in->sub),
-                  in->sub == LIT_SHL || in->sub == LIT_SHR
-                      ? (bits == 64 ? (rtype_signed(in->type) ? "s64" : in->sub == LIT_SHL ? "b64" : "u64")
-                                    : (rtype_signed(in->type) ? "s32" : in->sub == LIT_SHL ? "b32" : "u32"))
-                      : alu_type(in->sub, in->type));
-        reg(sb, k, th, in->dst.reg);
-        sb_puts(sb, ", ");
-        src(sb, k, th, &in->src[0], bits, 0);
-        sb_puts(sb, ", ");
-        if (in->src[1].kind == LIT_O_IMM)
-            sb_printf(sb, "%lld", (long long)in->src[1].imm);
-        else
-            src(sb, k, th, &in->src[1], in->sub == LIT_SHL || in->sub == LIT_SHR ? 32 : bits, 1);
-        sb_puts(sb, ";\n");
+        sb_printf(sb, "%s.%s ", alu_name(in->sub), alu_type(in->sub, in->type));
+        operands3(sb, k, th, in, bits, in->sub == LIT_SHL || in->sub == LIT_SHR ? 32 : bits);
         return;
     case LIT_SETP:
         materialise(sb, &in->src[0], bits, 0, " ");
         guard(sb, k, th, in);
         sb_printf(sb, "setp.%s.%s ", cmp_name(in->sub),
                   in->type == LIT_B32 ? "u32" : in->type == LIT_B64 ? "u64" : rtype_ptx(in->type));
-        reg(sb, k, th, in->dst.reg);
-        sb_puts(sb, ", ");
-        src(sb, k, th, &in->src[0], bits, 0);
-        sb_puts(sb, ", ");
-        if (in->src[1].kind == LIT_O_IMM)
-            sb_printf(sb, "%lld", (long long)in->src[1].imm);
-        else
-            src(sb, k, th, &in->src[1], bits, 1);
-        sb_puts(sb, ";\n");
+        operands3(sb, k, th, in, bits, bits);
         return;
     case LIT_LD:
     case LIT_ST:

@@ -630,7 +630,7 @@ static uint32_t sc_choose(const sc *s, const uint64_t *row)
     /* conf[i]: the threads whose future may conflict with i's next step (a
      * local step, or one that fails on a bad address, conflicts with none) */
     for (uint32_t a = active; a; a &= a - 1) {
-        int i = __builtin_ctz(a);
+        int i = ctz32(a);
         int64_t reg[LIT_MAX_REGS];
         sc_load_regs(s, row, i, reg);
         const lit_insn *in = &t->threads[i].code[pc[i]];
@@ -639,7 +639,7 @@ static uint32_t sc_choose(const sc *s, const uint64_t *row)
             continue;
         uint32_t bit = 1u << k | SC_ANY;
         for (uint32_t b = active & ~(1u << i); b; b &= b - 1) {
-            int j = __builtin_ctz(b);
+            int j = ctz32(b);
             uint32_t m = s->th[j].fut_wr[pc[j]] | (in->op == LIT_LD ? 0 : s->th[j].fut_rd[pc[j]]);
             if (m & bit)
                 conf[i] |= 1u << j;
@@ -647,11 +647,11 @@ static uint32_t sc_choose(const sc *s, const uint64_t *row)
     }
     uint32_t best = active;
     for (uint32_t a = active; a; a &= a - 1) {
-        uint32_t set = 1u << __builtin_ctz(a), prev;
+        uint32_t set = 1u << ctz32(a), prev;
         do {
             prev = set;
             for (uint32_t b = prev; b; b &= b - 1)
-                set |= conf[__builtin_ctz(b)];
+                set |= conf[ctz32(b)];
         } while (set != prev);
         if (!(set & loopy) && popc32(set) < popc32(best)) {
             best = set;
@@ -785,8 +785,8 @@ int lit_sc_outcomes(const lit_test *t, uint64_t max_states, lit_outcomes *out, s
                 goto oom;
             continue;
         }
-        for (uint32_t todo = sc_choose(&s, row); todo; todo &= todo - 1) {
-            int i = __builtin_ctz(todo);
+        for (uint32_t ready = sc_choose(&s, row); ready; ready &= ready - 1) {
+            int i = ctz32(ready);
             int pc = sc_pc(row, i);
             int64_t reg[LIT_MAX_REGS], mem[LIT_MAX_LOCS];
             sc_load_regs(&s, row, i, reg);
