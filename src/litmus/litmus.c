@@ -510,11 +510,18 @@ static void print_expr(strbuf *sb, const lit_test *t, int e, int depth)
         else
             sb_printf(sb, "=%" PRId64, x->value);
         break;
-    case LIT_E_NOT:
-        sb_puts(sb, "~(");
-        print_expr(sb, t, x->a, depth + 1);
-        sb_putc(sb, ')');
+    case LIT_E_NOT: {
+        /* parenthesise only a binary operand, so the text nests no deeper
+         * than what was parsed (the parser bounds the depth) */
+        int c = x->a;
+        int bin = c >= 0 && c < t->nexprs && c < LIT_MAX_EXPRS &&
+                  (t->exprs[c].kind == LIT_E_AND || t->exprs[c].kind == LIT_E_OR);
+        sb_puts(sb, bin ? "~(" : "~");
+        print_expr(sb, t, c, depth + 1);
+        if (bin)
+            sb_putc(sb, ')');
         break;
+    }
     case LIT_E_AND:
     case LIT_E_OR: {
         int kids[2] = {x->a, x->b};
