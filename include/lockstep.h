@@ -165,6 +165,54 @@ LOCKSTEP_API lockstep_status lockstep_memset(lockstep_device *dev, lockstep_dptr
  * or another mapping.  The host memory must stay valid until unmapped. */
 LOCKSTEP_API lockstep_status lockstep_map_host(lockstep_device *dev, void *host, size_t bytes);
 LOCKSTEP_API lockstep_status lockstep_unmap_host(lockstep_device *dev, void *host);
+/* ---- Textures and surfaces ----
+ * A texture object describes device memory as an image of texels that the
+ * PTX texture instructions (tex, tld4, txq) sample and the surface
+ * instructions (suld, sust, suq) read and write.  The 64-bit handle
+ * lockstep_texture_create returns is the value a kernel receives (CUDA's
+ * cudaTextureObject_t / cudaSurfaceObject_t).  Texels are laid out row by
+ * row: texel (x, y, z) of layer k is at
+ *     base + k * layer_stride + z * slice_stride + y * pitch + x * texel bytes. */
+typedef enum lockstep_tex_kind {
+    LOCKSTEP_TEX_UNSIGNED, /* unsigned integer channels */
+    LOCKSTEP_TEX_SIGNED,   /* signed integer channels */
+    LOCKSTEP_TEX_FLOAT     /* IEEE floats: 16-bit (half) or 32-bit channels */
+} lockstep_tex_kind;
+/* Address modes (CUDA's cudaTextureAddressMode values). */
+enum { LOCKSTEP_TEX_WRAP, LOCKSTEP_TEX_CLAMP, LOCKSTEP_TEX_MIRROR, LOCKSTEP_TEX_BORDER };
+typedef struct lockstep_texture_desc {
+    lockstep_dptr base;        /* texel (0, 0, 0) of layer 0 */
+    uint64_t pitch;            /* bytes from one row to the next */
+    uint64_t slice_stride;     /* bytes from one 3-D slice to the next */
+    uint64_t layer_stride;     /* bytes from one layer to the next */
+    uint32_t width, height, depth; /* in texels; 1 for a dimension not used */
+    uint32_t layers;           /* 0: not layered (else 1-D or 2-D layers) */
+    uint8_t dims;              /* 1, 2 or 3 */
+    uint8_t buffer;            /* linear memory (CUDA's cudaResourceTypeLinear): integer
+                                  coordinates only, a fetch outside reads zeros */
+    uint8_t channels;          /* 1 to 4 */
+    uint8_t bits;              /* bits of every channel: 8, 16 or 32 */
+    uint8_t kind;              /* lockstep_tex_kind */
+    uint8_t address[3];        /* LOCKSTEP_TEX_WRAP ... per coordinate */
+    uint8_t linear_filter;     /* 1: linear (bi-, trilinear) filtering; 0: nearest texel */
+    uint8_t read_normalized;   /* 1: 8- and 16-bit integers read as floats in [0,1] / [-1,1] */
+    uint8_t normalized_coords; /* 1: coordinates in [0, 1) */
+    uint8_t surface;           /* created for surface access (suld, sust) */
+    float border[4];           /* the border color (LOCKSTEP_TEX_BORDER) */
+} lockstep_texture_desc;
+
+/* Check a description and make a texture object of it; *handle is never 0.
+ * A description the texture unit cannot sample (linear filtering of integer
+ * texels read as integers, normalized reads of 32-bit integers, ...) is
+ * refused with LOCKSTEP_ERROR_INVALID_VALUE and the reason. */
+LOCKSTEP_API lockstep_status lockstep_texture_create(lockstep_device *dev,
+                                                     const lockstep_texture_desc *desc,
+                                                     uint64_t *handle);
+LOCKSTEP_API lockstep_status lockstep_texture_destroy(lockstep_device *dev, uint64_t handle);
+/* The description of a live texture object. */
+LOCKSTEP_API lockstep_status lockstep_texture_get(const lockstep_device *dev, uint64_t handle,
+                                                  lockstep_texture_desc *out);
+
 /* Does ptr lie in the address ranges lockstep simulates (device memory and
  * the generic windows), allocated or not?  The host must never dereference
  * such an address. */
@@ -323,6 +371,8 @@ LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
       "extra cycles from shared-memory bank conflicts")                                  \
     X(const_accesses, "const_cache_accesses", "constant-cache warp accesses")            \
     X(const_misses, "const_cache_misses", "of those, misses")                            \
+    X(tex_accesses, "tex_cache_accesses", "texture fetches (tex, tld4) by warps")        \
+    X(tex_misses, "tex_cache_misses", "texture-cache lines they missed")                 \
     X(mem_requests, "mem_requests", "coalesced global/local requests sent to the partitions") \
     X(sm_lost_cycles, "sm_lost_cycles",                                                  \
       "SM cycles lost to modelled clock drift (-lockstep_clock_drift)")                    \
@@ -425,6 +475,29 @@ LOCKSTEP_API lockstep_status lockstep_launch_args(lockstep_device *dev, const lo
                                                   uint32_t dynamic_shared_bytes,
                                                   void *const *args,
                                                   lockstep_launch_stats *stats);
+/* A cooperative launch (cudaLaunchCooperativeKernel): every CTA of the grid
+ * is resident at once, and the kernel's %envreg1:%envreg2 hold the address of
+ * an 8-byte grid workspace, zeroed, that cooperative groups' grid.sync()
+ * uses.  A grid larger than the device holds at once (SMs x
+ * lockstep_kernel_occupancy) is refused with LOCKSTEP_ERROR_INVALID_LAUNCH
+ * before anything runs, as a GPU refuses it. */
+LOCKSTEP_API lockstep_status lockstep_launch_cooperative(lockstep_device *dev,
+                                                         const lockstep_kernel *k,
+                                                         lockstep_dim3 grid, lockstep_dim3 block,
+                                                         uint32_t dynamic_shared_bytes,
+                                                         void *const *args,
+                                                         lockstep_launch_stats *stats);
+
+/* How many CTAs of `k` with `block_threads` threads and
+ * `dynamic_shared_bytes` of dynamic shared memory one SM holds at once on
+ * this device's configuration (the timing model's CTA dispatch uses the same
+ * rule: -gpgpu_shader_cta, threads, registers, shared memory); 0 when one
+ * CTA does not fit.  *num_sms, when not NULL, gets the SM count. */
+LOCKSTEP_API lockstep_status lockstep_kernel_occupancy(const lockstep_device *dev,
+                                                       const lockstep_kernel *k,
+                                                       uint32_t block_threads,
+                                                       uint32_t dynamic_shared_bytes,
+                                                       uint32_t *ctas_per_sm, uint32_t *num_sms);
 
 /* Deliver buffered device printf output, then return (and clear) the pending
  * error of the last faulting launch, LOCKSTEP_SUCCESS if none. */

@@ -44,7 +44,7 @@ static const struct {
     {"-lockstep_mode", "Timing model: mode, modelled nondeterminism, clocks"},
     {"-gpgpu_shader_registers", "SM resources and warp scheduling"},
     {"-gpgpu_num_sp_units", "Functional units and latencies"},
-    {"-gpgpu_shmem_num_banks", "Shared memory, L1 data and constant caches"},
+    {"-gpgpu_shmem_num_banks", "Shared memory, L1 data, constant and texture caches"},
     {"-gpgpu_n_mem", "Memory partitions and L2"},
     {"-dram_latency", "DRAM"},
     {"-icnt_flit_size", "Interconnect"},

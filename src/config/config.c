@@ -346,6 +346,32 @@ uint32_t config_threads_per_sm(const lockstep_config *cfg)
     return threads;
 }
 
+uint32_t config_occupancy_regs(const lockstep_config *cfg, uint32_t kernel_regs)
+{
+    if (cfg->regs_per_thread)
+        return cfg->regs_per_thread;
+    return kernel_regs > 32 ? 32 : kernel_regs;
+}
+
+uint32_t config_cta_occupancy(const lockstep_config *cfg, uint32_t threads, uint32_t regs,
+                              uint32_t shared)
+{
+    uint32_t lanes = (threads + 31) / 32 * 32, n = cfg->shader_cta;
+    if (!lanes)
+        return 0;
+    uint32_t by_threads = config_threads_per_sm(cfg) / lanes;
+    n = n < by_threads ? n : by_threads;
+    if (regs) {
+        uint64_t by_regs = cfg->shader_registers / ((uint64_t)regs * lanes);
+        n = n < by_regs ? n : (uint32_t)by_regs;
+    }
+    if (shared) {
+        uint32_t by_shared = cfg->shmem_size / shared;
+        n = n < by_shared ? n : by_shared;
+    }
+    return n;
+}
+
 /* "a,b,c,d,e": five unsigned numbers. */
 static int parse_list5(const char *v, uint32_t out[5])
 {

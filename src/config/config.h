@@ -136,6 +136,10 @@
       "constant cache per SM (GPGPU-Sim cache string)")                                         \
     X(U32, const_latency, "-lockstep_const_latency", "8", 1, 100000,                             \
       "constant cache hit latency cycles")                                                      \
+    X(STR, cache_tex, "-gpgpu_tex_cache:l1", "N:4:128:24,L:R:m:N:L,F:128:4,128:2", 0, 0,           \
+      "texture cache per SM (GPGPU-Sim cache string)")                                          \
+    X(U32, tex_latency, "-lockstep_tex_latency", "100", 1, 100000,                               \
+      "texture pipeline latency cycles (a fetch that hits the texture cache)")                  \
     X(U32, n_mem, "-gpgpu_n_mem", "6", 1, 1024, "memory partitions (channels)")                 \
     X(U32, partition_chunk, "-lockstep_partition_chunk", "256", 32, 1048576,                     \
       "bytes of consecutive addresses per partition before the next (power of two)")            \
@@ -268,6 +272,17 @@ struct lockstep_config {
 
 /* Threads per SM from -gpgpu_shader_core_pipeline. */
 uint32_t config_threads_per_sm(const lockstep_config *cfg);
+/* The registers per thread a kernel holds for occupancy: the kernel's own
+ * count capped at 32 (lockstep counts PTX virtual registers, which ptxas
+ * would fold), or -lockstep_regs_per_thread when set. */
+uint32_t config_occupancy_regs(const lockstep_config *cfg, uint32_t kernel_regs);
+/* CTAs of `threads` threads, `regs` registers per thread (from
+ * config_occupancy_regs) and `shared` bytes of shared memory one SM holds at
+ * once: the smallest of -gpgpu_shader_cta and what the SM's threads,
+ * registers and shared memory allow; 0 when one CTA does not fit.  The
+ * timing model's CTA dispatch and the CUDA occupancy API both use it. */
+uint32_t config_cta_occupancy(const lockstep_config *cfg, uint32_t threads, uint32_t regs,
+                              uint32_t shared);
 
 /* Check a string option's value (cache strings, DRAM timing, clocks,
  * latency lists, scheduler); 0, or -1 with a message in err. */

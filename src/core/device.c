@@ -26,7 +26,7 @@
 #include "util/common.h"
 #include "util/status.h"
 
-enum { TAG_USER = 0, TAG_MODULE = 1, TAG_HEAP = 2 };
+enum { TAG_USER = 0, TAG_MODULE = 1, TAG_HEAP = 2, TAG_GRID_WS = 3 };
 
 struct lockstep_kernel {
     lockstep_module *mod;
@@ -61,6 +61,8 @@ struct lockstep_device {
     uint32_t trap;
     timing_gpu *tg;       /* the timing model (timing mode), built at the first launch */
     int last_timing;      /* the last launch ran on it */
+    VEC(exec_texture) tex; /* texture and surface objects; handle: gen << 32 | index + 1 */
+    uint32_t free_tex;     /* first free entry + 1; 0: none (the free list runs through d.base) */
     /* the last fault */
     lockstep_fault_info fault;
     char *fault_kernel, *fault_function, *fault_msg;
@@ -178,6 +180,7 @@ void lockstep_device_destroy(lockstep_device *dev)
     while (dev->mods.n)
         lockstep_module_unload(dev->mods.v[dev->mods.n - 1]);
     vec_free(&dev->mods);
+    vec_free(&dev->tex);
     exec_pool_free(&dev->pool);
     timing_gpu_free(dev->tg);
     devmem_destroy(dev->dm);
@@ -316,6 +319,121 @@ lockstep_status lockstep_unmap_host(lockstep_device *dev, void *host)
     if (devmem_unmap_host(dev->dm, host))
         return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE, "lockstep_unmap_host: %p is not mapped", host);
     return ok(dev);
+}
+
+/* ---- texture and surface objects -------------------------------------------------- */
+
+/* Why the texture unit cannot use d, or NULL. */
+static const char *texture_problem(const lockstep_texture_desc *d)
+{
+    if (d->dims < 1 || d->dims > 3)
+        return "dims must be 1, 2 or 3";
+    if (d->channels != 1 && d->channels != 2 && d->channels != 4)
+        return "a texel has 1, 2 or 4 channels";
+    if (d->bits != 8 && d->bits != 16 && d->bits != 32)
+        return "channels are 8, 16 or 32 bits";
+    if (d->kind > LOCKSTEP_TEX_FLOAT)
+        return "unknown channel kind";
+    if (d->kind == LOCKSTEP_TEX_FLOAT && d->bits == 8)
+        return "float channels are 16 or 32 bits";
+    if (!d->width || !d->height || !d->depth)
+        return "width, height and depth must be at least 1";
+    if ((d->dims < 2 && d->height != 1) || (d->dims < 3 && d->depth != 1))
+        return "a dimension the texture does not have must be 1";
+    if (d->layers && d->dims == 3)
+        return "only 1-D and 2-D textures can be layered";
+    for (int k = 0; k < 3; k++)
+        if (d->address[k] > LOCKSTEP_TEX_BORDER)
+            return "unknown address mode";
+    if (d->read_normalized && d->kind != LOCKSTEP_TEX_FLOAT && d->bits == 32)
+        return "32-bit integers cannot be read as normalized floats";
+    if (d->linear_filter && d->kind != LOCKSTEP_TEX_FLOAT && !d->read_normalized)
+        return "linear filtering needs float texels or the normalized-float read mode";
+    if (d->buffer && (d->dims != 1 || d->linear_filter || d->normalized_coords || d->layers))
+        return "a buffer (linear memory) texture is 1-D, unfiltered, with unnormalized coordinates";
+    uint64_t tb = (uint64_t)d->channels * d->bits / 8;
+    if (d->dims >= 2 && d->pitch < (uint64_t)d->width * tb)
+        return "the pitch is smaller than a row";
+    if (d->dims == 3 && d->slice_stride < d->pitch * d->height)
+        return "the slice stride is smaller than a slice";
+    if (d->layers && d->layer_stride < (d->dims == 2 ? d->pitch * d->height : (uint64_t)d->width * tb))
+        return "the layer stride is smaller than a layer";
+    return NULL;
+}
+
+lockstep_status lockstep_texture_create(lockstep_device *dev, const lockstep_texture_desc *desc,
+                                        uint64_t *handle)
+{
+    if (!dev || !desc || !handle)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    const char *why = texture_problem(desc);
+    if (why)
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE, "lockstep_texture_create: %s", why);
+    /* every texel must lie in device memory the program allocated */
+    uint64_t tb = (uint64_t)desc->channels * desc->bits / 8;
+    uint64_t last = (uint64_t)(desc->layers ? desc->layers - 1 : 0) * desc->layer_stride +
+                    (uint64_t)(desc->depth - 1) * desc->slice_stride +
+                    (uint64_t)(desc->height - 1) * desc->pitch + (uint64_t)desc->width * tb;
+    if (!lockstep_is_device_range(dev, desc->base, last))
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
+                    "lockstep_texture_create: the %llu bytes at 0x%llx the texture spans are not "
+                    "all in one allocation of device memory",
+                    (unsigned long long)last, (unsigned long long)desc->base);
+    uint32_t idx;
+    if (dev->free_tex) {
+        idx = dev->free_tex - 1;
+        dev->free_tex = (uint32_t)dev->tex.v[idx].d.base;
+    } else {
+        if (dev->tex.n >= 0xfffffffeu)
+            return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "too many texture objects");
+        exec_texture z;
+        memset(&z, 0, sizeof z);
+        if (vec_push(&dev->tex, z))
+            return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        idx = (uint32_t)dev->tex.n - 1;
+    }
+    exec_texture *t = &dev->tex.v[idx];
+    t->d = *desc;
+    t->live = 1;
+    *handle = ((uint64_t)t->gen << 32) | (idx + 1);
+    return ok(dev);
+}
+
+static exec_texture *texture_of(const lockstep_device *dev, uint64_t h)
+{
+    uint32_t idx = (uint32_t)h;
+    if (!idx || idx > dev->tex.n)
+        return NULL;
+    exec_texture *t = &dev->tex.v[idx - 1];
+    return t->live && t->gen == (uint32_t)(h >> 32) ? t : NULL;
+}
+
+lockstep_status lockstep_texture_destroy(lockstep_device *dev, uint64_t handle)
+{
+    if (!dev)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    exec_texture *t = texture_of(dev, handle);
+    if (!t)
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
+                    "lockstep_texture_destroy: 0x%llx is no live texture object",
+                    (unsigned long long)handle);
+    t->live = 0;
+    t->gen++;
+    t->d.base = dev->free_tex; /* the free list */
+    dev->free_tex = (uint32_t)handle;
+    return ok(dev);
+}
+
+lockstep_status lockstep_texture_get(const lockstep_device *dev, uint64_t handle,
+                                     lockstep_texture_desc *out)
+{
+    if (!dev || !out)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    const exec_texture *t = texture_of(dev, handle);
+    if (!t)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    *out = t->d;
+    return LOCKSTEP_SUCCESS;
 }
 
 int lockstep_is_simulated_address(const lockstep_device *dev, lockstep_dptr ptr)
@@ -650,10 +768,43 @@ const char *lockstep_mix_name(lockstep_mix m)
     return (unsigned)m < MIX_COUNT ? ir_mix_names[m] : NULL;
 }
 
-lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
-                                lockstep_dim3 grid, lockstep_dim3 block,
-                                uint32_t dynamic_shared_bytes, const void *params,
-                                size_t params_bytes, lockstep_launch_stats *stats)
+static uint32_t kernel_occupancy(const lockstep_config *cfg, const ir_func *f,
+                                 uint32_t threads, uint64_t dynamic_shared)
+{
+    uint64_t shared = (uint64_t)f->dyn_shared_off + dynamic_shared;
+    if (shared > UINT32_MAX)
+        return 0;
+    return config_cta_occupancy(cfg, threads,
+                                config_occupancy_regs(cfg, f->total_regs ? f->total_regs
+                                                                          : f->reg32_count),
+                                (uint32_t)shared);
+}
+
+lockstep_status lockstep_kernel_occupancy(const lockstep_device *dev, const lockstep_kernel *k,
+                                          uint32_t block_threads, uint32_t dynamic_shared_bytes,
+                                          uint32_t *ctas_per_sm, uint32_t *num_sms)
+{
+    if (!dev || !k || k->mod->dev != dev || !ctas_per_sm)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    const ir_func *f = &k->mod->ir->funcs[k->func];
+    *ctas_per_sm = block_threads ? kernel_occupancy(dev->cfg, f, block_threads, dynamic_shared_bytes) : 0;
+    if (num_sms)
+        *num_sms = dev->cfg->n_clusters * dev->cfg->cores_per_cluster;
+    return LOCKSTEP_SUCCESS;
+}
+
+/* Release a launch's host state and its grid workspace. */
+static void launch_release(lockstep_device *dev, exec_launch *L)
+{
+    if (L->grid_ws)
+        devmem_free_block(dev->dm, L->grid_ws);
+    exec_launch_release(L);
+}
+
+static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lockstep_dim3 grid,
+                              lockstep_dim3 block, uint32_t dynamic_shared_bytes,
+                              const void *params, size_t params_bytes,
+                              lockstep_launch_stats *stats, int cooperative)
 {
     if (!dev)
         return LOCKSTEP_ERROR_INVALID_VALUE;
@@ -691,6 +842,17 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
         return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
                     "launch of '%s': %zu bytes of parameters given, the kernel takes %u", f->name,
                     params_bytes, f->param_bytes);
+    uint64_t nctas = (uint64_t)grid.x * grid.y * grid.z;
+    uint32_t nsms = cfg->n_clusters * cfg->cores_per_cluster;
+    if (cooperative) {
+        uint32_t occ = kernel_occupancy(cfg, f, (uint32_t)threads, dynamic_shared_bytes);
+        if (nctas > (uint64_t)occ * nsms)
+            return fail(dev, LOCKSTEP_ERROR_INVALID_LAUNCH,
+                        "cooperative launch of '%s': %llu CTAs cannot all be resident at once: "
+                        "%u SMs hold %u CTAs of %llu threads each",
+                        f->name, (unsigned long long)nctas, nsms, occ,
+                        (unsigned long long)threads);
+    }
     uint32_t frame0 = (uint32_t)align_up64(m->module_local_bytes, 16);
     uint64_t local = f->recursive ? (uint64_t)frame0 + f->frame_bytes + cfg->stack_size
                                   : (uint64_t)frame0 + f->max_frame_depth_bytes;
@@ -733,6 +895,21 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
     L.dyn_shared = dynamic_shared_bytes;
     L.local_bytes = (uint32_t)local;
     L.frame0 = frame0;
+    L.tex = dev->tex.v;
+    L.ntex = (uint32_t)dev->tex.n;
+    if (cooperative) {
+        /* every CTA resident (the co-residency check above holds in timing
+         * mode; functional mode gets a slot per CTA) and a zeroed workspace */
+        if (nctas > L.opt.resident_ctas)
+            L.opt.resident_ctas = (uint32_t)nctas;
+        int rc = devmem_alloc_block(dev->dm, 8, 256, TAG_GRID_WS, &L.grid_ws);
+        if (rc)
+            return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY,
+                        "cooperative launch of '%s': no device memory for the grid workspace",
+                        f->name);
+        static const uint8_t zero[8];
+        devmem_write(dev->dm, L.grid_ws, zero, sizeof zero);
+    }
     L.printf_out = &dev->printf_pending;
     L.chain = dev->chain;
     L.nchain = dev->nchain;
@@ -741,8 +918,10 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
     L.printf_limit = cfg->printf_fifo;
     L.pool = &dev->pool;
     L.shref_val = calloc(m->nshrefs ? m->nshrefs : 1, sizeof *L.shref_val);
-    if (!L.shref_val)
+    if (!L.shref_val) {
+        launch_release(dev, &L);
         return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    }
     for (uint32_t i = 0; i < m->nshrefs; i++) {
         uint32_t off = f->shared_off[m->shrefs[i].var];
         /* a variable this kernel cannot reach lies beyond its shared memory */
@@ -752,7 +931,7 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
     lockstep_timing_stats ts;
     int timing = !strcmp(cfg->mode, "timing");
     if (!timing && strcmp(cfg->trace_file, "none")) {
-        exec_launch_release(&L);
+        launch_release(dev, &L);
         return fail(dev, LOCKSTEP_ERROR_INVALID_CONFIG,
                     "launch of '%s': -lockstep_trace traces the timing model; it needs "
                     "-lockstep_mode timing",
@@ -762,7 +941,7 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
         char err[300];
         int oom;
         if (!(dev->tg = timing_gpu_create(cfg, &oom, err, sizeof err))) {
-            exec_launch_release(&L);
+            launch_release(dev, &L);
             return fail(dev, oom ? LOCKSTEP_ERROR_OUT_OF_MEMORY : LOCKSTEP_ERROR_INVALID_CONFIG,
                         "launch of '%s': %s", f->name, err);
         }
@@ -790,14 +969,22 @@ lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
     } else {
         sb_clear(&dev->last_error);
     }
-    exec_launch_release(&L);
+    launch_release(dev, &L);
     return st;
 }
 
-lockstep_status lockstep_launch_args(lockstep_device *dev, const lockstep_kernel *k,
-                                     lockstep_dim3 grid, lockstep_dim3 block,
-                                     uint32_t dynamic_shared_bytes, void *const *args,
-                                     lockstep_launch_stats *stats)
+lockstep_status lockstep_launch(lockstep_device *dev, const lockstep_kernel *k,
+                                lockstep_dim3 grid, lockstep_dim3 block,
+                                uint32_t dynamic_shared_bytes, const void *params,
+                                size_t params_bytes, lockstep_launch_stats *stats)
+{
+    return launch(dev, k, grid, block, dynamic_shared_bytes, params, params_bytes, stats, 0);
+}
+
+static lockstep_status launch_args(lockstep_device *dev, const lockstep_kernel *k,
+                                   lockstep_dim3 grid, lockstep_dim3 block,
+                                   uint32_t dynamic_shared_bytes, void *const *args,
+                                   lockstep_launch_stats *stats, int cooperative)
 {
     if (!dev)
         return LOCKSTEP_ERROR_INVALID_VALUE;
@@ -821,11 +1008,27 @@ lockstep_status lockstep_launch_args(lockstep_device *dev, const lockstep_kernel
         }
         memcpy(buf + k->params[i].offset, args[i], k->params[i].size);
     }
-    lockstep_status st = lockstep_launch(dev, k, grid, block, dynamic_shared_bytes, buf,
-                                         f->param_bytes, stats);
+    lockstep_status st = launch(dev, k, grid, block, dynamic_shared_bytes, buf, f->param_bytes,
+                                stats, cooperative);
     if (buf != small)
         free(buf);
     return st;
+}
+
+lockstep_status lockstep_launch_args(lockstep_device *dev, const lockstep_kernel *k,
+                                     lockstep_dim3 grid, lockstep_dim3 block,
+                                     uint32_t dynamic_shared_bytes, void *const *args,
+                                     lockstep_launch_stats *stats)
+{
+    return launch_args(dev, k, grid, block, dynamic_shared_bytes, args, stats, 0);
+}
+
+lockstep_status lockstep_launch_cooperative(lockstep_device *dev, const lockstep_kernel *k,
+                                            lockstep_dim3 grid, lockstep_dim3 block,
+                                            uint32_t dynamic_shared_bytes, void *const *args,
+                                            lockstep_launch_stats *stats)
+{
+    return launch_args(dev, k, grid, block, dynamic_shared_bytes, args, stats, 1);
 }
 
 lockstep_status lockstep_synchronize(lockstep_device *dev)
@@ -859,6 +1062,8 @@ void device_get_shape(const lockstep_device *dev, device_shape *out)
     out->max_cta_threads = c->max_cta_threads;
     out->max_cta_shared = c->max_cta_shared;
     out->shmem_per_sm = c->shmem_size;
+    out->ctas_per_sm = c->shader_cta;
+    out->regs_per_sm = c->shader_registers;
     out->device_memory = c->device_memory;
 }
 

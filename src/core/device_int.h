@@ -21,6 +21,8 @@ typedef struct device_shape {
     uint32_t max_cta_threads; /* -lockstep_max_threads_per_cta */
     uint32_t max_cta_shared;  /* -lockstep_max_shared_per_cta */
     uint32_t shmem_per_sm;    /* -gpgpu_shmem_size */
+    uint32_t ctas_per_sm;     /* -gpgpu_shader_cta */
+    uint32_t regs_per_sm;     /* -gpgpu_shader_registers */
     uint64_t device_memory;   /* -lockstep_device_memory */
 } device_shape;
 void device_get_shape(const lockstep_device *dev, device_shape *out);

@@ -26,6 +26,7 @@ typedef int cudaError_t; /* enum cudaError: values below */
     X(cudaErrorInvalidSymbol, 13, "invalid device symbol")                                 \
     X(cudaErrorInvalidHostPointer, 16, "invalid host pointer")                             \
     X(cudaErrorInvalidDevicePointer, 17, "invalid device pointer")                         \
+    X(cudaErrorInvalidChannelDescriptor, 20, "invalid channel descriptor")                 \
     X(cudaErrorInvalidMemcpyDirection, 21, "invalid copy direction for memcpy")            \
     X(cudaErrorMissingConfiguration, 52, "__global__ function call is not configured")     \
     X(cudaErrorInvalidDeviceFunction, 98, "invalid device function")                       \
@@ -36,18 +37,29 @@ typedef int cudaError_t; /* enum cudaError: values below */
     X(cudaErrorUnsupportedLimit, 215, "limit is not supported on this architecture")       \
     X(cudaErrorInvalidPtx, 218, "a PTX JIT compilation failed")                            \
     X(cudaErrorInvalidResourceHandle, 400, "invalid resource handle")                      \
+    X(cudaErrorIllegalState, 401, "the operation cannot be performed in the present state") \
     X(cudaErrorSymbolNotFound, 500, "named symbol not found")                              \
     X(cudaErrorNotReady, 600, "device not ready")                                          \
     X(cudaErrorIllegalAddress, 700, "an illegal memory access was encountered")            \
     X(cudaErrorLaunchOutOfResources, 701, "too many resources requested for launch")       \
     X(cudaErrorLaunchTimeout, 702, "the launch timed out and was terminated")              \
     X(cudaErrorAssert, 710, "device-side assert triggered")                                \
+    X(cudaErrorHostMemoryAlreadyRegistered, 712, "part or all of the requested memory range is already mapped") \
+    X(cudaErrorHostMemoryNotRegistered, 713, "pointer does not correspond to a registered memory region") \
     X(cudaErrorHardwareStackError, 714, "hardware stack error")        \
     X(cudaErrorIllegalInstruction, 715, "an illegal instruction was encountered")          \
     X(cudaErrorMisalignedAddress, 716, "misaligned address")                               \
     X(cudaErrorLaunchFailure, 719, "unspecified launch failure")                           \
+    X(cudaErrorCooperativeLaunchTooLarge, 720, "too many blocks in cooperative launch")    \
     X(cudaErrorNotPermitted, 800, "operation not permitted")                               \
     X(cudaErrorNotSupported, 801, "operation not supported")                               \
+    X(cudaErrorStreamCaptureUnsupported, 900, "operation not permitted when stream is capturing") \
+    X(cudaErrorStreamCaptureInvalidated, 901, "operation failed due to a previous error during capture") \
+    X(cudaErrorStreamCaptureUnmatched, 903, "capture was not initiated in this stream")    \
+    X(cudaErrorStreamCaptureUnjoined, 904, "capturing stream has unjoined work")           \
+    X(cudaErrorStreamCaptureIsolation, 905, "dependency created on uncaptured work in another stream") \
+    X(cudaErrorStreamCaptureImplicit, 906, "operation would make the legacy stream depend on a capturing blocking stream") \
+    X(cudaErrorGraphExecUpdateFailure, 910, "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update") \
     X(cudaErrorUnknown, 999, "unknown error")
 
 enum {
@@ -225,8 +237,161 @@ enum {
     cudaDevAttrMaxRegistersPerMultiprocessor = 82, cudaDevAttrManagedMemory = 83,
     cudaDevAttrIsMultiGpuBoard = 84, cudaDevAttrMultiGpuBoardGroupID = 85,
     cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrCooperativeLaunch = 95,
-    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMaxBlocksPerMultiprocessor = 106
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+    cudaDevAttrMemoryPoolsSupported = 115
 };
+
+/* ---- 2-D and 3-D copies ---- */
+struct cudaPitchedPtr {
+    void *ptr;
+    size_t pitch, xsize, ysize;
+};
+struct cudaExtent {
+    size_t width, height, depth;
+};
+struct cudaPos {
+    size_t x, y, z;
+};
+typedef struct rt_array *cudaArray_t;
+struct cudaMemcpy3DParms {
+    cudaArray_t srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    cudaArray_t dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    struct cudaExtent extent;
+    int kind; /* enum cudaMemcpyKind */
+};
+
+/* ---- CUDA arrays, textures and surfaces ---- */
+enum { cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1,
+       cudaChannelFormatKindFloat = 2, cudaChannelFormatKindNone = 3 };
+enum { cudaArrayDefault = 0, cudaArrayLayered = 1, cudaArraySurfaceLoadStore = 2,
+       cudaArrayCubemap = 4, cudaArrayTextureGather = 8 };
+enum { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1,
+       cudaResourceTypeLinear = 2, cudaResourceTypePitch2D = 3 };
+enum { cudaAddressModeWrap = 0, cudaAddressModeClamp = 1, cudaAddressModeMirror = 2,
+       cudaAddressModeBorder = 3 };
+enum { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+enum { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+struct cudaResourceDesc {
+    int resType; /* enum cudaResourceType */
+    union {
+        struct {
+            cudaArray_t array;
+        } array;
+        struct {
+            void *mipmap;
+        } mipmap;
+        struct {
+            void *devPtr;
+            struct cudaChannelFormatDesc desc;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            void *devPtr;
+            struct cudaChannelFormatDesc desc;
+            size_t width, height, pitchInBytes;
+        } pitch2D;
+        struct {
+            int reserved[32];
+        } reserved;
+    } res;
+    unsigned int flags;
+};
+struct cudaTextureDesc {
+    int addressMode[3]; /* enum cudaTextureAddressMode */
+    int filterMode;     /* enum cudaTextureFilterMode */
+    int readMode;       /* enum cudaTextureReadMode */
+    int sRGB;
+    float borderColor[4];
+    int normalizedCoords;
+    unsigned int maxAnisotropy;
+    int mipmapFilterMode;
+    float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+    int disableTrilinearOptimization;
+    int seamlessCubemap;
+};
+struct cudaResourceViewDesc {
+    int format;
+    size_t width, height, depth;
+    unsigned int firstMipmapLevel, lastMipmapLevel, firstLayer, lastLayer;
+    unsigned int reserved[16];
+};
+
+/* ---- host memory, callbacks, occupancy ---- */
+enum { cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 1, cudaHostRegisterMapped = 2,
+       cudaHostRegisterIoMemory = 4, cudaHostRegisterReadOnly = 8 };
+enum { cudaOccupancyDefault = 0, cudaOccupancyDisableCachingOverride = 1 };
+typedef void (*cudaHostFn_t)(void *userData);
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
+
+/* ---- stream-ordered allocation: memory pools ---- */
+typedef struct rt_pool *cudaMemPool_t;
+enum {
+    cudaMemPoolReuseFollowEventDependencies = 1, cudaMemPoolReuseAllowOpportunistic = 2,
+    cudaMemPoolReuseAllowInternalDependencies = 3, cudaMemPoolAttrReleaseThreshold = 4,
+    cudaMemPoolAttrReservedMemCurrent = 5, cudaMemPoolAttrReservedMemHigh = 6,
+    cudaMemPoolAttrUsedMemCurrent = 7, cudaMemPoolAttrUsedMemHigh = 8
+};
+enum { cudaMemAllocationTypePinned = 1, cudaMemHandleTypeNone = 0, cudaMemLocationTypeDevice = 1 };
+struct cudaMemLocation {
+    int type; /* enum cudaMemLocationType */
+    int id;
+};
+struct cudaMemPoolProps {
+    int allocType;   /* enum cudaMemAllocationType */
+    int handleTypes; /* enum cudaMemAllocationHandleType */
+    struct cudaMemLocation location;
+    void *win32SecurityAttributes;
+    size_t maxSize;
+    unsigned short usage;
+    unsigned char reserved[54];
+};
+
+/* ---- graphs and stream capture ---- */
+typedef struct rt_graph *cudaGraph_t;
+typedef struct rt_graph_exec *cudaGraphExec_t;
+typedef struct rt_graph_node *cudaGraphNode_t;
+enum {
+    cudaGraphNodeTypeKernel = 0, cudaGraphNodeTypeMemcpy = 1, cudaGraphNodeTypeMemset = 2,
+    cudaGraphNodeTypeHost = 3, cudaGraphNodeTypeGraph = 4, cudaGraphNodeTypeEmpty = 5,
+    cudaGraphNodeTypeWaitEvent = 6, cudaGraphNodeTypeEventRecord = 7
+};
+enum { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1,
+       cudaStreamCaptureStatusInvalidated = 2 };
+enum { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1,
+       cudaStreamCaptureModeRelaxed = 2 };
+enum {
+    cudaGraphExecUpdateSuccess = 0, cudaGraphExecUpdateError = 1,
+    cudaGraphExecUpdateErrorTopologyChanged = 2, cudaGraphExecUpdateErrorNodeTypeChanged = 3,
+    cudaGraphExecUpdateErrorFunctionChanged = 4, cudaGraphExecUpdateErrorParametersChanged = 5,
+    cudaGraphExecUpdateErrorNotSupported = 6
+};
+struct cudaKernelNodeParams {
+    void *func;
+    dim3 gridDim, blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned int value, elementSize;
+    size_t width, height;
+};
+struct cudaHostNodeParams {
+    cudaHostFn_t fn;
+    void *userData;
+};
+typedef struct cudaGraphExecUpdateResultInfo_st {
+    int result; /* enum cudaGraphExecUpdateResult */
+    cudaGraphNode_t errorNode, errorFromNode;
+} cudaGraphExecUpdateResultInfo;
 
 #define CUDART_VERSION 13000
 

@@ -129,4 +129,236 @@ CUDART_API struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int 
 CUDART_API cudaError_t cudaProfilerStart(void);
 CUDART_API cudaError_t cudaProfilerStop(void);
 
+CUDART_API cudaError_t cudaStreamBeginCapture(cudaStream_t stream, int mode);
+CUDART_API cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, int mode);
+CUDART_API cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+CUDART_API cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph);
+CUDART_API cudaError_t cudaStreamIsCapturing(cudaStream_t stream, int *pCaptureStatus);
+CUDART_API cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, int *pCaptureStatus);
+CUDART_API cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, int *captureStatus_out,
+                                                unsigned long long *id_out, cudaGraph_t *graph_out,
+                                                const cudaGraphNode_t **dependencies_out,
+                                                const void **edgeData_out,
+                                                size_t *numDependencies_out);
+CUDART_API cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, int *captureStatus_out,
+                                                     unsigned long long *id_out,
+                                                     cudaGraph_t *graph_out,
+                                                     const cudaGraphNode_t **dependencies_out,
+                                                     const void **edgeData_out,
+                                                     size_t *numDependencies_out);
+CUDART_API cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode);
+CUDART_API cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+CUDART_API cudaError_t cudaGraphDestroy(cudaGraph_t h);
+CUDART_API cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
+CUDART_API cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                              const cudaGraphNode_t *pDependencies,
+                                              size_t numDependencies,
+                                              const struct cudaKernelNodeParams *pNodeParams);
+CUDART_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                              const cudaGraphNode_t *pDependencies,
+                                              size_t numDependencies,
+                                              const struct cudaMemcpy3DParms *pCopyParams);
+CUDART_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                                const cudaGraphNode_t *pDependencies,
+                                                size_t numDependencies, void *dst,
+                                                const void *src, size_t count, int kind);
+CUDART_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                              const cudaGraphNode_t *pDependencies,
+                                              size_t numDependencies,
+                                              const struct cudaMemsetParams *pMemsetParams);
+CUDART_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                            const cudaGraphNode_t *pDependencies,
+                                            size_t numDependencies,
+                                            const struct cudaHostNodeParams *pNodeParams);
+CUDART_API cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                                  const cudaGraphNode_t *pDependencies,
+                                                  size_t numDependencies, cudaGraph_t childGraph);
+CUDART_API cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                             const cudaGraphNode_t *pDependencies,
+                                             size_t numDependencies);
+CUDART_API cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode,
+                                                   cudaGraph_t graph_h,
+                                                   const cudaGraphNode_t *pDependencies,
+                                                   size_t numDependencies, cudaEvent_t event);
+CUDART_API cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                                 const cudaGraphNode_t *pDependencies,
+                                                 size_t numDependencies, cudaEvent_t event);
+CUDART_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph_h, const cudaGraphNode_t *from,
+                                                const cudaGraphNode_t *to, const void *edgeData,
+                                                size_t numDependencies);
+CUDART_API cudaError_t cudaGraphGetNodes(cudaGraph_t graph_h, cudaGraphNode_t *nodes,
+                                         size_t *numNodes);
+CUDART_API cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph_h, cudaGraphNode_t *pRootNodes,
+                                             size_t *pNumRootNodes);
+CUDART_API cudaError_t cudaGraphNodeGetType(cudaGraphNode_t h, int *pType);
+CUDART_API cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t h, cudaGraph_t *pGraph);
+CUDART_API cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t h,
+                                                    struct cudaKernelNodeParams *p);
+CUDART_API cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t h,
+                                                    const struct cudaKernelNodeParams *p);
+CUDART_API cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t h, struct cudaMemcpy3DParms *p);
+CUDART_API cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t h,
+                                                    const struct cudaMemcpy3DParms *p);
+CUDART_API cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t h, struct cudaMemsetParams *p);
+CUDART_API cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t h,
+                                                    const struct cudaMemsetParams *p);
+CUDART_API cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t h, struct cudaHostNodeParams *p);
+CUDART_API cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t h,
+                                                  const struct cudaHostNodeParams *p);
+CUDART_API cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph_h,
+                                            unsigned long long flags);
+CUDART_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
+                                                     cudaGraph_t graph_h, unsigned long long flags);
+CUDART_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t h);
+CUDART_API cudaError_t cudaGraphLaunch(cudaGraphExec_t h, cudaStream_t stream);
+CUDART_API cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t h, cudaStream_t stream);
+CUDART_API cudaError_t cudaGraphUpload(cudaGraphExec_t h, cudaStream_t stream);
+CUDART_API cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t h, cudaStream_t stream);
+CUDART_API cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hx, cudaGraphNode_t node_h,
+                                                        const struct cudaKernelNodeParams *p);
+CUDART_API cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hx, cudaGraphNode_t node_h,
+                                                        const struct cudaMemcpy3DParms *p);
+CUDART_API cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hx, cudaGraphNode_t node_h,
+                                                        const struct cudaMemsetParams *p);
+CUDART_API cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hx, cudaGraphNode_t node_h,
+                                                      const struct cudaHostNodeParams *p);
+CUDART_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hx, cudaGraph_t hg,
+                                           cudaGraphExecUpdateResultInfo *info);
+CUDART_API cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+CUDART_API cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent);
+CUDART_API cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                         size_t width, size_t height, int kind);
+CUDART_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                         size_t width, size_t height, int kind,
+                                         cudaStream_t stream);
+CUDART_API cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src,
+                                              size_t spitch, size_t width, size_t height, int kind,
+                                              cudaStream_t stream);
+CUDART_API cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+CUDART_API cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p);
+CUDART_API cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream);
+CUDART_API cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p,
+                                              cudaStream_t stream);
+CUDART_API cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
+                                    size_t height);
+CUDART_API cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width,
+                                         size_t height);
+CUDART_API cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                                         size_t height, cudaStream_t stream);
+CUDART_API cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
+                                              size_t height, cudaStream_t stream);
+CUDART_API cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                    struct cudaExtent extent);
+CUDART_API cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                         struct cudaExtent extent);
+CUDART_API cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                         struct cudaExtent extent, cudaStream_t stream);
+CUDART_API cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                              struct cudaExtent extent, cudaStream_t stream);
+CUDART_API cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
+CUDART_API cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream);
+CUDART_API cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                               cudaStream_t stream);
+CUDART_API cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size,
+                                                    cudaMemPool_t memPool, cudaStream_t stream);
+CUDART_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
+CUDART_API cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream);
+CUDART_API cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
+CUDART_API cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
+CUDART_API cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+CUDART_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool,
+                                         const struct cudaMemPoolProps *poolProps);
+CUDART_API cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+CUDART_API cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+CUDART_API cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, int attr, void *value);
+CUDART_API cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, int attr, void *value);
+CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
+                                                                     const void *func,
+                                                                     int blockSize,
+                                                                     size_t dynamicSMemSize);
+CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned int flags);
+CUDART_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+                                                                 const void *func, int numBlocks,
+                                                                 int blockSize);
+CUDART_API cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                                                   void **args, size_t sharedMem,
+                                                   cudaStream_t stream);
+CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim,
+                                                        dim3 blockDim, void **args,
+                                                        size_t sharedMem, cudaStream_t stream);
+CUDART_API cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+CUDART_API cudaError_t cudaHostUnregister(void *ptr);
+CUDART_API cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost);
+CUDART_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+CUDART_API cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn,
+                                               void *userData);
+CUDART_API cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                             void *userData, unsigned int flags);
+CUDART_API cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream,
+                                                  cudaStreamCallback_t callback, void *userData,
+                                                  unsigned int flags);
+CUDART_API cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+
+CUDART_API cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                       size_t width, size_t height, unsigned int flags);
+CUDART_API cudaError_t cudaMalloc3DArray(cudaArray_t *array,
+                                         const struct cudaChannelFormatDesc *desc,
+                                         struct cudaExtent extent, unsigned int flags);
+CUDART_API cudaError_t cudaFreeArray(cudaArray_t array);
+CUDART_API cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc,
+                                        struct cudaExtent *extent, unsigned int *flags,
+                                        cudaArray_t array);
+CUDART_API cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_t array);
+CUDART_API cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                           const void *src, size_t spitch, size_t width,
+                                           size_t height, int kind);
+CUDART_API cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                const void *src, size_t spitch, size_t width,
+                                                size_t height, int kind);
+CUDART_API cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                const void *src, size_t spitch, size_t width,
+                                                size_t height, int kind, cudaStream_t stream);
+CUDART_API cudaError_t cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset,
+                                                     size_t hOffset, const void *src,
+                                                     size_t spitch, size_t width, size_t height,
+                                                     int kind, cudaStream_t stream);
+CUDART_API cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_t src,
+                                             size_t wOffset, size_t hOffset, size_t width,
+                                             size_t height, int kind);
+CUDART_API cudaError_t cudaMemcpy2DFromArray_ptds(void *dst, size_t dpitch, cudaArray_t src,
+                                                  size_t wOffset, size_t hOffset, size_t width,
+                                                  size_t height, int kind);
+CUDART_API cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_t src,
+                                                  size_t wOffset, size_t hOffset, size_t width,
+                                                  size_t height, int kind, cudaStream_t stream);
+CUDART_API cudaError_t cudaMemcpy2DFromArrayAsync_ptsz(void *dst, size_t dpitch, cudaArray_t src,
+                                                       size_t wOffset, size_t hOffset,
+                                                       size_t width, size_t height, int kind,
+                                                       cudaStream_t stream);
+CUDART_API cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                         const void *src, size_t count, int kind);
+CUDART_API cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_t src, size_t wOffset,
+                                           size_t hOffset, size_t count, int kind);
+CUDART_API cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                              const void *src, size_t count, int kind,
+                                              cudaStream_t stream);
+CUDART_API cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_t src, size_t wOffset,
+                                                size_t hOffset, size_t count, int kind,
+                                                cudaStream_t stream);
+CUDART_API cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+                                               const struct cudaResourceDesc *pResDesc,
+                                               const struct cudaTextureDesc *pTexDesc,
+                                               const struct cudaResourceViewDesc *pResViewDesc);
+CUDART_API cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+CUDART_API cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                               const struct cudaResourceDesc *pResDesc);
+CUDART_API cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+CUDART_API cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                                        cudaTextureObject_t texObject);
+CUDART_API cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
+                                                       cudaTextureObject_t texObject);
+CUDART_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                                        cudaSurfaceObject_t surfObject);
+
 #endif

@@ -15,7 +15,7 @@ import re
 here = os.path.dirname(os.path.abspath(__file__))
 syms = [l.strip() for l in open(os.path.join(here, "cudart13.syms")) if l.strip()]
 impl = set()
-for name in ("runtime.c",):
+for name in sorted(f for f in os.listdir(here) if f.endswith(".c") and f != "stubs.c"):
     text = open(os.path.join(here, name)).read()
     impl.update(re.findall(r"CUDART_API[^;{(]*?\b(\w+)\s*\(", text))
 missing = [s for s in syms if s not in impl]

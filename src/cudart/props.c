@@ -27,7 +27,7 @@ void cudart_fill_properties(lockstep_device *dev, struct cudaDeviceProp *p)
     memcpy(p->uuid.bytes, "lockstep-sim-gpu", 16);
     p->totalGlobalMem = (size_t)c.device_memory;
     p->sharedMemPerBlock = c.max_cta_shared;
-    p->regsPerBlock = 65536;
+    p->regsPerBlock = (int)c.regs_per_sm;
     p->warpSize = 32;
     p->memPitch = 2147483647;
     p->maxThreadsPerBlock = (int)c.max_cta_threads;
@@ -53,11 +53,13 @@ void cudart_fill_properties(lockstep_device *dev, struct cudaDeviceProp *p)
     p->globalL1CacheSupported = 1;
     p->localL1CacheSupported = 1;
     p->sharedMemPerMultiprocessor = c.shmem_per_sm;
-    p->regsPerMultiprocessor = 65536;
+    p->regsPerMultiprocessor = (int)c.regs_per_sm;
     p->managedMemory = 1;
     p->concurrentManagedAccess = 0;
     p->sharedMemPerBlockOptin = c.max_cta_shared;
-    p->maxBlocksPerMultiProcessor = 16;
+    p->maxBlocksPerMultiProcessor = (int)c.ctas_per_sm;
+    p->cooperativeLaunch = 1;     /* cudaLaunchCooperativeKernel, grid.sync() */
+    p->memoryPoolsSupported = 1;  /* cudaMallocAsync and the cudaMemPool family */
     p->pciBusID = 0;
     p->pciDeviceID = 0;
 }
@@ -106,7 +108,8 @@ int cudart_attribute(lockstep_device *dev, int attr, int *v)
     case cudaDevAttrManagedMemory: *v = 1; return 0;
     case cudaDevAttrIsMultiGpuBoard: case cudaDevAttrMultiGpuBoardGroupID: *v = 0; return 0;
     case cudaDevAttrConcurrentManagedAccess: *v = 0; return 0;
-    case cudaDevAttrCooperativeLaunch: *v = 0; return 0;
+    case cudaDevAttrCooperativeLaunch: *v = 1; return 0;
+    case cudaDevAttrMemoryPoolsSupported: *v = 1; return 0;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; return 0;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; return 0;
     default: return -1;

@@ -80,7 +80,6 @@ typedef struct rt_var {
  * gets is not a pointer but (generation, index, kind) packed into one, so
  * a destroyed, reused or made-up handle is recognised and refused with
  * cudaErrorInvalidResourceHandle instead of being followed. */
-enum { H_STREAM = 0x8, H_EVENT = 0xc };
 typedef struct rt_handle {
     uint32_t gen;         /* bumped at each destroy */
     uint8_t live, kind;
@@ -89,12 +88,15 @@ typedef struct rt_handle {
     int priority;
     int recorded;         /* events: recorded at least once */
     double ns;            /* events: simulated time of the last record */
+    void *obj;            /* graphs, executable graphs, pools: the object */
+    void *capture;        /* streams and events: graph.c's capture state */
 } rt_handle;
 
 typedef struct rt_host_alloc {
     void *ptr;
     size_t size;
     int managed;
+    int registered;       /* cudaHostRegister'd: the program's memory, not ours */
 } rt_host_alloc;
 
 /* One launch, for the statistics' per-launch list (the first
@@ -215,16 +217,7 @@ static cudaError_t set_error(cudaError_t e)
     return e;
 }
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("lockstep: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
+#define say cudart_say
 
 cudaError_t cudart_not_supported(const char *name)
 {
@@ -321,6 +314,39 @@ static void sync_point(void)
 {
     if (rt.dev)
         lockstep_synchronize(rt.dev);
+}
+
+/* ---- the internal interface of runtime.h ---------------------------------------------- */
+
+cudaError_t cudart_enter(void)
+{
+    ENTER();
+    return cudaSuccess;
+}
+
+cudaError_t cudart_leave(cudaError_t e) { LEAVE(e); }
+
+cudaError_t cudart_error(cudaError_t e) { return set_error(e); }
+
+void cudart_say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("lockstep: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+lockstep_device *cudart_device(void) { return rt.dev; }
+
+void cudart_sync_point(void) { sync_point(); }
+
+void cudart_call_host(cudaHostFn_t fn, void *data)
+{
+    unlock();
+    fn(data);
+    lock();
 }
 
 /* ---- registration ---------------------------------------------------------------- */
@@ -610,6 +636,46 @@ static int valid_stream(cudaStream_t s)
            handle_get(s, H_STREAM) != NULL;
 }
 
+int cudart_stream_valid(cudaStream_t s) { return valid_stream(s); }
+
+void *cudart_handle_new(int kind, void *obj)
+{
+    void *h = handle_new(kind, 0, 0);
+    if (h)
+        handle_get(h, kind)->obj = obj;
+    return h;
+}
+
+void *cudart_handle_obj(const void *h, int kind)
+{
+    rt_handle *e = handle_get(h, kind);
+    return e ? e->obj : NULL;
+}
+
+int cudart_handle_free(const void *h, int kind)
+{
+    rt_handle *e = handle_get(h, kind);
+    if (!e)
+        return -1;
+    handle_free(e);
+    return 0;
+}
+
+int cudart_handle_live(const void *h, int kind) { return handle_get(h, kind) != NULL; }
+
+void *cudart_capture_of(const void *h, int kind)
+{
+    rt_handle *e = handle_get(h, kind);
+    return e ? e->capture : NULL;
+}
+
+void cudart_set_capture(const void *h, int kind, void *capture)
+{
+    rt_handle *e = handle_get(h, kind);
+    if (e)
+        e->capture = capture;
+}
+
 #define CHECK_STREAM(s)                                                                    \
     do {                                                                                   \
         if (!valid_stream(s))                                                              \
@@ -680,12 +746,19 @@ static void record_launch(struct rt_function *f, dim3 grid, dim3 block, size_t s
 
 /* Run a launch (lock held). */
 static cudaError_t launch(struct rt_function *f, dim3 grid, dim3 block, void **args,
-                          size_t shared, cudaStream_t stream)
+                          size_t shared, cudaStream_t stream, int cooperative)
 {
     if (!f)
         return cudaErrorInvalidDeviceFunction;
     if (!valid_stream(stream))
         return cudaErrorInvalidResourceHandle;
+    if (graph_capturing(stream)) {
+        if (cooperative) {
+            say("cudaLaunchCooperativeKernel cannot be captured into a graph by lockstep");
+            return graph_capture_refuse(stream);
+        }
+        return graph_capture_kernel(stream, f->host_fun, grid, block, args, shared);
+    }
     load_module(f->m);
     if (f->m->failed || !f->m->mod)
         return cudaErrorNoKernelImageForDevice;
@@ -696,9 +769,23 @@ static cudaError_t launch(struct rt_function *f, dim3 grid, dim3 block, void **a
     lockstep_launch_stats st;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    lockstep_status s = lockstep_launch_args(rt.dev, f->k, (lockstep_dim3){grid.x, grid.y, grid.z},
-                                             (lockstep_dim3){block.x, block.y, block.z},
-                                             (uint32_t)shared, args, &st);
+    if (cooperative) {
+        /* the co-residency check a GPU makes before anything runs */
+        uint32_t occ = 0, nsm = 0;
+        lockstep_kernel_occupancy(rt.dev, f->k, block.x * block.y * block.z, (uint32_t)shared,
+                                  &occ, &nsm);
+        uint64_t nctas = (uint64_t)grid.x * grid.y * grid.z;
+        if (nctas > (uint64_t)occ * nsm) {
+            say("cooperative launch of %s: %llu blocks cannot all be resident at once "
+                "(%u SMs x %u blocks of %u threads)",
+                f->name, (unsigned long long)nctas, nsm, occ, block.x * block.y * block.z);
+            return cudaErrorCooperativeLaunchTooLarge;
+        }
+    }
+    lockstep_dim3 lg = {grid.x, grid.y, grid.z}, lb = {block.x, block.y, block.z};
+    lockstep_status s =
+        cooperative ? lockstep_launch_cooperative(rt.dev, f->k, lg, lb, (uint32_t)shared, args, &st)
+                    : lockstep_launch_args(rt.dev, f->k, lg, lb, (uint32_t)shared, args, &st);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     rt.host_seconds += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     double ns;
@@ -777,7 +864,7 @@ CUDART_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim
                                           void **args, size_t sharedMem, cudaStream_t stream)
 {
     ENTER();
-    LEAVE(launch(kernel, gridDim, blockDim, args, sharedMem, stream));
+    LEAVE(launch(kernel, gridDim, blockDim, args, sharedMem, stream, 0));
 }
 
 CUDART_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
@@ -790,7 +877,44 @@ CUDART_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blo
                                         size_t sharedMem, cudaStream_t stream)
 {
     ENTER();
-    LEAVE(launch(find_function(func), gridDim, blockDim, args, sharedMem, stream));
+    LEAVE(launch(find_function(func), gridDim, blockDim, args, sharedMem, stream, 0));
+}
+
+cudaError_t cudart_launch(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                          cudaStream_t stream)
+{
+    return launch(find_function(func), grid, block, args, shared, stream, 0);
+}
+
+cudaError_t cudart_kernel(const void *func, lockstep_kernel **k)
+{
+    struct rt_function *f = find_function(func);
+    if (!f)
+        return cudaErrorInvalidDeviceFunction;
+    load_module(f->m);
+    if (f->m->failed || !f->m->mod)
+        return cudaErrorNoKernelImageForDevice;
+    if (!f->k && lockstep_module_get_kernel(f->m->mod, f->name, &f->k) != LOCKSTEP_SUCCESS)
+        return cudaErrorInvalidDeviceFunction;
+    *k = f->k;
+    return cudaSuccess;
+}
+
+/* Every CTA resident at once, with grid-wide synchronization through
+ * cooperative groups (the grid workspace in %envreg1:2). */
+CUDART_API cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                                                   void **args, size_t sharedMem,
+                                                   cudaStream_t stream)
+{
+    ENTER();
+    LEAVE(launch(find_function(func), gridDim, blockDim, args, sharedMem, stream, 1));
+}
+
+CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim,
+                                                        dim3 blockDim, void **args,
+                                                        size_t sharedMem, cudaStream_t stream)
+{
+    return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
 CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
@@ -886,6 +1010,7 @@ CUDART_API cudaError_t cudaFree(void *devPtr)
     }
     if (lockstep_free(rt.dev, (lockstep_dptr)(uintptr_t)devPtr) != LOCKSTEP_SUCCESS)
         LEAVE(cudaErrorInvalidDevicePointer);
+    mempool_forget(devPtr); /* cudaFree may free what cudaMallocAsync gave */
     LEAVE(cudaSuccess);
 }
 
@@ -906,7 +1031,7 @@ static cudaError_t host_alloc(void **p, size_t size, int managed)
         munmap(m, size);
         return cudaErrorMemoryAllocation;
     }
-    rt.hosts[rt.nhosts++] = (rt_host_alloc){m, size, managed};
+    rt.hosts[rt.nhosts++] = (rt_host_alloc){m, size, managed, 0};
     *p = m;
     return cudaSuccess;
 }
@@ -937,12 +1062,58 @@ CUDART_API cudaError_t cudaFreeHost(void *ptr)
     if (!ptr)
         LEAVE(cudaSuccess);
     rt_host_alloc *h = find_host(ptr);
-    if (!h || h->managed)
+    if (!h || h->managed || h->registered)
         LEAVE(cudaErrorInvalidValue);
     lockstep_unmap_host(rt.dev, h->ptr);
     munmap(h->ptr, h->size);
     *h = rt.hosts[--rt.nhosts];
     LEAVE(cudaSuccess);
+}
+
+/* Page-lock existing host memory: it is mapped into the device's address
+ * space at its own address, as pinned memory is (unified addressing). */
+CUDART_API cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+    if (!ptr || !size || (flags & ~0xfu))
+        return set_error(cudaErrorInvalidValue);
+    if (flags & cudaHostRegisterIoMemory) {
+        say("cudaHostRegister: cudaHostRegisterIoMemory (I/O memory) is not supported by lockstep");
+        return set_error(cudaErrorNotSupported);
+    }
+    ENTER();
+    if (GROW(rt.hosts, rt.nhosts, rt.caphosts))
+        LEAVE(cudaErrorMemoryAllocation);
+    if (lockstep_map_host(rt.dev, ptr, size) != LOCKSTEP_SUCCESS)
+        LEAVE(cudaErrorHostMemoryAlreadyRegistered);
+    rt.hosts[rt.nhosts++] = (rt_host_alloc){ptr, size, 0, 1};
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaHostUnregister(void *ptr)
+{
+    ENTER();
+    rt_host_alloc *h = ptr ? find_host(ptr) : NULL;
+    if (!h || !h->registered)
+        LEAVE(cudaErrorHostMemoryNotRegistered);
+    lockstep_unmap_host(rt.dev, h->ptr);
+    *h = rt.hosts[--rt.nhosts];
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
+{
+    if (!pFlags)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    for (size_t i = 0; i < rt.nhosts; i++) {
+        const rt_host_alloc *h = &rt.hosts[i];
+        if (!h->managed && (char *)pHost >= (char *)h->ptr &&
+            (char *)pHost < (char *)h->ptr + h->size) {
+            *pFlags = 2; /* cudaHostAllocMapped: every pinned buffer is mapped */
+            LEAVE(cudaSuccess);
+        }
+    }
+    LEAVE(cudaErrorInvalidValue);
 }
 
 CUDART_API cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
@@ -1024,11 +1195,20 @@ CUDART_API cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count,
     return cudaMemcpy(dst, src, count, kind);
 }
 
+cudaError_t cudart_copy(void *dst, const void *src, size_t n, int kind)
+{
+    return copy(dst, src, n, kind);
+}
+
 CUDART_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind,
                                        cudaStream_t stream)
 {
     ENTER();
     CHECK_STREAM(stream);
+    if (graph_capturing(stream)) {
+        struct cudaMemcpy3DParms p = cudart_params2d(dst, count, src, count, count, 1, kind);
+        LEAVE(graph_capture_copy(stream, &p));
+    }
     LEAVE(copy(dst, src, count, kind));
 }
 
@@ -1036,21 +1216,6 @@ CUDART_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t c
                                             cudaStream_t stream)
 {
     return cudaMemcpyAsync(dst, src, count, kind, stream);
-}
-
-CUDART_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                    size_t width, size_t height, int kind)
-{
-    if (width > dpitch || width > spitch)
-        return set_error(cudaErrorInvalidPitchValue);
-    ENTER();
-    for (size_t r = 0; r < height; r++) {
-        cudaError_t e = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind);
-        if (e)
-            LEAVE(e);
-    }
-    sync_point();
-    LEAVE(cudaSuccess);
 }
 
 static cudaError_t set_bytes(void *devPtr, int value, size_t count)
@@ -1065,6 +1230,8 @@ static cudaError_t set_bytes(void *devPtr, int value, size_t count)
     return cudaSuccess;
 }
 
+cudaError_t cudart_fill(void *dst, int value, size_t n) { return set_bytes(dst, value, n); }
+
 CUDART_API cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
     ENTER();
@@ -1075,6 +1242,10 @@ CUDART_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cu
 {
     ENTER();
     CHECK_STREAM(stream);
+    if (graph_capturing(stream)) {
+        struct cudaMemsetParams p = {devPtr, count, (unsigned)value & 0xff, 1, count, 1};
+        LEAVE(graph_capture_memset(stream, &p));
+    }
     LEAVE(set_bytes(devPtr, value, count));
 }
 
@@ -1090,7 +1261,7 @@ CUDART_API cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
 }
 
 static cudaError_t symbol_copy(const void *symbol, size_t count, size_t offset, void *host,
-                               int to_symbol, int kind)
+                               int to_symbol, int kind, cudaStream_t stream)
 {
     lockstep_dptr addr;
     size_t size;
@@ -1100,6 +1271,18 @@ static cudaError_t symbol_copy(const void *symbol, size_t count, size_t offset, 
     if (offset > size || count > size - offset)
         return cudaErrorInvalidValue;
     void *dev = (void *)(uintptr_t)(addr + offset);
+    if (graph_capturing(stream)) {
+        if (!to_symbol && kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+            kind != cudaMemcpyDefault)
+            return cudaErrorInvalidMemcpyDirection;
+        if (to_symbol && kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+            kind != cudaMemcpyDefault)
+            return cudaErrorInvalidMemcpyDirection;
+        struct cudaMemcpy3DParms p = cudart_params2d(to_symbol ? dev : host, count,
+                                                     to_symbol ? host : dev, count, count, 1,
+                                                     cudaMemcpyDefault);
+        return graph_capture_copy(stream, &p);
+    }
     if (to_symbol) {
         if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
             return cudaErrorInvalidMemcpyDirection;
@@ -1114,7 +1297,7 @@ CUDART_API cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, s
                                           size_t offset, int kind)
 {
     ENTER();
-    cudaError_t e = symbol_copy(symbol, count, offset, (void *)(uintptr_t)src, 1, kind);
+    cudaError_t e = symbol_copy(symbol, count, offset, (void *)(uintptr_t)src, 1, kind, NULL);
     sync_point();
     LEAVE(e);
 }
@@ -1123,7 +1306,7 @@ CUDART_API cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_
                                             size_t offset, int kind)
 {
     ENTER();
-    cudaError_t e = symbol_copy(symbol, count, offset, dst, 0, kind);
+    cudaError_t e = symbol_copy(symbol, count, offset, dst, 0, kind, NULL);
     sync_point();
     LEAVE(e);
 }
@@ -1133,7 +1316,7 @@ CUDART_API cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *s
 {
     ENTER();
     CHECK_STREAM(stream);
-    LEAVE(symbol_copy(symbol, count, offset, (void *)(uintptr_t)src, 1, kind));
+    LEAVE(symbol_copy(symbol, count, offset, (void *)(uintptr_t)src, 1, kind, stream));
 }
 
 CUDART_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
@@ -1141,7 +1324,7 @@ CUDART_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, 
 {
     ENTER();
     CHECK_STREAM(stream);
-    LEAVE(symbol_copy(symbol, count, offset, dst, 0, kind));
+    LEAVE(symbol_copy(symbol, count, offset, dst, 0, kind, stream));
 }
 
 CUDART_API cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
@@ -1243,6 +1426,7 @@ CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t stream)
     if (!h)
         LEAVE(cudaErrorInvalidResourceHandle);
     sync_point(); /* work in the stream completes first */
+    graph_forget(stream, H_STREAM);
     handle_free(h);
     LEAVE(cudaSuccess);
 }
@@ -1251,6 +1435,8 @@ CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
     ENTER();
     CHECK_STREAM(stream);
+    if (graph_capturing(stream))
+        LEAVE(graph_capture_refuse(stream));
     sync_point();
     LEAVE(cudaSuccess);
 }
@@ -1264,6 +1450,8 @@ CUDART_API cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
     ENTER();
     CHECK_STREAM(stream);
+    if (graph_capturing(stream))
+        LEAVE(graph_capture_refuse(stream));
     LEAVE(cudaSuccess); /* work completes when it is issued */
 }
 
@@ -1312,7 +1500,65 @@ CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t even
     CHECK_STREAM(stream);
     if (!handle_get(event, H_EVENT))
         LEAVE(cudaErrorInvalidResourceHandle);
-    LEAVE(cudaSuccess); /* the event's work is complete: it completed when issued */
+    /* the event's work is complete (it completed when issued); an event
+     * recorded during a capture brings this stream into the capture */
+    LEAVE(graph_capture_event_wait(stream, event));
+}
+
+/* Host work in stream order.  Every earlier operation of the stream has
+ * completed when it is issued, so the function runs now (outside the
+ * runtime's lock, as CUDA runs it on a thread of its own). */
+CUDART_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+    if (!fn)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    CHECK_STREAM(stream);
+    if (graph_capturing(stream))
+        LEAVE(graph_capture_host(stream, fn, userData));
+    cudart_call_host(fn, userData);
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn,
+                                               void *userData)
+{
+    return cudaLaunchHostFunc(stream, fn, userData);
+}
+
+CUDART_API cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                             void *userData, unsigned int flags)
+{
+    if (!callback || flags != 0)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    CHECK_STREAM(stream);
+    if (graph_capturing(stream))
+        LEAVE(graph_capture_refuse(stream)); /* as in CUDA: use cudaLaunchHostFunc */
+    unlock();
+    callback(stream, cudaSuccess, userData);
+    lock();
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream,
+                                                  cudaStreamCallback_t callback, void *userData,
+                                                  unsigned int flags)
+{
+    return cudaStreamAddCallback(stream, callback, userData, flags);
+}
+
+/* Streams keep the priority they are given, but the simulated device runs
+ * every operation when it is issued, so priorities order nothing: the range
+ * is [0, 0], which is what CUDA reports for a device without priorities
+ * (cudaDevAttrStreamPrioritiesSupported is 0). */
+CUDART_API cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    if (leastPriority)
+        *leastPriority = 0;
+    if (greatestPriority)
+        *greatestPriority = 0;
+    return cudaSuccess;
 }
 
 CUDART_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
@@ -1340,8 +1586,18 @@ CUDART_API cudaError_t cudaEventDestroy(cudaEvent_t event)
     rt_handle *h = handle_get(event, H_EVENT);
     if (!h)
         LEAVE(cudaErrorInvalidResourceHandle);
+    graph_forget(event, H_EVENT);
     handle_free(h);
     LEAVE(cudaSuccess);
+}
+
+void cudart_event_record(cudaEvent_t e)
+{
+    rt_handle *h = handle_get(e, H_EVENT);
+    if (h) {
+        h->recorded = 1;
+        h->ns = rt.now_ns;
+    }
 }
 
 CUDART_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
@@ -1351,8 +1607,9 @@ CUDART_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
     if (!h)
         LEAVE(cudaErrorInvalidResourceHandle);
     CHECK_STREAM(stream);
-    h->recorded = 1;
-    h->ns = rt.now_ns;
+    if (!graph_capture_event_record(event, stream))
+        LEAVE(cudaSuccess); /* recorded into a capture: it marks a point of the graph */
+    cudart_event_record(event);
     LEAVE(cudaSuccess);
 }
 
@@ -1544,10 +1801,12 @@ CUDART_API cudaError_t cudaDeviceReset(void)
         sync_point();
         for (size_t i = 0; i < rt.nhosts; i++) {
             lockstep_unmap_host(rt.dev, rt.hosts[i].ptr);
-            munmap(rt.hosts[i].ptr, rt.hosts[i].size);
+            if (!rt.hosts[i].registered)
+                munmap(rt.hosts[i].ptr, rt.hosts[i].size);
         }
         rt.nhosts = 0;
         cudart_free_user_allocations(rt.dev);
+        mempool_reset();
     }
     rt.sticky = cudaSuccess;
     last_error = cudaSuccess;

@@ -25,4 +25,83 @@ void cudart_free_user_allocations(lockstep_device *dev);
  * read and written directly (for __managed__ variables), or NULL. */
 void *cudart_device_host_view(lockstep_device *dev, lockstep_dptr addr, size_t size);
 
+/* ---- runtime.c's internals for the files beside it ----------------------------------
+ * The runtime is one process-wide state behind one lock.  A public entry
+ * point in another file opens with `cudaError_t e = cudart_enter(); if (e)
+ * return e;` (the lock is then held) and returns through cudart_leave(e),
+ * which unlocks and records the thread's last error.  Functions below marked
+ * "lock held" may only be called between the two. */
+cudaError_t cudart_enter(void);
+cudaError_t cudart_leave(cudaError_t e);
+/* Record e as the thread's last error (not sticky) and return it. */
+cudaError_t cudart_error(cudaError_t e);
+void cudart_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+lockstep_device *cudart_device(void);                   /* lock held */
+void cudart_sync_point(void);                           /* lock held: deliver printf */
+int cudart_stream_valid(cudaStream_t s);                /* lock held */
+/* One linear copy or fill of any kind, and a launch (all lock held); each
+ * advances the simulated clock. */
+cudaError_t cudart_copy(void *dst, const void *src, size_t n, int kind);
+cudaError_t cudart_fill(void *dst, int value, size_t n);
+cudaError_t cudart_launch(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                          cudaStream_t stream);
+/* The kernel behind a host stub, its module loaded (lock held). */
+cudaError_t cudart_kernel(const void *func, lockstep_kernel **k);
+/* Record an event now, at the simulated clock (lock held). */
+void cudart_event_record(cudaEvent_t e);
+/* Call a host function (a callback, a graph's host node) with the lock
+ * released, as CUDA calls them outside any API call (lock held). */
+void cudart_call_host(cudaHostFn_t fn, void *data);
+
+/* Checked handles (lock held): a handle is (generation, slot, kind), never a
+ * pointer; a destroyed or made-up one is refused.  Kinds beyond streams and
+ * events carry an object pointer. */
+enum { H_STREAM = 0x8, H_GRAPH = 0x9, H_GRAPH_EXEC = 0xa, H_POOL = 0xb, H_EVENT = 0xc,
+       H_GRAPH_NODE = 0xd, H_ARRAY = 0xe };
+void *cudart_handle_new(int kind, void *obj);           /* NULL: out of memory */
+void *cudart_handle_obj(const void *h, int kind);       /* NULL: not a live handle */
+int cudart_handle_free(const void *h, int kind);        /* 0, or -1: not a live handle */
+int cudart_handle_live(const void *h, int kind);
+/* A stream's or event's capture state (graph.c's), NULL when none. */
+void *cudart_capture_of(const void *h, int kind);
+void cudart_set_capture(const void *h, int kind, void *capture);
+
+/* ---- graph.c: graphs, and stream capture (lock held) ---------------------------------- */
+/* Whether stream s records into a graph rather than executing. */
+int graph_capturing(cudaStream_t s);
+/* An operation a capture cannot hold was issued to capturing stream s: the
+ * capture is invalidated (cudaStreamEndCapture will say so); returns
+ * cudaErrorStreamCaptureUnsupported for the operation. */
+cudaError_t graph_capture_refuse(cudaStream_t s);
+/* Record one operation into s's capture, after what s recorded last. */
+cudaError_t graph_capture_kernel(cudaStream_t s, const void *func, dim3 grid, dim3 block,
+                                 void **args, size_t shared);
+cudaError_t graph_capture_copy(cudaStream_t s, const struct cudaMemcpy3DParms *p);
+cudaError_t graph_capture_memset(cudaStream_t s, const struct cudaMemsetParams *p);
+cudaError_t graph_capture_host(cudaStream_t s, cudaHostFn_t fn, void *data);
+/* An event recorded in a capturing stream (0), or recorded for real (1). */
+int graph_capture_event_record(cudaEvent_t e, cudaStream_t s);
+/* A stream waits on an event: joins the event's capture when it has one. */
+cudaError_t graph_capture_event_wait(cudaStream_t s, cudaEvent_t e);
+/* Drop an event's or stream's capture state at its destruction. */
+void graph_forget(const void *h, int kind);
+
+/* ---- mempool.c (lock held) ---- */
+/* ptr was freed (cudaFree): out of its pool's count; -1 if not a pool's. */
+int mempool_forget(const void *ptr);
+/* Every allocation was freed (cudaDeviceReset). */
+void mempool_reset(void);
+
+/* ---- texture.c (lock held) ---- */
+/* A CUDA array as a pitched pointer (rows of its texels; ysize: rows per
+ * slice or layer) and its texel bytes: 0, or -1 if not a live array. */
+int cudart_array_pitched(cudaArray_t a, struct cudaPitchedPtr *p, size_t *elem);
+
+/* ---- memcpy2d.c: pitched and 3-D copies and fills (lock held) ------------------------- */
+cudaError_t cudart_copy3d(const struct cudaMemcpy3DParms *p);
+cudaError_t cudart_fill2d(void *dst, size_t pitch, int value, size_t width, size_t height);
+/* A 2-D copy or fill as the 3-D parameters graphs keep. */
+struct cudaMemcpy3DParms cudart_params2d(void *dst, size_t dpitch, const void *src,
+                                         size_t spitch, size_t width, size_t height, int kind);
+
 #endif

@@ -155,7 +155,26 @@ typedef struct exec_memreq {
      * request (a buffer, the timing model) copies what it needs. */
     const uint64_t *v[4];
     uint64_t tmp[4][WARP_SIZE]; /* rows built for special registers and symbols */
+    /* tex, tld4: the addresses of every texel the instruction read (its
+     * values were computed at issue); the timing model fetches their
+     * lines through the texture cache.  NULL for other instructions. */
+    const struct exec_texels *texels;
 } exec_memreq;
+
+/* Texel addresses a texture instruction read, for the timing model. */
+#define EXEC_MAX_TEXELS (WARP_SIZE * 8)
+typedef struct exec_texels {
+    uint32_t n;
+    uint64_t a[EXEC_MAX_TEXELS];
+} exec_texels;
+
+/* A texture object as a launch sees it: its description and whether the
+ * handle (generation << 32 | index + 1) is live. */
+typedef struct exec_texture {
+    lockstep_texture_desc d;
+    uint32_t gen;
+    uint8_t live;
+} exec_texture;
 
 typedef enum exec_mem_status {
     EXEC_MEM_NONE,     /* no memory instruction ran */
@@ -235,6 +254,9 @@ struct exec_launch {
     uint32_t dyn_shared;
     uint32_t local_bytes;     /* per thread */
     uint32_t frame0;          /* kernel frame base (after module .local data) */
+    uint64_t grid_ws;         /* cooperative launch: the grid-sync workspace (%envreg1:2); 0 */
+    const exec_texture *tex;  /* the device's texture objects (read-only during the launch) */
+    uint32_t ntex;
     uint64_t *shref_val;      /* per module shared reference */
     exec_pool *pool;          /* where CTA slots come from; NULL: this launch's own */
     /* The memory seam: the interposers, in order, then the memory system.
@@ -351,6 +373,30 @@ void exec_global_read(exec_launch *L, uint64_t addr, uint8_t *dst, uint32_t n);
 /* Write the bytes of src selected by mask (bit i: byte i, n <= 128) at addr. */
 int exec_global_write(exec_launch *L, uint64_t addr, const uint8_t *src, const uint64_t mask[2],
                       uint32_t n);
+
+/* Texture objects (texture.c). */
+/* The live texture object behind a handle, or NULL. */
+const exec_texture *exec_texture_find(const exec_launch *L, uint64_t handle);
+/* Sample texture d: float coordinates coord[] (or integer ones, icoord[],
+ * when integer_coords or the texture is a buffer) in `layer`; gather: the
+ * channel `comp` of the 2x2 footprint (tld4).  out: four 32-bit results
+ * (float bits or integers); the texels' addresses are added to list. */
+void exec_tex_sample(exec_launch *L, const lockstep_texture_desc *d, const float coord[3],
+                     const int32_t icoord[3], int integer_coords, uint32_t layer, int gather,
+                     int comp, uint32_t out[4], exec_texels *list);
+/* txq / suq: the value of query `query` (ir_texquery). */
+uint32_t exec_tex_query(const lockstep_texture_desc *d, int query);
+/* A surface access of `size` bytes at byte column xbytes, row y, slice z,
+ * layer: 0 and *addr; 1 outside the surface under SURF_ZERO (no access);
+ * -1 outside under SURF_TRAP; -2 misaligned. */
+int exec_surface_addr(const lockstep_texture_desc *d, int64_t xbytes, int64_t y, int64_t z,
+                      int64_t layer, uint32_t size, int clamp_mode, uint64_t *addr);
+/* Execute a texture or surface instruction (texop.c); the answer is left
+ * in L->mem as for mem_issue, and its status returned. */
+int exec_texop(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active);
+/* The seam for a request whose addresses are already in rq (surface
+ * accesses): the interposers, then the memory system. */
+int exec_mem_issue_req(exec_launch *L, exec_cta *c, exec_warp *w, exec_memreq *rq);
 
 /* CTA slots (sched.c), shared with the timing engine. */
 exec_cta *exec_slots_get(exec_launch *L, uint32_t nslots);

@@ -171,7 +171,12 @@ static uint64_t sreg_value(const exec_launch *L, const exec_cta *c, const exec_w
     case SREG_GLOBALTIMER_HI: return (uint32_t)(clock >> 32);
     case SREG_TOTAL_SMEM: return L->opt.shared_per_sm;
     case SREG_DYNAMIC_SMEM: return L->dyn_shared;
-    default: (void)aux; return 0;
+    case SREG_ENVREG:
+        /* the driver's ABI for cooperative groups: %envreg1 and %envreg2 are
+         * the high and low halves of the grid workspace's address (0 when
+         * the launch is not cooperative: grid_group::is_valid() is false) */
+        return aux == 1 ? L->grid_ws >> 32 : aux == 2 ? (uint32_t)L->grid_ws : 0;
+    default: return 0;
     }
 }
 
@@ -1267,6 +1272,7 @@ static inline void capture(const exec_launch *L, const exec_cta *c, const exec_w
     rq->in = in;
     rq->pc = (uint32_t)(in - L->mod->code);
     rq->lanes = active;
+    rq->texels = NULL;
     uint32_t props = ptx_op_props(in->op);
     int vec = props & (OPF_LOAD | OPF_STORE) ? in->vec : 1;
     rq->size = (uint32_t)(ptx_type_size((ptx_type)in->type) * vec);
@@ -1298,20 +1304,26 @@ static int mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *i
     if (exec_mem_addr(L, c, w, in, active, &rq.ad))
         return res->status = EXEC_MEM_FAULT;
     capture(L, c, w, in, active, &rq);
-    L->mem_space = rq.ad.space[ctz32(active)];
+    return exec_mem_issue_req(L, c, w, &rq);
+}
+
+int exec_mem_issue_req(exec_launch *L, exec_cta *c, exec_warp *w, exec_memreq *rq)
+{
+    exec_memres *res = &L->mem;
+    L->mem_space = rq->ad.space[ctz32(rq->lanes)];
     if (LIKELY(!L->nchain && !L->mem_issue)) /* functional mode, nothing attached */
-        return res->status = exec_mem_perform(L, c, w, &rq) ? EXEC_MEM_FAULT : EXEC_MEM_DONE;
+        return res->status = exec_mem_perform(L, c, w, rq) ? EXEC_MEM_FAULT : EXEC_MEM_DONE;
     res->status = EXEC_MEM_DONE;
     res->ready = 0;
     res->token = NULL;
     for (uint32_t i = 0; i < L->nchain; i++) {
-        int took = L->chain[i].request(L->chain[i].ud, L, c, w, &rq, res);
+        int took = L->chain[i].request(L->chain[i].ud, L, c, w, rq, res);
         if (took < 0)
             return res->status = EXEC_MEM_FAULT;
         if (took)
             return res->status;
     }
-    int rc = L->mem_issue ? L->mem_issue(L, c, w, &rq, res) : exec_mem_perform(L, c, w, &rq);
+    int rc = L->mem_issue ? L->mem_issue(L, c, w, rq, res) : exec_mem_perform(L, c, w, rq);
     if (rc)
         res->status = EXEC_MEM_FAULT;
     return res->status;
@@ -1667,9 +1679,11 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             pc++;
             break;
         }
-        case OP_LD: case OP_ST: case OP_ATOM: case OP_RED: {
+        case OP_LD: case OP_ST: case OP_ATOM: case OP_RED:
+        case OP_TEX: case OP_TLD4: case OP_TXQ: case OP_SULD: case OP_SUST: case OP_SUQ: {
             if (active) {
-                int st = mem_issue(L, c, w, in, active);
+                int st = (ptx_op_props(in->op) & OPF_TEX) ? exec_texop(L, c, w, in, active)
+                                                          : mem_issue(L, c, w, in, active);
                 if (st == EXEC_MEM_FAULT) {
                     top->pc = pc;
                     goto out_noreload;
@@ -1951,11 +1965,13 @@ static uint32_t hooked_step(exec_launch *L, exec_cta *c, exec_warp *w)
     L->mem.status = EXEC_MEM_NONE;
     uint32_t n = exec_warp_run(L, c, w, 1);
     L->trap = trap;
-    /* destinations a reply brings are reported with the reply (exec_reply_*);
-     * a call's are its callee's business; the window it wrote is reg_base's */
+    /* destinations a reply brings are reported with the reply (exec_reply_*;
+     * a texture fetch wrote its values at issue, whatever its timing); a
+     * call's are its callee's business; the window it wrote is reg_base's */
+    uint32_t props = ptx_op_props(in->op);
     if ((trap & EXEC_TRAP_WRITTEN) && h->written && n && in->ndst && active &&
         L->fault == LOCKSTEP_SUCCESS && in->op != OP_CALL &&
-        !((ptx_op_props(in->op) & OPF_MEM) && L->mem.status == EXEC_MEM_PENDING)) {
+        !((props & OPF_MEM) && !(props & OPF_SAMPLE) && L->mem.status == EXEC_MEM_PENDING)) {
         uint32_t now_base = w->reg_base;
         w->reg_base = reg_base;
         h->written(h->ud, L, c, w, in, active, 0);

@@ -193,13 +193,16 @@ int cfg_compute_reconvergence(ir_module *m, diag *d)
 
 /* ---- registers read before written ---------------------------------------------- */
 
-/* The register rows instruction `in` reads (at most 6). */
-static int reg_reads(const ir_module *m, const ir_insn *in, uint32_t out[6])
+/* The register rows instruction `in` reads (at most 10). */
+static int reg_reads(const ir_module *m, const ir_insn *in, uint32_t out[10])
 {
     int n = 0;
     for (int i = 0; i < 4; i++)
         if (in->s[i].kind == IRO_REG)
             out[n++] = in->s[i].idx;
+    for (int i = 0; i < 4 && (in->flags & IRF_DSRC); i++)
+        if (in->d[i].kind == IRO_REG)
+            out[n++] = in->d[i].idx;
     if (in->addr.kind == IRO_REG)
         out[n++] = in->addr.idx;
     if (in->op == OP_CALL && (in->flags & IRF_INDIRECT) && in->aux < m->ncalls &&
@@ -252,7 +255,7 @@ static int zero_rows_of(ir_module *m, ir_func *f)
         for (uint32_t i = 0; i < n; i++) {
             const ir_insn *in = &m->code[f->start + i];
             written_before(i, nw, out, npred, preds, cur);
-            if (writes_all_lanes(in))
+            if (writes_all_lanes(in) && !(in->flags & IRF_DSRC))
                 for (int d = 0; d < 4; d++)
                     if (in->d[d].kind == IRO_REG && in->d[d].idx < f->nregs)
                         cur[in->d[d].idx / 64] |= 1ull << (in->d[d].idx % 64);
@@ -266,7 +269,7 @@ static int zero_rows_of(ir_module *m, ir_func *f)
     /* the reads: against what is definitely written before each one */
     for (uint32_t i = 0; i < n; i++) {
         const ir_insn *in = &m->code[f->start + i];
-        uint32_t r[6];
+        uint32_t r[10];
         int k = reg_reads(m, in, r);
         written_before(i, nw, out, npred, preds, cur);
         for (int j = 0; j < k; j++) {

@@ -69,7 +69,7 @@ uint32_t ir_func_of_pc(const ir_module *m, uint32_t pc)
 
 ir_mix ir_mem_mix(const ir_insn *in, int space)
 {
-    int st = in->op == OP_ST;
+    int st = (ptx_op_props(in->op) & OPF_STORE) != 0;
     if (in->op == OP_ATOM || in->op == OP_RED)
         return space == SP_SHARED ? MIX_ATOM_SHARED : MIX_ATOM_GLOBAL;
     switch (space) {

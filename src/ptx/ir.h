@@ -139,6 +139,25 @@ typedef enum ir_prmtmode { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL,
 typedef enum ir_barmode { BARM_SYNC, BARM_ARRIVE, BARM_RED, BARM_WARPSYNC } ir_barmode;
 typedef enum ir_matchmode { MATCH_ANY, MATCH_ALL } ir_matchmode;
 
+/* Texture and surface instructions (tex, tld4, txq, suld, sust, suq):
+ * mode is the geometry (ir_texgeom) or, for txq and suq, the query
+ * (ir_texquery); type the result (tex, tld4: u32/s32/f32) or element type
+ * (suld, sust: u8..u64); type2 the coordinates' type (s32/f32); addr the
+ * register holding the texture object; s[0..nsrc-1] the coordinates, the
+ * layer first for the array geometries; d[] the destinations, or for sust
+ * the values stored (IRF_DSRC); bop the surface clamp mode (ir_surfclamp)
+ * or tld4's channel (0..3). */
+typedef enum ir_texgeom {
+    TEXG_NONE, TEXG_1D, TEXG_2D, TEXG_3D, TEXG_A1D, TEXG_A2D, TEXG_CUBE, TEXG_ACUBE,
+    TEXG_2DMS, TEXG_A2DMS
+} ir_texgeom;
+typedef enum ir_texquery {
+    TXQ_NONE, TXQ_WIDTH, TXQ_HEIGHT, TXQ_DEPTH, TXQ_CHANNEL_DATA_TYPE, TXQ_CHANNEL_ORDER,
+    TXQ_NORMALIZED_COORDS, TXQ_FILTER_MODE, TXQ_ADDR_MODE_0, TXQ_ADDR_MODE_1, TXQ_ADDR_MODE_2,
+    TXQ_ARRAY_SIZE, TXQ_NUM_MIPMAP_LEVELS, TXQ_NUM_SAMPLES, TXQ_MEMORY_LAYOUT
+} ir_texquery;
+typedef enum ir_surfclamp { SURF_TRAP, SURF_CLAMP, SURF_ZERO } ir_surfclamp;
+
 /* Memory semantics and scope (kept for timing models and litmus). */
 typedef enum ir_sem { SEM_NONE, SEM_WEAK, SEM_VOLATILE, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, SEM_SC } ir_sem;
 typedef enum ir_scope { SCOPE_NONE, SCOPE_CTA, SCOPE_CLUSTER, SCOPE_GPU, SCOPE_SYS } ir_scope;
@@ -182,7 +201,8 @@ enum {
     IRF_INDIRECT = 1u << 25,/* call through a register */
     IRF_IMPLICIT = 1u << 26,/* added by lockstep (the ret/exit closing a body) */
     IRF_ACCUM = 1u << 27,   /* video SIMD .add: accumulate the lanes into c */
-    IRF_FPARAM = 1u << 28   /* a function's .param access, lowered to its local frame */
+    IRF_FPARAM = 1u << 28,  /* a function's .param access, lowered to its local frame */
+    IRF_DSRC = 1u << 29     /* d[] are read, not written (sust's values) */
 };
 
 #define IR_NO_PC 0xffffffffu

@@ -39,6 +39,9 @@
 /* Modifier categories and flags: the opcode table's (optable.h). */
 #define F(x) (1ull << MF_##x)
 
+/* The fields of MC_TEX words (their value's high byte). */
+enum { TXF_GEOM, TXF_QUERY, TXF_CLAMP, TXF_COMP, TXF_ACCESS, TXF_LOD, TXF_COUNT };
+
 typedef struct modword {
     const char *w;
     uint32_t cat;
@@ -98,6 +101,32 @@ static const modword modwords[] = {
     {".relu", MC_FLAG, MF_RELU}, {".noftz", MC_FLAG, MF_NOFTZ}, {".proxy", MC_FLAG, MF_PROXY},
     {".L1", MC_HINT, 0}, {".L2", MC_HINT, 0}, {".alias", MC_HINT, 0}, {".async", MC_HINT, 0},
     {".unified", MC_HINT, 0},
+    /* texture and surface words: (field << 8) | value, fields TXF_* */
+    {".1d", MC_TEX, TXF_GEOM << 8 | TEXG_1D}, {".2d", MC_TEX, TXF_GEOM << 8 | TEXG_2D},
+    {".3d", MC_TEX, TXF_GEOM << 8 | TEXG_3D}, {".a1d", MC_TEX, TXF_GEOM << 8 | TEXG_A1D},
+    {".a2d", MC_TEX, TXF_GEOM << 8 | TEXG_A2D}, {".cube", MC_TEX, TXF_GEOM << 8 | TEXG_CUBE},
+    {".acube", MC_TEX, TXF_GEOM << 8 | TEXG_ACUBE}, {".2dms", MC_TEX, TXF_GEOM << 8 | TEXG_2DMS},
+    {".a2dms", MC_TEX, TXF_GEOM << 8 | TEXG_A2DMS},
+    {".width", MC_TEX, TXF_QUERY << 8 | TXQ_WIDTH}, {".height", MC_TEX, TXF_QUERY << 8 | TXQ_HEIGHT},
+    {".depth", MC_TEX, TXF_QUERY << 8 | TXQ_DEPTH},
+    {".channel_data_type", MC_TEX, TXF_QUERY << 8 | TXQ_CHANNEL_DATA_TYPE},
+    {".channel_order", MC_TEX, TXF_QUERY << 8 | TXQ_CHANNEL_ORDER},
+    {".normalized_coords", MC_TEX, TXF_QUERY << 8 | TXQ_NORMALIZED_COORDS},
+    {".filter_mode", MC_TEX, TXF_QUERY << 8 | TXQ_FILTER_MODE},
+    {".addr_mode_0", MC_TEX, TXF_QUERY << 8 | TXQ_ADDR_MODE_0},
+    {".addr_mode_1", MC_TEX, TXF_QUERY << 8 | TXQ_ADDR_MODE_1},
+    {".addr_mode_2", MC_TEX, TXF_QUERY << 8 | TXQ_ADDR_MODE_2},
+    {".array_size", MC_TEX, TXF_QUERY << 8 | TXQ_ARRAY_SIZE},
+    {".num_mipmap_levels", MC_TEX, TXF_QUERY << 8 | TXQ_NUM_MIPMAP_LEVELS},
+    {".num_samples", MC_TEX, TXF_QUERY << 8 | TXQ_NUM_SAMPLES},
+    {".memory_layout", MC_TEX, TXF_QUERY << 8 | TXQ_MEMORY_LAYOUT},
+    {".trap", MC_TEX, TXF_CLAMP << 8 | (SURF_TRAP + 1)},
+    {".clamp", MC_TEX, TXF_CLAMP << 8 | (SURF_CLAMP + 1)},
+    {".zero", MC_TEX, TXF_CLAMP << 8 | (SURF_ZERO + 1)},
+    {".r", MC_TEX, TXF_COMP << 8 | 1}, {".g", MC_TEX, TXF_COMP << 8 | 2},
+    {".b", MC_TEX, TXF_COMP << 8 | 3}, {".a", MC_TEX, TXF_COMP << 8 | 4},
+    {".p", MC_TEX, TXF_ACCESS << 8 | 2},
+    {".level", MC_TEX, TXF_LOD << 8 | 1}, {".grad", MC_TEX, TXF_LOD << 8 | 2},
 };
 
 /* Valid PTX that lockstep does not implement (yet): a clear load-time error. */
@@ -105,9 +134,7 @@ static const struct {
     const char *name;
     const char *what;
 } unsupported_ops[] = {
-    {"tex", "texture fetches"}, {"tld4", "texture gathers"}, {"txq", "texture queries"},
-    {"suld", "surface loads"}, {"sust", "surface stores"}, {"sured", "surface reductions"},
-    {"suq", "surface queries"}, {"istypep", "texture/surface type tests"},
+    {"sured", "surface reductions"}, {"istypep", "texture/surface type tests"},
     {"wmma", "warp matrix (tensor core) operations"}, {"mma", "tensor core operations"},
     {"wgmma", "warpgroup tensor core operations"}, {"ldmatrix", "matrix loads"},
     {"stmatrix", "matrix stores"}, {"movmatrix", "matrix moves"},
@@ -280,6 +307,7 @@ typedef struct mods {
     int ntypes;
     int rnd, irnd, cmp, boolop, atomop, space, sem, scope, cache, vec, shfl, vote, prmt, testp,
         bar, match;
+    int tex[TXF_COUNT];  /* MC_TEX fields; 0: not given */
     uint64_t flags;
     ast_loc loc; /* of the opcode, for errors about missing modifiers */
 } mods;
@@ -357,6 +385,15 @@ static int decode_mods(lower *L, const ast_insn *in, const ptx_opinfo *spec, mod
             continue;
         case MC_HINT:
             continue;
+        case MC_TEX: {
+            int f = (int)(mw->val >> 8);
+            if (md->tex[f]) {
+                diag_error(L->d, loc, "conflicting modifier '%s' on '%s'", w, in->op);
+                ok = 0;
+            }
+            md->tex[f] = (int)(mw->val & 0xff);
+            continue;
+        }
         case MC_FLAG:
             if (md->flags & (1ull << mw->val)) {
                 diag_error(L->d, loc, "'%s' given twice", w);
@@ -561,8 +598,9 @@ static int dst_typed(lower *L, const ast_insn *in, const ast_opnd *d, ptx_type t
 static int src_pred(lower *L, const ast_insn *in, const ast_opnd *o, ir_opnd *out)
 {
     memset(out, 0, sizeof *out);
-    if (o->kind == AO_INT && (o->bits == 0 || o->bits == 1)) {
-        /* a constant predicate: use a dedicated always/never row via the sink */
+    if (o->kind == AO_INT) {
+        /* a constant predicate: 0 is false, any other integer true (nvcc's
+         * curand code writes `mov.pred %p, -1`) */
         out->kind = IRO_CONST;
         uint32_t row;
         if (!const_row(L, o->bits ? ~0ull : 0, &row))
@@ -731,6 +769,11 @@ static int src_opnd(lower *L, const ast_insn *in, const ast_opnd *o, ptx_type t,
             return 1;
         }
         value = var->addr + (uint64_t)o->off;
+        goto konst;
+    }
+    if (!strcmp(o->name, "WARP_SZ")) {
+        /* PTX's predefined constant: the warp size, 32 on every target */
+        value = 32 + (uint64_t)o->off;
         goto konst;
     }
     if (o->name[0] == '%')
@@ -2351,6 +2394,282 @@ static int lower_misc(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     }
 }
 
+/* ---- texture and surface instructions ------------------------------------------ */
+
+/* The number of coordinates a geometry takes (the array layer included),
+ * and how many the vector must hold. */
+static int geom_coords(int g, int *vec)
+{
+    switch (g) {
+    case TEXG_1D: *vec = 1; return 1;
+    case TEXG_2D: *vec = 2; return 2;
+    case TEXG_3D: *vec = 4; return 3;
+    case TEXG_A1D: *vec = 2; return 2;
+    case TEXG_A2D: *vec = 4; return 3;
+    default: *vec = 0; return 0;
+    }
+}
+
+static const char *const geom_names[] = {"", ".1d", ".2d", ".3d", ".a1d", ".a2d", ".cube",
+                                         ".acube", ".2dms", ".a2dms"};
+
+/* [handle] or [handle, {coords}]: the texture object register and, when
+ * want_coords, the coordinate vector (coordinate type ct; the layer of an
+ * array geometry is .s32). */
+static int tex_operand(lower *L, const ast_insn *in, const ast_opnd *o, ir_insn *ir, int want_coords,
+                       ptx_type ct)
+{
+    if (o->kind != AO_ADDR || !o->name || o->off) {
+        diag_error(L->d, o->loc, "'%s' needs [texture] or [texture, {coordinates}]", in->op);
+        return 0;
+    }
+    ptx_type ht;
+    if (!lookup_reg(L, o->name, in->scope, &ir->addr, &ht) || ir->addr.kind != IRO_REG) {
+        uint32_t v;
+        if (strmap_get(&L->syms, o->name, 0, &v))
+            diag_unsupported(L->d, o->loc,
+                             "'%s' through the module-scope texture or surface reference '%s' is "
+                             "not supported: use a texture object (cudaTextureObject_t) in a "
+                             "register",
+                             in->op, o->name);
+        else
+            diag_error(L->d, o->loc, "unknown register '%s'", o->name);
+        return 0;
+    }
+    if (ptx_type_size(ht) != 8) {
+        diag_error(L->d, o->loc, "the texture object '%s' must be a 64-bit register", o->name);
+        return 0;
+    }
+    if (!want_coords) {
+        if (o->nelems) {
+            diag_error(L->d, o->loc, "'%s' takes [texture] only", in->op);
+            return 0;
+        }
+        return 1;
+    }
+    if (o->nelems == 2) {
+        diag_unsupported(L->d, o->loc,
+                         "'%s' with a separate sampler ([texture, sampler, coordinates]) is not "
+                         "supported: use unified texture objects",
+                         in->op);
+        return 0;
+    }
+    int need;
+    int n = geom_coords(ir->mode, &need);
+    const ast_opnd *c = o->nelems == 1 ? &o->elems[0] : NULL;
+    if (!c || (need > 1 && (c->kind != AO_VEC || c->nelems != (uint32_t)need)) ||
+        (need == 1 && c->kind == AO_VEC && c->nelems != 1)) {
+        diag_error(L->d, o->loc, "'%s%s' needs %d coordinate%s in braces after the texture", in->op,
+                   geom_names[ir->mode], need, need == 1 ? "" : "s");
+        return 0;
+    }
+    int arrayed = ir->mode == TEXG_A1D || ir->mode == TEXG_A2D;
+    for (int i = 0; i < need; i++) {
+        const ast_opnd *e = c->kind == AO_VEC ? &c->elems[i] : c;
+        ptx_type t = arrayed && i == 0 ? PT_S32 : ct;
+        ir_opnd tmp, *dst = i < n ? &ir->s[i] : &tmp; /* the 4th of a 3-D vector is unused */
+        if (!src_opnd(L, in, e, t, dst))
+            return 0;
+        if (dst->kind == IRO_SREG) {
+            diag_error(L->d, e->loc, "a special register cannot be a coordinate of '%s'", in->op);
+            return 0;
+        }
+    }
+    ir->nsrc = (uint8_t)n;
+    return 1;
+}
+
+static const ptx_type T_TEXD[] = {PT_U32, PT_S32, PT_F32, PT_NONE};
+static const ptx_type T_TEXC[] = {PT_S32, PT_F32, PT_NONE};
+static const ptx_type T_SURF[] = {PT_B8, PT_B16, PT_B32, PT_B64, PT_NONE};
+static const ptx_type T_Q[] = {PT_B32, PT_NONE};
+
+static int lower_tex(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
+{
+    int op = ir->op;
+    const int *tx = md->tex;
+    int surf = op == OP_SULD || op == OP_SUST || op == OP_SUQ;
+    ir->space = SP_GLOBAL;
+    /* which fields each instruction takes */
+    int want_geom = op != OP_TXQ && op != OP_SUQ, want_query = !want_geom;
+    if (!want_geom && tx[TXF_GEOM]) {
+        diag_error(L->d, in->loc, "'%s' takes no geometry", in->op);
+        return 0;
+    }
+    if (want_geom && !tx[TXF_GEOM]) {
+        diag_error(L->d, in->loc, "'%s' needs a geometry (.1d, .2d, .3d, .a1d, .a2d)", in->op);
+        return 0;
+    }
+    if (!want_query && tx[TXF_QUERY]) {
+        diag_error(L->d, in->loc, "'%s' takes no query", in->op);
+        return 0;
+    }
+    if (want_query && !tx[TXF_QUERY]) {
+        diag_error(L->d, in->loc, "'%s' needs a query (.width, .height, .depth, ...)", in->op);
+        return 0;
+    }
+    if (tx[TXF_CLAMP] && op != OP_SULD && op != OP_SUST) {
+        diag_error(L->d, in->loc, "a clamp mode (.trap, .clamp, .zero) is only valid on suld and sust");
+        return 0;
+    }
+    /* ".b" is tld4's blue channel and the surface instructions' byte access */
+    int comp = tx[TXF_COMP];
+    if (surf && op != OP_SUQ) {
+        if (tx[TXF_ACCESS] == 2) {
+            diag_unsupported(L->d, in->loc, "formatted surface access ('%s.p') is not supported",
+                             in->op);
+            return 0;
+        }
+        if (comp != 3) {
+            diag_error(L->d, in->loc, "'%s' needs '.b' (byte-addressed access)", in->op);
+            return 0;
+        }
+        comp = 0;
+    } else if (tx[TXF_ACCESS]) {
+        diag_error(L->d, in->loc, "'.p' is only valid on suld and sust");
+        return 0;
+    }
+    if (comp && op != OP_TLD4) {
+        diag_error(L->d, in->loc, "a channel (.r, .g, .b, .a) is only valid on tld4");
+        return 0;
+    }
+    if (op == OP_TLD4 && !comp) {
+        diag_error(L->d, in->loc, "'tld4' needs the channel to gather (.r, .g, .b, .a)");
+        return 0;
+    }
+    if (tx[TXF_LOD] && op != OP_TEX) {
+        diag_error(L->d, in->loc, "'.level' and '.grad' are only valid on tex");
+        return 0;
+    }
+    ir->mode = (uint8_t)(want_geom ? tx[TXF_GEOM] : tx[TXF_QUERY]);
+    if (want_geom && ir->mode > TEXG_A2D) {
+        diag_unsupported(L->d, in->loc,
+                         "unsupported instruction '%s%s' (%s textures are not implemented in "
+                         "lockstep)",
+                         in->op, geom_names[ir->mode],
+                         ir->mode >= TEXG_2DMS ? "multisample" : "cube-map");
+        return 0;
+    }
+    if (op == OP_TLD4 && ir->mode != TEXG_2D) {
+        diag_error(L->d, in->loc, "'tld4' gathers from 2-D textures (.2d) only");
+        return 0;
+    }
+    if (want_query && (ir->mode == TXQ_CHANNEL_DATA_TYPE || ir->mode == TXQ_CHANNEL_ORDER ||
+                       (surf && ir->mode > TXQ_DEPTH && ir->mode != TXQ_ARRAY_SIZE &&
+                        ir->mode != TXQ_MEMORY_LAYOUT) ||
+                       (!surf && ir->mode == TXQ_MEMORY_LAYOUT))) {
+        static const char *const qnames[] = {
+            "", "width", "height", "depth", "channel_data_type", "channel_order",
+            "normalized_coords", "filter_mode", "addr_mode_0", "addr_mode_1", "addr_mode_2",
+            "array_size", "num_mipmap_levels", "num_samples", "memory_layout"};
+        diag_unsupported(L->d, in->loc, "the query '%s.%s' is not supported", in->op,
+                         qnames[ir->mode]);
+        return 0;
+    }
+
+    if (want_query) {
+        if (!want_ntypes(L, in, md, 1) || !check_type(L, in, md, 0, T_Q) || !want_nops(L, in, 2, 2))
+            return 0;
+        ir->type = PT_B32;
+        if (!dst_reg(L, in, &in->ops[0], &ir->d[0]))
+            return 0;
+        ir->ndst = 1;
+        return tex_operand(L, in, &in->ops[1], ir, 0, PT_NONE);
+    }
+
+    if (!surf) {
+        /* tex / tld4: four destinations, result and coordinate types */
+        if (!want_ntypes(L, in, md, 2) || !check_type(L, in, md, 0, T_TEXD) ||
+            !check_type(L, in, md, 1, T_TEXC))
+            return 0;
+        if (op == OP_TLD4 && md->types[1] != PT_F32) {
+            diag_error(L->d, md->typelocs[1], "'tld4' takes .f32 coordinates");
+            return 0;
+        }
+        if (md->vec != 4) {
+            diag_error(L->d, in->loc, "'%s' needs '.v4'", in->op);
+            return 0;
+        }
+        ir->type = (uint8_t)md->types[0];
+        ir->type2 = (uint8_t)md->types[1];
+        ir->vec = 4;
+        ir->bop = (uint8_t)(op == OP_TLD4 ? comp - 1 : 0);
+        uint32_t lo = 2, hi = tx[TXF_LOD] == 1 ? 3 : tx[TXF_LOD] == 2 ? 4 : 2;
+        lo = hi;
+        if (in->nops > hi) {
+            diag_unsupported(L->d, in->ops[hi].loc,
+                             "'%s' with a texel offset or depth comparison operand is not "
+                             "supported",
+                             in->op);
+            return 0;
+        }
+        if (!want_nops(L, in, lo, hi))
+            return 0;
+        const ast_opnd *d = &in->ops[0];
+        if (d->kind != AO_VEC || d->nelems != 4) {
+            diag_error(L->d, d->loc, "'%s' needs a vector of 4 destination registers", in->op);
+            return 0;
+        }
+        for (int i = 0; i < 4; i++)
+            if (!dst_reg(L, in, &d->elems[i], &ir->d[i]))
+                return 0;
+        ir->ndst = 4;
+        if (!tex_operand(L, in, &in->ops[1], ir, 1, md->types[1]))
+            return 0;
+        /* .level's level of detail and .grad's gradients: checked, then
+         * unused (texture objects here have one mip level) */
+        for (uint32_t k = 2; k < in->nops; k++) {
+            const ast_opnd *e = &in->ops[k];
+            uint32_t ne = e->kind == AO_VEC ? e->nelems : 1;
+            for (uint32_t j = 0; j < ne; j++) {
+                ir_opnd tmp;
+                if (!src_opnd(L, in, e->kind == AO_VEC ? &e->elems[j] : e, PT_F32, &tmp))
+                    return 0;
+            }
+        }
+        return 1;
+    }
+
+    /* suld / sust: .b element type, vector, clamp mode */
+    if (!want_ntypes(L, in, md, 1) || !check_type(L, in, md, 0, T_SURF) || !want_nops(L, in, 2, 2))
+        return 0;
+    ptx_type t = md->types[0];
+    ir->type = (uint8_t)(t == PT_B8 ? PT_U8 : t == PT_B16 ? PT_U16 : t == PT_B32 ? PT_U32 : PT_U64);
+    ir->vec = (uint8_t)md->vec;
+    ir->bop = (uint8_t)(tx[TXF_CLAMP] ? tx[TXF_CLAMP] - 1 : SURF_TRAP);
+    ir->cache = (uint8_t)(md->cache >= 0 ? md->cache : CACHE_NONE);
+    if (md->vec > 4 || ptx_type_size(t) * md->vec > 16) {
+        diag_error(L->d, in->loc, "'%s' accesses at most 16 bytes", in->op);
+        return 0;
+    }
+    const ast_opnd *val = op == OP_SUST ? &in->ops[1] : &in->ops[0];
+    const ast_opnd *adr = op == OP_SUST ? &in->ops[0] : &in->ops[1];
+    int n = md->vec;
+    if (val->kind == AO_VEC ? val->nelems != (uint32_t)n : n != 1) {
+        diag_error(L->d, val->loc, "'%s' needs %d value register%s", in->op, n, n == 1 ? "" : "s");
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        const ast_opnd *e = val->kind == AO_VEC ? &val->elems[i] : val;
+        if (op == OP_SUST) {
+            /* the values travel in d[] (IRF_DSRC): s[] holds the coordinates */
+            ptx_type rt;
+            if (e->kind != AO_NAME || e->off || e->neg ||
+                !lookup_reg(L, e->name, in->scope, &ir->d[i], &rt) || ir->d[i].kind != IRO_REG) {
+                diag_error(L->d, e->loc, "'%s' stores registers: expected a register", in->op);
+                return 0;
+            }
+        } else if (!dst_reg(L, in, e, &ir->d[i])) {
+            return 0;
+        }
+    }
+    if (op == OP_SUST)
+        ir->flags |= IRF_DSRC;
+    else
+        ir->ndst = (uint8_t)n;
+    return tex_operand(L, in, adr, ir, 1, PT_S32);
+}
+
 /* Lower one instruction into ir; 0 on error (already reported). */
 /* The lowering of each family (ptx_family), in the table's order. */
 typedef int (*lower_fn)(lower *L, const ast_insn *in, const mods *md, ir_insn *ir);
@@ -2359,7 +2678,7 @@ static const lower_fn lower_family[FAM_COUNT] = {
     [FAM_CMP] = lower_cmp,     [FAM_CVT] = lower_cvt,   [FAM_MOV] = lower_mov,
     [FAM_CVTA] = lower_cvta,   [FAM_MEM] = lower_mem,   [FAM_ATOM] = lower_atom,
     [FAM_BAR] = lower_bar,     [FAM_WARP] = lower_warp, [FAM_CALL] = lower_call,
-    [FAM_VOP4] = lower_vop4,   [FAM_MISC] = lower_misc,
+    [FAM_VOP4] = lower_vop4,   [FAM_MISC] = lower_misc,  [FAM_TEX] = lower_tex,
 };
 
 static int lower_insn(lower *L, const ast_insn *in, ir_insn *ir)

@@ -22,7 +22,8 @@
  *            (OPF_*: memory, fence, branch, barrier, ...)
  *   sample   one instruction of it, in a kernel that declares %r<8>,
  *            %rd<8>, %f<8>, %fd<8>, %h<4>, %p<4>, a .shared buffer `sh`,
- *            a label `L1` and a function `fn` (tests/unit/test_optable.c
+ *            a label `L1` and a function `fn`, with a texture object (a
+ *            2-D texture and surface of floats) in %rd4 (tests/unit/test_optable.c
  *            loads and runs every sample in both modes: a row whose
  *            opcode has no handler fails there)
  *
@@ -55,7 +56,7 @@ typedef enum ptx_latcls { LAT_ADD, LAT_MAX, LAT_MUL, LAT_MAD, LAT_DIV, LAT_NONE 
 /* Lowering families: one lower_<family> function each (lower.c). */
 typedef enum ptx_family {
     FAM_ARITH, FAM_SFU, FAM_BITS, FAM_CMP, FAM_CVT, FAM_MOV, FAM_CVTA, FAM_MEM, FAM_ATOM,
-    FAM_BAR, FAM_WARP, FAM_CALL, FAM_VOP4, FAM_MISC, FAM_COUNT
+    FAM_BAR, FAM_WARP, FAM_CALL, FAM_VOP4, FAM_MISC, FAM_TEX, FAM_COUNT
 } ptx_family;
 
 /* Instruction-mix kinds (ir_classify turns them into ir_mix classes). */
@@ -89,7 +90,8 @@ enum ptx_modcat {
     MC_FLAG = 1u << 15,
     MC_HINT = 1u << 16, /* accepted and ignored: cache eviction hints, prefetch sizes */
     MC_BAR = 1u << 17,
-    MC_MATCH = 1u << 18
+    MC_MATCH = 1u << 18,
+    MC_TEX = 1u << 19   /* geometry, query, clamp mode, tld4 channel, .level/.grad */
 };
 #define MC_ALLT MC_TYPE
 #define MC_MEMC (MC_TYPE | MC_SPACE | MC_SEM | MC_SCOPE | MC_CACHE | MC_VEC | MC_HINT)
@@ -117,6 +119,8 @@ enum ptx_opprop {
     OPF_WARPX = 1u << 10,   /* exchanges values between the warp's lanes */
     OPF_STOP = 1u << 11,    /* ends the thread abnormally (trap, brkpt) */
     OPF_INTALU = 1u << 12,  /* the integer ALU whatever the type (mov, activemask) */
+    OPF_TEX = 1u << 13,     /* a texture or surface instruction (exec_texop) */
+    OPF_SAMPLE = 1u << 14,  /* samples a texture: values at issue, timing through the texture cache */
 };
 #define OPF_ENDS (OPF_RET | OPF_EXIT | OPF_STOP) /* no fall-through to the next pc */
 
@@ -195,9 +199,14 @@ enum ptx_opprop {
     X(ST,         "st",         UNIT_MEM,  LAT_NONE,FAM_MEM,   MK_MEM,     MC_MEMC,                    0, OPF_STORE | OPF_MEM,                                                 "st.shared.u32 [sh], %r2;") \
     X(SUB,        "sub",        UNIT_INT,  LAT_ADD, FAM_ARITH, MK_TYPE,    MC_ALLT | MC_RND,           MF(FTZ) | MF(SAT) | MF(CC) | MF(RELU), 0,                               "sub.f64 %fd1, %fd2, %fd3;") \
     X(SUBC,       "subc",       UNIT_INT,  LAT_ADD, FAM_ARITH, MK_TYPE,    MC_ALLT,                    MF(CC), 0,                                                              "subc.u32 %r1, %r2, %r3;") \
+    X(SULD,       "suld",       UNIT_MEM,  LAT_NONE,FAM_TEX,   MK_MEM,     MC_TEX | MC_TYPE | MC_VEC | MC_CACHE, 0, OPF_LOAD | OPF_MEM | OPF_TEX,                    "suld.b.2d.b32.trap {%r1}, [%rd4, {%r1, %r3}];") \
+    X(SUQ,        "suq",        UNIT_INT,  LAT_ADD, FAM_TEX,   MK_INT,     MC_TEX | MC_TYPE,           0, OPF_TEX | OPF_INTALU,                                                "suq.width.b32 %r1, [%rd4];") \
+    X(SUST,       "sust",       UNIT_MEM,  LAT_NONE,FAM_TEX,   MK_MEM,     MC_TEX | MC_TYPE | MC_VEC | MC_CACHE, 0, OPF_STORE | OPF_MEM | OPF_TEX,                   "sust.b.2d.b32.trap [%rd4, {%r1, %r3}], {%r4};") \
     X(SZEXT,      "szext",      UNIT_INT,  LAT_ADD, FAM_BITS,  MK_TYPE,    MC_ALLT,                    MF(CLAMP) | MF(WRAP), 0,                                                "szext.clamp.s32 %r1, %r2, %r3;") \
     X(TANH,       "tanh",       UNIT_SFU,  LAT_DIV, FAM_SFU,   MK_SFU,     MC_ALLT,                    MF(APPROX), 0,                                                          "tanh.approx.f32 %f1, %f2;") \
+    X(TEX,        "tex",        UNIT_MEM,  LAT_NONE,FAM_TEX,   MK_MEM,     MC_TEX | MC_TYPE | MC_VEC,  0, OPF_MEM | OPF_TEX | OPF_SAMPLE,                                   "tex.2d.v4.f32.f32 {%f1, %f5, %f6, %f7}, [%rd4, {%f2, %f3}];") \
     X(TESTP,      "testp",      UNIT_FP,   LAT_ADD, FAM_CMP,   MK_TYPE,    MC_ALLT | MC_TESTP,         0, 0,                                                                   "testp.finite.f32 %p1, %f2;") \
+    X(TLD4,       "tld4",       UNIT_MEM,  LAT_NONE,FAM_TEX,   MK_MEM,     MC_TEX | MC_TYPE | MC_VEC,  0, OPF_MEM | OPF_TEX | OPF_SAMPLE,                                   "tld4.r.2d.v4.f32.f32 {%f1, %f5, %f6, %f7}, [%rd4, {%f2, %f3}];") \
     X(TRAP,       "trap",       UNIT_CTRL, LAT_NONE,FAM_MISC,  MK_OTHER,   0,                          0, OPF_STOP,                                                            "trap;") \
     X(VABSDIFF4,  "vabsdiff4",  UNIT_INT,  LAT_ADD, FAM_VOP4,  MK_TYPE,    MC_ALLT | MC_ATOM,          MF(SAT), 0,                                                             "vabsdiff4.u32.u32.u32.add %r1, %r2, %r3, %r4;") \
     X(VADD4,      "vadd4",      UNIT_INT,  LAT_ADD, FAM_VOP4,  MK_TYPE,    MC_ALLT | MC_ATOM,          MF(SAT), 0,                                                             "vadd4.u32.u32.u32.sat %r1, %r2, %r3, %r4;") \
@@ -205,6 +214,7 @@ enum ptx_opprop {
     X(VMAX4,      "vmax4",      UNIT_INT,  LAT_ADD, FAM_VOP4,  MK_TYPE,    MC_ALLT | MC_ATOM,          MF(SAT), 0,                                                             "vmax4.s32.s32.s32 %r1, %r2, %r3, %r4;") \
     X(VMIN4,      "vmin4",      UNIT_INT,  LAT_ADD, FAM_VOP4,  MK_TYPE,    MC_ALLT | MC_ATOM,          MF(SAT), 0,                                                             "vmin4.u32.u32.u32 %r1, %r2, %r3, %r4;") \
     X(VSUB4,      "vsub4",      UNIT_INT,  LAT_ADD, FAM_VOP4,  MK_TYPE,    MC_ALLT | MC_ATOM,          MF(SAT), 0,                                                             "vsub4.s32.s32.s32.sat %r1, %r2, %r3, %r4;") \
+    X(TXQ,        "txq",        UNIT_INT,  LAT_ADD, FAM_TEX,   MK_INT,     MC_TEX | MC_TYPE,           0, OPF_TEX | OPF_INTALU,                                                "txq.width.b32 %r1, [%rd4];") \
     X(VOTE,       "vote",       UNIT_WARP, LAT_ADD, FAM_WARP,  MK_WARP,    MC_ALLT | MC_VOTE,          MF(SYNC), OPF_WARPX,                                                    "vote.sync.ballot.b32 %r1, %p1, 0xffffffff;") \
     X(XOR,        "xor",        UNIT_INT,  LAT_ADD, FAM_BITS,  MK_TYPE,    MC_ALLT,                    0, 0,                                                                   "xor.b64 %rd1, %rd2, %rd3;")
 

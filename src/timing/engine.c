@@ -189,7 +189,6 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     g->threads_per_sm = config_threads_per_sm(cfg);
     g->regs_per_sm = cfg->shader_registers;
     g->shmem_per_sm = cfg->shmem_size;
-    g->ctas_per_sm = cfg->shader_cta;
     if (!strcmp(cfg->scheduler, "lrr"))
         g->policy = 0;
     else if (!strcmp(cfg->scheduler, "gto"))
@@ -208,6 +207,7 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     g->have_l1 = strcmp(cfg->cache_dl1, "none") != 0;
     if ((g->have_l1 && parse_cache("-gpgpu_cache:dl1", cfg->cache_dl1, &g->l1cfg, err, errlen)) ||
         parse_cache("-gpgpu_const_cache:l1", cfg->cache_const, &g->ccfg, err, errlen) ||
+        parse_cache("-gpgpu_tex_cache:l1", cfg->cache_tex, &g->tcfg, err, errlen) ||
         parse_cache("-gpgpu_cache:dl2", cfg->cache_dl2, &g->l2cfg, err, errlen))
         goto fail;
     if (g->threads_per_sm % WARP_SIZE) {
@@ -359,19 +359,6 @@ int timing_sm_stalls(const timing_gpu *g, uint32_t sm, uint64_t stall[LOCKSTEP_S
     return 0;
 }
 
-uint32_t timing_occupancy(const timing_gpu *g, uint32_t threads, uint32_t regs_per_thread,
-                          uint32_t shared_bytes)
-{
-    uint32_t warps = (threads + WARP_SIZE - 1) / WARP_SIZE;
-    uint32_t n = g->ctas_per_sm;
-    n = MIN(n, g->threads_per_sm / (warps * WARP_SIZE));
-    if (regs_per_thread)
-        n = MIN(n, g->regs_per_sm / (regs_per_thread * warps * WARP_SIZE));
-    if (shared_bytes)
-        n = MIN(n, g->shmem_per_sm / shared_bytes);
-    return n;
-}
-
 /* ---- per-instruction facts --------------------------------------------------------- */
 
 static int is_f64(int t) { return t == PT_F64; }
@@ -451,8 +438,12 @@ static void insn_facts(const timing_gpu *g, const ir_module *m, uint32_t pc, tm_
     for (int i = 0; i < 4; i++) {
         ADD_R(in->s[i], sr, nsr, 9);
         ADD_P(in->s[i], sp, nsp, 4);
-        ADD_R(in->d[i], dr, ndr, 4);
-        ADD_P(in->d[i], dp, ndp, 2);
+        if (in->flags & IRF_DSRC) {
+            ADD_R(in->d[i], sr, nsr, 9); /* sust's values are read */
+        } else {
+            ADD_R(in->d[i], dr, ndr, 4);
+            ADD_P(in->d[i], dp, ndp, 2);
+        }
     }
     ADD_R(in->addr, sr, nsr, 9);
 #undef ADD_R
@@ -1006,14 +997,10 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
     g->L = L;
     g->st = st;
     const ir_func *k = &L->mod->funcs[L->kernel];
-    uint32_t regs = k->total_regs ? k->total_regs : k->reg32_count;
-    if (g->cfg->regs_per_thread)
-        regs = g->cfg->regs_per_thread;
-    else if (regs > 32)
-        regs = 32;
+    uint32_t regs = config_occupancy_regs(g->cfg, k->total_regs ? k->total_regs : k->reg32_count);
     launch_state ls;
     memset(&ls, 0, sizeof ls);
-    ls.occ = timing_occupancy(g, L->nthreads, regs, L->shared_bytes);
+    ls.occ = config_cta_occupancy(g->cfg, L->nthreads, regs, L->shared_bytes);
     if (!ls.occ) {
         uint32_t warps = (L->nthreads + WARP_SIZE - 1) / WARP_SIZE;
         if (warps * WARP_SIZE > g->threads_per_sm)

@@ -40,7 +40,7 @@ int sm_init(timing_gpu *g, tm_sm *sm, uint32_t id)
     }
     if (g->have_l1 && !(sm->l1 = cache_create(&g->l1cfg, 1)))
         return -1;
-    if (!(sm->cc = cache_create(&g->ccfg, 0)))
+    if (!(sm->cc = cache_create(&g->ccfg, 0)) || !(sm->tc = cache_create(&g->tcfg, 0)))
         return -1;
     sm->nmshr = g->have_l1 ? g->l1cfg.mshr_entries : 0;
     if (sm->nmshr) {
@@ -94,6 +94,7 @@ void sm_release(tm_sm *sm)
         free(sm->unit_free[u]);
     cache_free(sm->l1);
     cache_free(sm->cc);
+    cache_free(sm->tc);
     for (uint32_t i = 0; i < sm->nmshr && sm->mshr; i++) {
         free(sm->mshr[i].wmop);
         free(sm->mshr[i].wlanes);
@@ -120,6 +121,7 @@ void sm_launch_begin(tm_sm *sm)
     if (sm->l1)
         cache_invalidate_all(sm->l1);
     cache_invalidate_all(sm->cc);
+    cache_invalidate_all(sm->tc);
     for (uint32_t i = 0; i < sm->nmshr; i++)
         sm->mshr[i].used = 0;
     memset(sm->stall, 0, sizeof sm->stall);
@@ -240,7 +242,7 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
     LS_ASSERT(m->is_store ? tw->stores_out > 0 : tw->loads_out > 0);
     const ir_insn *in = m->in;
     uint64_t done = m->done_at;
-    int nd = ptx_op_props(in->op) & OPF_LOAD ? in->vec : in->op == OP_ATOM ? 1 : 0;
+    int nd = ptx_op_props(in->op) & (OPF_LOAD | OPF_SAMPLE) ? in->vec : in->op == OP_ATOM ? 1 : 0;
     for (int i = 0; i < nd; i++)
         if (in->d[i].kind == IRO_REG)
             tw->rready[m->reg_base + in->d[i].idx] = done;
@@ -360,9 +362,77 @@ static uint32_t bank_degree(const timing_gpu *g, const exec_addr *ad, uint32_t l
  * misses.  *res: DONE (ready at res->ready) or PENDING (res->token, the
  * memory operation, completes with the replies).
  */
+/*
+ * A texture fetch (tex, tld4), its values already computed (the texture is
+ * read-only while the kernel runs): the SM's texture cache is probed for
+ * every line of the texels read, one line a cycle; each missing line is a
+ * timing-only read through the memory system that fills the cache when it
+ * returns, and the destinations are ready when the last one is back (or
+ * -lockstep_tex_latency after issue when every line hit).
+ */
+static int tex_issue(tm_sm *sm, exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
+                     exec_memres *res)
+{
+    timing_gpu *g = sm->g;
+    uint64_t now = sm->now;
+    const exec_texels *tx = rq->texels;
+    uint64_t lines[EXEC_MAX_TEXELS];
+    uint32_t nl = 0;
+    for (uint32_t i = 0; tx && i < tx->n; i++) {
+        uint64_t line = cache_line_addr(sm->tc, tx->a[i]);
+        uint32_t j = 0;
+        while (j < nl && lines[j] != line)
+            j++;
+        if (j == nl)
+            lines[nl++] = line;
+    }
+    sm->st.tex_accesses++;
+    uint64_t ready = now + g->cfg->tex_latency + (nl ? nl - 1 : 0);
+    if (sm->ldst_busy_until < now + (nl ? nl : 1))
+        sm->ldst_busy_until = now + (nl ? nl : 1);
+    tm_mop *mop = NULL;
+    for (uint32_t j = 0; j < nl; j++) {
+        uint32_t valid;
+        int reserved;
+        if (cache_probe(sm->tc, lines[j], &valid, &reserved, 1, now) >= 0 && valid)
+            continue;
+        sm->st.tex_misses++;
+        if (!mop) {
+            if (!(mop = mop_new(sm)))
+                goto oom;
+            mop->tw = w->timing;
+            mop->in = rq->in;
+            mop->reg_base = w->reg_base;
+            mop->is_store = 0;
+        }
+        tm_req *r = req_make(sm, mop, lines[j] & ~(uint64_t)(TM_LINE - 1), REQ_RD, REQF_TEX);
+        if (!r)
+            goto oom;
+        r->sectors = 0xf;
+        r->lanes = 0;
+        lq_push(sm, r, 0);
+    }
+    res->status = EXEC_MEM_DONE;
+    res->ready = ready;
+    res->token = NULL;
+    if (mop) {
+        mop->done_at = ready;
+        ((tm_warp *)w->timing)->loads_out++;
+        res->status = EXEC_MEM_PENDING;
+        res->token = mop;
+    }
+    return 0;
+oom:
+    L->oom = 1;
+    exec_fault(L, c, w, -1, rq->pc, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0, "out of host memory");
+    return -1;
+}
+
 int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
                  exec_memres *res)
 {
+    if (ptx_op_props(rq->in->op) & OPF_SAMPLE)
+        return tex_issue(L->timing, L, c, w, rq, res);
     tm_sm *sm = L->timing;
     timing_gpu *g = sm->g;
     tm_warp *tw = w->timing;
@@ -720,16 +790,18 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
             tm_req_free(sm, r);
             return;
         }
-        if (r->flags & REQF_CONST) {
+        if (r->flags & (REQF_CONST | REQF_TEX)) {
+            cache *cc = r->flags & REQF_TEX ? sm->tc : sm->cc;
             uint32_t valid;
             int reserved;
-            uint64_t a = r->pline + (uint64_t)ctz32(r->sectors) * TM_SECTOR;
-            if (cache_probe(sm->cc, a, &valid, &reserved, 0, now) < 0) {
+            uint64_t a = r->flags & REQF_TEX ? r->pline
+                                             : r->pline + (uint64_t)ctz32(r->sectors) * TM_SECTOR;
+            if (cache_probe(cc, a, &valid, &reserved, 0, now) < 0) {
                 cache_victim ev;
-                int li = cache_allocate(sm->cc, a, 0, &ev, now);
+                int li = cache_allocate(cc, a, 0, &ev, now);
                 if (li >= 0)
-                    cache_fill(sm->cc, li, (1u << (cache_get_config(sm->cc)->line_bytes /
-                                                   cache_get_config(sm->cc)->sector_bytes)) - 1,
+                    cache_fill(cc, li, (1u << (cache_get_config(cc)->line_bytes /
+                                               cache_get_config(cc)->sector_bytes)) - 1,
                                NULL);
             }
         } else if (m->values) {

@@ -45,8 +45,5 @@ uint32_t timing_num_sms(const timing_gpu *g);
 /* The name of a stall reason ("scoreboard"), NULL past the last. */
 const char *timing_stall_name(lockstep_stall s);
 int timing_sm_stalls(const timing_gpu *g, uint32_t sm, uint64_t stall[LOCKSTEP_STALL_COUNT]);
-/* Resident CTAs per SM for a kernel of these resources (0: does not fit). */
-uint32_t timing_occupancy(const timing_gpu *g, uint32_t threads, uint32_t regs_per_thread,
-                          uint32_t shared_bytes);
 
 #endif

@@ -47,6 +47,7 @@ enum tm_req_type { REQ_RD, REQ_WR, REQ_ATOM };
 enum {
     REQF_VALUES = 1,   /* carries values (global memory); else timing only */
     REQF_CONST = 2,    /* fills the constant cache on return */
+    REQF_TEX = 4,      /* fills the texture cache on return */
 };
 
 /* Per-pc facts the scheduler needs, computed once per launch. */
@@ -254,7 +255,7 @@ typedef struct tm_sm {
     tm_warp *last[TM_MAX_SCHED];
     uint8_t last_reason[TM_MAX_SCHED];
     uint64_t *unit_free[TU_COUNT];
-    cache *l1, *cc;
+    cache *l1, *cc, *tc; /* L1 data, constant and texture caches */
     tm_mshr *mshr;
     uint32_t nmshr;
     tm_lacc *lq;           /* LD/ST line accesses: ring */
@@ -341,11 +342,11 @@ struct timing_gpu {
     double mhz[4];
     uint32_t rop_lat, l2_lat, dram_lat; /* in core cycles (the config gives L2 cycles) */
     uint32_t lat[3][5], ii[3][5];   /* int, fp, dp */
-    uint32_t threads_per_sm, regs_per_sm, shmem_per_sm, ctas_per_sm;
+    uint32_t threads_per_sm, regs_per_sm, shmem_per_sm;
     int policy;                      /* 0 lrr, 1 gto, 2 two-level */
     uint32_t two_level_n;
     uint32_t units[TU_COUNT];
-    cache_config l1cfg, ccfg, l2cfg;
+    cache_config l1cfg, ccfg, tcfg, l2cfg;
     int have_l1;
     dram_config dcfg;
     icnt *reqnet, *repnet;

@@ -22,8 +22,8 @@ Each record says whether lockstep is expected to load it:
   expect=supported    everything in the PTX core, i.e. all of the census except
                       the families below.  A supported record that lockstep
                       rejects is a lockstep bug: the test fails and says why.
-  expect=unsupported  the texture (tex*), surface (sust*, suld*) and warp-matrix
-                      (wmma*) families, which the PTX core leaves to later work,
+  expect=unsupported  the warp-matrix (wmma*) family and the cube-map texture
+                      forms (tex.cube, tex.acube), which lockstep leaves to later work,
                       plus instructions in LOCKSTEP_UNSUPPORTED below (what
                       `lockstep ptx check` reported as "unsupported instruction"
                       outside the core's required set).  Loading must fail with
@@ -866,10 +866,14 @@ ID_PREFIX = {"forms": "form", "base": "base", "sreg": "sreg", "directive": "dir"
 
 # The families the PTX core leaves out (by the form's first component).
 EXCLUDED = {
-    "tex": "texture fetches: a later issue (texture objects)",
-    "suld": "surface loads: a later issue",
-    "sust": "surface stores: a later issue",
     "wmma": "warp matrix (tensor core) operations: later still",
+}
+
+# Forms of otherwise supported instructions that lockstep leaves out, by the
+# form's first two components.
+FORM_EXCLUDED = {
+    "tex.cube": "cube-map textures",
+    "tex.acube": "cube-map array textures",
 }
 
 # Instructions outside the PTX core's required set (census ranks 1-50, prmt,
@@ -882,8 +886,8 @@ LOCKSTEP_UNSUPPORTED = {
 # What `lockstep ptx check` said about each unsupported instruction when
 # forms.txt was last regenerated (--check reports any change).
 LOCKSTEP_SAYS = {
-    "tex": "unsupported instruction 'tex' (texture fetches are not implemented in lockstep yet)",
-    "sust": "unsupported instruction 'sust' (surface stores are not implemented in lockstep yet)",
+    "tex.cube": "unsupported instruction 'tex.cube' (cube-map textures are not implemented in "
+                "lockstep)",
     "wmma": "unsupported instruction 'wmma' (warp matrix (tensor core) operations are not "
             "implemented in lockstep yet)",
 }
@@ -895,6 +899,9 @@ TARGETS = {}
 def expectation(form):
     """(expect, instruction name the error must name, note) for one entry."""
     opcode = form.split(".")[0] if not form.startswith((".", "%", "label")) else None
+    two = ".".join(form.split(".")[:2]) if opcode else None
+    if two in FORM_EXCLUDED:
+        return "unsupported", two, FORM_EXCLUDED[two]
     if opcode in EXCLUDED:
         return "unsupported", opcode, EXCLUDED[opcode]
     if opcode in LOCKSTEP_UNSUPPORTED:

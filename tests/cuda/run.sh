@@ -9,7 +9,8 @@
 #     timeout 120 LOCKSTEP_BIN run -- BUILD_DIR/cuda/NAME
 # with stdout and stderr kept in BUILD_DIR/cuda/NAME.stdout and NAME.stderr.
 # A program passes when its exit status is 0 (3 for fault), its stdout equals
-# tests/cuda/expected/NAME.stdout where that file exists, for fault its
+# tests/cuda/expected/NAME.stdout where that file exists, a second run with
+# --functional gives the same exit status and stdout, for fault its
 # stderr reports the illegal address, names the faulting kernel and the CUDA
 # source line (fault.cu is built with -lineinfo), and its --stats-json file
 # lists every launch with name, grid, block, warp_insts and thread_insts.  Prints
@@ -120,6 +121,19 @@ for name in $names; do
             why="stderr does not name the kernel $kernel"
         elif ! grep -q "fault.cu:[0-9]" "$err"; then
             why="stderr does not name the CUDA source line (fault.cu:LINE)"
+        fi
+    fi
+    # the same program in functional mode: the same exit status and stdout
+    if [ -z "$why" ]; then
+        env $LOCKSTEP_RUN_ENV $limit "$lockstep" run --functional --no-stats -- "$bin" \
+            >"$out.functional" 2>"$err.functional"
+        frc=$?
+        if [ "$frc" -ne "$rc" ]; then
+            why="--functional: exit status $frc, timing mode's was $rc"
+            err=$err.functional
+        elif ! cmp -s "$out" "$out.functional"; then
+            why="--functional: stdout differs from timing mode's"
+            err=$err.functional
         fi
     fi
     # every launch is in the JSON statistics with its name, shape and counts

@@ -8,6 +8,7 @@
 #include "abi_fields.h"
 
 #define F(s, f) printf("%s.%s %zu\n", #s, #f, offsetof(struct s, f));
+#define Z(s) printf("sizeof %s %zu\n", #s, sizeof(struct s));
 #define E(e) printf("%s %d\n", #e, (int)(e));
 
 int main()
@@ -15,6 +16,8 @@ int main()
     printf("sizeof cudaDeviceProp %zu\nsizeof cudaFuncAttributes %zu\nsizeof dim3 %zu\n",
            sizeof(struct cudaDeviceProp), sizeof(struct cudaFuncAttributes), sizeof(dim3));
     FIELDS_cudaDeviceProp(F) FIELDS_cudaFuncAttributes(F) FIELDS_cudaChannelFormatDesc(F)
+    STRUCTS_MORE(F)
+    SIZES(Z)
     ENUMS(E)
     return 0;
 }

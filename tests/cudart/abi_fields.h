@@ -124,6 +124,131 @@
     F(cudaChannelFormatDesc, w) \
     F(cudaChannelFormatDesc, f) \
 
+#define FIELDS_cudaPitchedPtr(F) \
+    F(cudaPitchedPtr, ptr) \
+    F(cudaPitchedPtr, pitch) \
+    F(cudaPitchedPtr, xsize) \
+    F(cudaPitchedPtr, ysize) \
+
+#define FIELDS_cudaExtent(F) \
+    F(cudaExtent, width) \
+    F(cudaExtent, height) \
+    F(cudaExtent, depth) \
+
+#define FIELDS_cudaPos(F) \
+    F(cudaPos, x) \
+    F(cudaPos, y) \
+    F(cudaPos, z) \
+
+#define FIELDS_cudaMemcpy3DParms(F) \
+    F(cudaMemcpy3DParms, srcArray) \
+    F(cudaMemcpy3DParms, srcPos) \
+    F(cudaMemcpy3DParms, srcPtr) \
+    F(cudaMemcpy3DParms, dstArray) \
+    F(cudaMemcpy3DParms, dstPos) \
+    F(cudaMemcpy3DParms, dstPtr) \
+    F(cudaMemcpy3DParms, extent) \
+    F(cudaMemcpy3DParms, kind) \
+
+#define FIELDS_cudaMemLocation(F) \
+    F(cudaMemLocation, type) \
+    F(cudaMemLocation, id) \
+
+#define FIELDS_cudaMemPoolProps(F) \
+    F(cudaMemPoolProps, allocType) \
+    F(cudaMemPoolProps, handleTypes) \
+    F(cudaMemPoolProps, location) \
+    F(cudaMemPoolProps, win32SecurityAttributes) \
+    F(cudaMemPoolProps, maxSize) \
+    F(cudaMemPoolProps, usage) \
+    F(cudaMemPoolProps, reserved) \
+
+#define FIELDS_cudaKernelNodeParams(F) \
+    F(cudaKernelNodeParams, func) \
+    F(cudaKernelNodeParams, gridDim) \
+    F(cudaKernelNodeParams, blockDim) \
+    F(cudaKernelNodeParams, sharedMemBytes) \
+    F(cudaKernelNodeParams, kernelParams) \
+    F(cudaKernelNodeParams, extra) \
+
+#define FIELDS_cudaMemsetParams(F) \
+    F(cudaMemsetParams, dst) \
+    F(cudaMemsetParams, pitch) \
+    F(cudaMemsetParams, value) \
+    F(cudaMemsetParams, elementSize) \
+    F(cudaMemsetParams, width) \
+    F(cudaMemsetParams, height) \
+
+#define FIELDS_cudaHostNodeParams(F) \
+    F(cudaHostNodeParams, fn) \
+    F(cudaHostNodeParams, userData) \
+
+#define FIELDS_cudaGraphExecUpdateResultInfo_st(F) \
+    F(cudaGraphExecUpdateResultInfo_st, result) \
+    F(cudaGraphExecUpdateResultInfo_st, errorNode) \
+    F(cudaGraphExecUpdateResultInfo_st, errorFromNode) \
+
+#define FIELDS_cudaResourceDesc(F) \
+    F(cudaResourceDesc, resType) \
+    F(cudaResourceDesc, res) \
+    F(cudaResourceDesc, flags) \
+
+#define FIELDS_cudaTextureDesc(F) \
+    F(cudaTextureDesc, addressMode) \
+    F(cudaTextureDesc, filterMode) \
+    F(cudaTextureDesc, readMode) \
+    F(cudaTextureDesc, sRGB) \
+    F(cudaTextureDesc, borderColor) \
+    F(cudaTextureDesc, normalizedCoords) \
+    F(cudaTextureDesc, maxAnisotropy) \
+    F(cudaTextureDesc, mipmapFilterMode) \
+    F(cudaTextureDesc, mipmapLevelBias) \
+    F(cudaTextureDesc, minMipmapLevelClamp) \
+    F(cudaTextureDesc, maxMipmapLevelClamp) \
+    F(cudaTextureDesc, disableTrilinearOptimization) \
+    F(cudaTextureDesc, seamlessCubemap) \
+
+#define FIELDS_cudaResourceViewDesc(F) \
+    F(cudaResourceViewDesc, format) \
+    F(cudaResourceViewDesc, width) \
+    F(cudaResourceViewDesc, height) \
+    F(cudaResourceViewDesc, depth) \
+    F(cudaResourceViewDesc, firstMipmapLevel) \
+    F(cudaResourceViewDesc, lastMipmapLevel) \
+    F(cudaResourceViewDesc, firstLayer) \
+    F(cudaResourceViewDesc, lastLayer) \
+    F(cudaResourceViewDesc, reserved) \
+
+#define STRUCTS_MORE(F) \
+    FIELDS_cudaResourceDesc(F) \
+    FIELDS_cudaTextureDesc(F) \
+    FIELDS_cudaResourceViewDesc(F) \
+    FIELDS_cudaPitchedPtr(F) \
+    FIELDS_cudaExtent(F) \
+    FIELDS_cudaPos(F) \
+    FIELDS_cudaMemcpy3DParms(F) \
+    FIELDS_cudaMemLocation(F) \
+    FIELDS_cudaMemPoolProps(F) \
+    FIELDS_cudaKernelNodeParams(F) \
+    FIELDS_cudaMemsetParams(F) \
+    FIELDS_cudaHostNodeParams(F) \
+    FIELDS_cudaGraphExecUpdateResultInfo_st(F) \
+
+#define SIZES(Z) \
+    Z(cudaResourceDesc) \
+    Z(cudaTextureDesc) \
+    Z(cudaResourceViewDesc) \
+    Z(cudaPitchedPtr) \
+    Z(cudaExtent) \
+    Z(cudaPos) \
+    Z(cudaMemcpy3DParms) \
+    Z(cudaMemLocation) \
+    Z(cudaMemPoolProps) \
+    Z(cudaKernelNodeParams) \
+    Z(cudaMemsetParams) \
+    Z(cudaHostNodeParams) \
+    Z(cudaGraphExecUpdateResultInfo_st) \
+
 #define ENUMS(E) \
     E(cudaSuccess) \
     E(cudaErrorInvalidValue) \
@@ -216,4 +341,77 @@
     E(cudaLimitPrintfFifoSize) \
     E(cudaLimitMallocHeapSize) \
     E(CUDART_VERSION) \
+    E(cudaErrorIllegalState) \
+    E(cudaErrorCooperativeLaunchTooLarge) \
+    E(cudaErrorStreamCaptureUnsupported) \
+    E(cudaErrorStreamCaptureInvalidated) \
+    E(cudaErrorStreamCaptureUnmatched) \
+    E(cudaErrorStreamCaptureUnjoined) \
+    E(cudaErrorStreamCaptureImplicit) \
+    E(cudaErrorGraphExecUpdateFailure) \
+    E(cudaDevAttrMemoryPoolsSupported) \
+    E(cudaHostRegisterDefault) \
+    E(cudaHostRegisterPortable) \
+    E(cudaHostRegisterMapped) \
+    E(cudaHostRegisterIoMemory) \
+    E(cudaHostRegisterReadOnly) \
+    E(cudaOccupancyDefault) \
+    E(cudaOccupancyDisableCachingOverride) \
+    E(cudaMemPoolReuseFollowEventDependencies) \
+    E(cudaMemPoolReuseAllowOpportunistic) \
+    E(cudaMemPoolReuseAllowInternalDependencies) \
+    E(cudaMemPoolAttrReleaseThreshold) \
+    E(cudaMemPoolAttrReservedMemCurrent) \
+    E(cudaMemPoolAttrReservedMemHigh) \
+    E(cudaMemPoolAttrUsedMemCurrent) \
+    E(cudaMemPoolAttrUsedMemHigh) \
+    E(cudaMemAllocationTypePinned) \
+    E(cudaMemHandleTypeNone) \
+    E(cudaMemLocationTypeDevice) \
+    E(cudaGraphNodeTypeKernel) \
+    E(cudaGraphNodeTypeMemcpy) \
+    E(cudaGraphNodeTypeMemset) \
+    E(cudaGraphNodeTypeHost) \
+    E(cudaGraphNodeTypeGraph) \
+    E(cudaGraphNodeTypeEmpty) \
+    E(cudaGraphNodeTypeWaitEvent) \
+    E(cudaGraphNodeTypeEventRecord) \
+    E(cudaStreamCaptureStatusNone) \
+    E(cudaStreamCaptureStatusActive) \
+    E(cudaStreamCaptureStatusInvalidated) \
+    E(cudaStreamCaptureModeGlobal) \
+    E(cudaStreamCaptureModeThreadLocal) \
+    E(cudaStreamCaptureModeRelaxed) \
+    E(cudaGraphExecUpdateSuccess) \
+    E(cudaGraphExecUpdateError) \
+    E(cudaGraphExecUpdateErrorTopologyChanged) \
+    E(cudaGraphExecUpdateErrorNodeTypeChanged) \
+    E(cudaGraphExecUpdateErrorFunctionChanged) \
+    E(cudaGraphExecUpdateErrorParametersChanged) \
+    E(cudaGraphExecUpdateErrorNotSupported) \
+    E(cudaErrorHostMemoryAlreadyRegistered) \
+    E(cudaErrorHostMemoryNotRegistered) \
+    E(cudaErrorStreamCaptureIsolation) \
+    E(cudaChannelFormatKindSigned) \
+    E(cudaChannelFormatKindUnsigned) \
+    E(cudaChannelFormatKindFloat) \
+    E(cudaChannelFormatKindNone) \
+    E(cudaArrayDefault) \
+    E(cudaArrayLayered) \
+    E(cudaArraySurfaceLoadStore) \
+    E(cudaArrayCubemap) \
+    E(cudaArrayTextureGather) \
+    E(cudaResourceTypeArray) \
+    E(cudaResourceTypeMipmappedArray) \
+    E(cudaResourceTypeLinear) \
+    E(cudaResourceTypePitch2D) \
+    E(cudaAddressModeWrap) \
+    E(cudaAddressModeClamp) \
+    E(cudaAddressModeMirror) \
+    E(cudaAddressModeBorder) \
+    E(cudaFilterModePoint) \
+    E(cudaFilterModeLinear) \
+    E(cudaReadModeElementType) \
+    E(cudaReadModeNormalizedFloat) \
+    E(cudaErrorInvalidChannelDescriptor) \
 

@@ -29,7 +29,8 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sh
 cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun);
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                size_t sharedMem, cudaStream_t stream);
-cudaError_t cudaGraphCreate(void *graph, unsigned flags); /* a stub */
+cudaError_t cudaMallocMipmappedArray(void *array, const void *desc, size_t w, size_t h, size_t d,
+                                     unsigned flags); /* a stub */
 
 static const char ptx[] =
     ".version 9.0\n.target sm_75\n.address_size 64\n"
@@ -43,12 +44,17 @@ static const char ptx[] =
     "  ld.u32 %r4, [%rd3]; ld.global.u32 %r5, [counter]; mad.lo.s32 %r4, %r4, %r2, %r5;\n"
     "  st.u32 [%rd3], %r4;\nDONE:\n  ret;\n}\n"
     ".visible .entry oob(.param .u64 p)\n{\n"
-    "  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [p];\n  st.global.u32 [%rd1+4096], 1;\n  ret;\n}\n";
+    "  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [p];\n  st.global.u32 [%rd1+4096], 1;\n  ret;\n}\n"
+    /* the grid workspace's address, as cooperative groups reads it */
+    ".visible .entry ws(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<3>; .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [p];\n"
+    "  mov.u32 %r1, %envreg1; mov.u32 %r2, %envreg2;\n"
+    "  st.global.v2.u32 [%rd1], {%r2, %r1};\n  ret;\n}\n";
 
 /* a fat binary holding ptx, laid out as nvcc 13's (see src/cudart/fatbin.c) */
 static _Alignas(8) unsigned char fatbin[4096];
 static fatbin_wrapper wrapper;
-static char host_scale, host_oob; /* stand-ins for the host stubs */
+static char host_scale, host_oob, host_ws; /* stand-ins for the host stubs */
 static unsigned host_counter;     /* the shadow of `counter` */
 
 static void build_fatbin(void)
@@ -82,6 +88,7 @@ static void test_register_and_launch(void)
     CHECK(h != NULL);
     __cudaRegisterFunction(h, &host_scale, (char *)"scale", "scale", -1, NULL, NULL, NULL, NULL, NULL);
     __cudaRegisterFunction(h, &host_oob, (char *)"oob", "oob", -1, NULL, NULL, NULL, NULL, NULL);
+    __cudaRegisterFunction(h, &host_ws, (char *)"ws", "ws", -1, NULL, NULL, NULL, NULL, NULL);
     __cudaRegisterVar(h, (char *)&host_counter, (char *)"counter", "counter", 0, 4, 0, 0);
     __cudaRegisterFatBinaryEnd(h);
 
@@ -299,11 +306,218 @@ static void test_device_queries_and_stubs(void)
     CHECK(cudaDeviceSetLimit(cudaLimitStackSize, 4096) == cudaSuccess);
     CHECK(cudaDeviceGetLimit(&lim, cudaLimitStackSize) == cudaSuccess && lim == 4096);
     /* an unimplemented function names itself and fails cleanly */
-    CHECK(cudaGraphCreate(NULL, 0) == cudaErrorNotSupported);
+    CHECK(cudaMallocMipmappedArray(NULL, NULL, 1, 1, 1, 0) == cudaErrorNotSupported);
     CHECK(cudaGetLastError() == cudaErrorNotSupported);
     void *big;
     CHECK(cudaMalloc(&big, (size_t)1 << 60) == cudaErrorMemoryAllocation);
     cudaGetLastError();
+}
+
+/* The occupancy calculator follows the configuration's limits (the default
+ * config: 8 CTAs, 1536 threads, 32768 registers, 48 KiB shared per SM). */
+static void test_occupancy(void)
+{
+    int n = -1;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, &host_scale, 128, 0) == cudaSuccess);
+    CHECK_EQ_U64(n, 8);
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, &host_scale, 1024, 0) == cudaSuccess);
+    CHECK_EQ_U64(n, 1);
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, &host_scale, 64, 20000) == cudaSuccess);
+    CHECK_EQ_U64(n, 2);
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, &host_scale, 64, 0, 8) ==
+          cudaErrorInvalidValue);
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, &n, 64, 0) ==
+          cudaErrorInvalidDeviceFunction);
+    size_t dyn = 0;
+    CHECK(cudaOccupancyAvailableDynamicSMemPerBlock(&dyn, &host_scale, 3, 64) == cudaSuccess);
+    CHECK_EQ_U64(dyn, 49152 / 3);
+    struct cudaDeviceProp p;
+    CHECK(cudaGetDeviceProperties(&p, 0) == cudaSuccess);
+    CHECK(p.maxBlocksPerMultiProcessor == 8 && p.regsPerMultiprocessor == 32768);
+    CHECK(p.cooperativeLaunch == 1 && p.memoryPoolsSupported == 1);
+    cudaGetLastError();
+}
+
+/* A cooperative launch gets a zeroed grid workspace in %envreg1:2 and every
+ * CTA resident; a grid larger than the device holds at once is refused. */
+static void test_cooperative(void)
+{
+    unsigned long long *d, got = 1, word = 1;
+    CHECK(cudaMalloc((void **)&d, 8) == cudaSuccess);
+    void *args[] = {&d};
+    CHECK(cudaLaunchKernel(&host_ws, (dim3){1, 1, 1}, (dim3){1, 1, 1}, args, 0, NULL) == cudaSuccess);
+    CHECK(cudaMemcpy(&got, d, 8, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK_EQ_U64(got, 0); /* not cooperative: no workspace */
+    CHECK(cudaLaunchCooperativeKernel(&host_ws, (dim3){120, 1, 1}, (dim3){32, 1, 1}, args, 0,
+                                      NULL) == cudaSuccess);
+    CHECK(cudaMemcpy(&got, d, 8, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK_MSG(got != 0, "no grid workspace address");
+    CHECK(cudaMemcpy(&word, (void *)(uintptr_t)got, 8, cudaMemcpyDeviceToHost) ==
+          cudaErrorInvalidDevicePointer); /* freed after the launch */
+    cudaGetLastError();
+    /* 15 SMs x 8 CTAs */
+    CHECK(cudaLaunchCooperativeKernel(&host_ws, (dim3){121, 1, 1}, (dim3){32, 1, 1}, args, 0,
+                                      NULL) == cudaErrorCooperativeLaunchTooLarge);
+    CHECK(cudaGetLastError() == cudaErrorCooperativeLaunchTooLarge);
+    CHECK(cudaGetLastError() == cudaSuccess); /* not sticky */
+    cudaFree(d);
+}
+
+static int host_order[4], host_n;
+static void host_fn(void *arg) { host_order[host_n++] = (int)(uintptr_t)arg; }
+static void stream_cb(cudaStream_t s, cudaError_t e, void *arg)
+{
+    (void)s;
+    host_order[host_n++] = e == cudaSuccess ? (int)(uintptr_t)arg : -1;
+}
+
+/* Graphs: explicit nodes, stream capture, relaunch, bad handles. */
+static void test_graphs(void)
+{
+    unsigned *d, n = 64, k = 2, h[64];
+    for (unsigned i = 0; i < 64; i++)
+        h[i] = i;
+    CHECK(cudaMalloc((void **)&d, sizeof h) == cudaSuccess);
+    cudaGraph_t g;
+    CHECK(cudaGraphCreate(&g, 0) == cudaSuccess);
+    cudaGraphNode_t up, kn, down, hn;
+    CHECK(cudaGraphAddMemcpyNode1D(&up, g, NULL, 0, d, h, sizeof h, cudaMemcpyHostToDevice) ==
+          cudaSuccess);
+    void *args[] = {&d, &n, &k};
+    struct cudaKernelNodeParams kp = {&host_scale, {1, 1, 1}, {64, 1, 1}, 0, args, NULL};
+    CHECK(cudaGraphAddKernelNode(&kn, g, &up, 1, &kp) == cudaSuccess);
+    k = 5; /* the node copied the arguments */
+    CHECK(cudaGraphAddMemcpyNode1D(&down, g, &kn, 1, h, d, sizeof h, cudaMemcpyDeviceToHost) ==
+          cudaSuccess);
+    struct cudaHostNodeParams hp = {host_fn, (void *)7};
+    CHECK(cudaGraphAddHostNode(&hn, g, &down, 1, &hp) == cudaSuccess);
+    cudaGraphExec_t x;
+    CHECK(cudaGraphInstantiate(&x, g, 0) == cudaSuccess);
+    host_n = 0;
+    CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);
+    CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess); /* h is uploaded again: same result */
+    for (unsigned i = 0; i < 64; i++)
+        CHECK_EQ_U64(h[i], (i * 2 + 10) * 2 + 10);
+    CHECK_EQ_U64(host_n, 2);
+    /* a node of another graph, a destroyed graph, a made-up handle */
+    cudaGraph_t g2;
+    CHECK(cudaGraphCreate(&g2, 0) == cudaSuccess);
+    cudaGraphNode_t e2;
+    CHECK(cudaGraphAddEmptyNode(&e2, g2, &kn, 1) == cudaErrorInvalidValue);
+    CHECK(cudaGraphDestroy(g2) == cudaSuccess);
+    CHECK(cudaGraphDestroy(g2) == cudaErrorInvalidValue);
+    CHECK(cudaGraphLaunch((cudaGraphExec_t)(uintptr_t)0x1234567a, NULL) == cudaErrorInvalidValue);
+    CHECK(cudaGraphExecDestroy(x) == cudaSuccess);
+    CHECK(cudaGraphLaunch(x, NULL) == cudaErrorInvalidValue);
+    CHECK(cudaGraphDestroy(g) == cudaSuccess);
+    int type;
+    CHECK(cudaGraphNodeGetType(kn, &type) == cudaErrorInvalidValue); /* went with its graph */
+    cudaGetLastError();
+
+    /* capture: nothing runs until the graph is launched */
+    cudaStream_t s;
+    CHECK(cudaStreamCreate(&s) == cudaSuccess);
+    CHECK(cudaMemset(d, 0, sizeof h) == cudaSuccess);
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaErrorIllegalState);
+    CHECK(cudaMemsetAsync(d, 1, sizeof h, s) == cudaSuccess);
+    k = 3;
+    CHECK(cudaLaunchKernel(&host_scale, (dim3){1, 1, 1}, (dim3){64, 1, 1}, args, 0, s) == cudaSuccess);
+    CHECK(cudaLaunchHostFunc(s, host_fn, (void *)9) == cudaSuccess);
+    CHECK(cudaStreamAddCallback(s, stream_cb, NULL, 0) == cudaErrorStreamCaptureUnsupported);
+    cudaGraph_t cg;
+    CHECK(cudaStreamEndCapture(s, &cg) == cudaErrorStreamCaptureInvalidated); /* the callback */
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    CHECK(cudaMemsetAsync(d, 1, sizeof h, s) == cudaSuccess);
+    CHECK(cudaLaunchKernel(&host_scale, (dim3){1, 1, 1}, (dim3){64, 1, 1}, args, 0, s) == cudaSuccess);
+    CHECK(cudaMemcpyAsync(h, d, sizeof h, cudaMemcpyDeviceToHost, s) == cudaSuccess);
+    CHECK(cudaStreamEndCapture(s, &cg) == cudaSuccess);
+    memset(h, 0xee, sizeof h);
+    unsigned probe = 1;
+    CHECK(cudaMemcpy(&probe, d, 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK_EQ_U64(probe, 0);
+    size_t count = 0;
+    CHECK(cudaGraphGetNodes(cg, NULL, &count) == cudaSuccess);
+    CHECK_EQ_U64(count, 3);
+    CHECK(cudaGraphInstantiate(&x, cg, 0) == cudaSuccess);
+    CHECK(cudaGraphLaunch(x, s) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+    for (unsigned i = 0; i < 64; i++)
+        CHECK_EQ_U64(h[i], 0x01010101u * 3 + 10);
+    CHECK(cudaGraphExecDestroy(x) == cudaSuccess);
+    CHECK(cudaGraphDestroy(cg) == cudaSuccess);
+    CHECK(cudaStreamDestroy(s) == cudaSuccess);
+    cudaGetLastError();
+    cudaFree(d);
+}
+
+/* Host functions, registered memory, pitched copies, pools. */
+static void test_more_memory_and_streams(void)
+{
+    cudaStream_t s;
+    CHECK(cudaStreamCreate(&s) == cudaSuccess);
+    host_n = 0;
+    CHECK(cudaLaunchHostFunc(s, host_fn, (void *)1) == cudaSuccess);
+    CHECK(cudaStreamAddCallback(s, stream_cb, (void *)2, 0) == cudaSuccess);
+    CHECK(cudaLaunchHostFunc(s, NULL, NULL) == cudaErrorInvalidValue);
+    CHECK(host_n == 2 && host_order[0] == 1 && host_order[1] == 2);
+
+    unsigned buf[64];
+    for (unsigned i = 0; i < 64; i++)
+        buf[i] = i;
+    CHECK(cudaHostRegister(buf, sizeof buf, 0) == cudaSuccess);
+    unsigned *dp = NULL, n = 64, k = 1;
+    CHECK(cudaHostGetDevicePointer((void **)&dp, buf, 0) == cudaSuccess && dp == buf);
+    void *args[] = {&dp, &n, &k};
+    CHECK(cudaLaunchKernel(&host_scale, (dim3){1, 1, 1}, (dim3){64, 1, 1}, args, 0, s) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+    CHECK_EQ_U64(buf[63], 63 + 10);
+    CHECK(cudaFreeHost(buf) == cudaErrorInvalidValue); /* registered, not allocated */
+    CHECK(cudaHostUnregister(buf) == cudaSuccess);
+    CHECK(cudaHostUnregister(buf) == cudaErrorHostMemoryNotRegistered);
+
+    /* 2-D: a 5 x 3 block of bytes through pitched memory */
+    unsigned char *pd;
+    size_t pitch;
+    CHECK(cudaMallocPitch((void **)&pd, &pitch, 5, 3) == cudaSuccess && pitch == 512);
+    unsigned char src[3][5], back[3][8];
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 5; x++)
+            src[y][x] = (unsigned char)(y * 16 + x);
+    memset(back, 0xaa, sizeof back);
+    CHECK(cudaMemset2D(pd, pitch, 0x77, 5, 3) == cudaSuccess);
+    CHECK(cudaMemcpy2D(pd + pitch, pitch, src[1], 5, 5, 2, cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpy2DAsync(back, 8, pd, pitch, 5, 3, cudaMemcpyDeviceToHost, s) == cudaSuccess);
+    for (int x = 0; x < 5; x++) {
+        CHECK_EQ_U64(back[0][x], 0x77);
+        CHECK_EQ_U64(back[1][x], src[1][x]);
+        CHECK_EQ_U64(back[2][x], src[2][x]);
+    }
+    CHECK_EQ_U64(back[0][5], 0xaa); /* past the width: untouched */
+    struct cudaMemcpy3DParms arr = {0};
+    arr.dstArray = (cudaArray_t)(uintptr_t)1;
+    arr.extent = (struct cudaExtent){1, 1, 1};
+    CHECK(cudaMemcpy3D(&arr) == cudaErrorInvalidValue); /* not a live array */
+    cudaGetLastError();
+    cudaFree(pd);
+
+    /* pools */
+    cudaMemPool_t pool;
+    CHECK(cudaDeviceGetMemPool(&pool, 0) == cudaSuccess);
+    void *a;
+    uint64_t used = 1;
+    CHECK(cudaMallocAsync(&a, 1000, s) == cudaSuccess);
+    CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess);
+    CHECK_EQ_U64(used, 1000);
+    CHECK(cudaFreeAsync(a, s) == cudaSuccess);
+    CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess);
+    CHECK_EQ_U64(used, 0);
+    CHECK(cudaFreeAsync(a, s) == cudaErrorInvalidValue); /* twice */
+    CHECK(cudaMemPoolDestroy(pool) == cudaErrorInvalidValue); /* the default pool */
+    int lo = 5, hi = 5;
+    CHECK(cudaDeviceGetStreamPriorityRange(&lo, &hi) == cudaSuccess && lo == 0 && hi == 0);
+    cudaGetLastError();
+    CHECK(cudaStreamDestroy(s) == cudaSuccess);
 }
 
 int main(void)
@@ -315,5 +529,9 @@ int main(void)
     RUN(test_bad_handles);
     RUN(test_sticky_fault_and_reset);
     RUN(test_device_queries_and_stubs);
+    RUN(test_occupancy);
+    RUN(test_cooperative);
+    RUN(test_graphs);
+    RUN(test_more_memory_and_streams);
     return test_summary();
 }

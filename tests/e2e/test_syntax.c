@@ -128,9 +128,34 @@ static void test_imm64(void)
     lockstep_device_destroy(dev);
 }
 
+static void test_consts(void)
+{
+    lockstep_device *dev;
+    CHECK(lockstep_device_create(NULL, &dev) == LOCKSTEP_SUCCESS);
+    lockstep_module *mod;
+    CHECK(lockstep_module_load_file(dev, LOCKSTEP_SRC_DIR "/tests/ptx/good/syntax.ptx", &mod) ==
+          LOCKSTEP_SUCCESS);
+    lockstep_kernel *k;
+    CHECK(lockstep_module_get_kernel(mod, "consts", &k) == LOCKSTEP_SUCCESS);
+    lockstep_dptr out;
+    lockstep_malloc(dev, 32, &out);
+    void *args[] = {&out};
+    CHECK(lockstep_launch_args(dev, k, (lockstep_dim3){1, 1, 1}, (lockstep_dim3){1, 1, 1}, 0, args,
+                               NULL) == LOCKSTEP_SUCCESS);
+    uint32_t r[5];
+    lockstep_memcpy_dtoh(dev, r, out, sizeof r);
+    CHECK_EQ_U64(r[0], 32);  /* WARP_SZ */
+    CHECK_EQ_U64(r[1], 64);  /* WARP_SZ as an ALU operand */
+    CHECK_EQ_U64(r[2], 1);   /* mov.pred %p, -1: true */
+    CHECK_EQ_U64(r[3], 0);   /* mov.pred %p, 0: false */
+    CHECK_EQ_U64(r[4], 1);   /* mov.pred %p, 1: true */
+    lockstep_device_destroy(dev);
+}
+
 int main(void)
 {
     RUN(test_imm64);
+    RUN(test_consts);
     RUN(test_syntax_kernel);
     RUN(test_print_kernel);
     return test_summary();
