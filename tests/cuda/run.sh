@@ -5,11 +5,16 @@
 # Each tests/cuda/NAME.cu is built, when BUILD_DIR/cuda/NAME is missing or
 # older than its source (or common.cuh), with exactly
 #     nvcc -cudart shared -O2 -o BUILD_DIR/cuda/NAME tests/cuda/NAME.cu
+# and each directory tests/cuda/NAME/ holding a main.cu (a program in
+# several translation units; rebuilt when any file there is newer) with
+#     nvcc -cudart shared -O2 -rdc=true -o BUILD_DIR/cuda/NAME \
+#         tests/cuda/NAME/main.cu tests/cuda/NAME/OTHER.cu...
 # and run as
 #     timeout 120 LOCKSTEP_BIN run -- BUILD_DIR/cuda/NAME
 # with stdout and stderr kept in BUILD_DIR/cuda/NAME.stdout and NAME.stderr.
 # A program passes when its exit status is 0 (3 for fault), its stdout equals
-# tests/cuda/expected/NAME.stdout where that file exists, for fault its
+# tests/cuda/expected/NAME.stdout where that file exists, a second run with
+# --functional gives the same exit status and stdout, for fault its
 # stderr reports the illegal address, names the faulting kernel and the CUDA
 # source line (fault.cu is built with -lineinfo), and its --stats-json file
 # lists every launch with name, grid, block, warp_insts and thread_insts.  Prints
@@ -61,6 +66,11 @@ else
         name=${src#tests/cuda/}
         names="$names ${name%.cu}"
     done
+    for dir in tests/cuda/*/; do
+        [ -f "${dir}main.cu" ] || continue
+        name=${dir#tests/cuda/}
+        names="$names ${name%/}"
+    done
 fi
 
 for name in $names; do
@@ -69,19 +79,27 @@ for name in $names; do
     out=$build/cuda/$name.stdout
     err=$build/cuda/$name.stderr
     n=$((n + 1))
-    if [ ! -f "$src" ]; then
+
+    # fault.cu is built with -lineinfo: its report must name the CUDA line
+    flags=
+    [ "$name" = fault ] && flags=-lineinfo
+    # tests/cuda/NAME/main.cu: a program in several translation units, built
+    # with separate compilation (relocatable device code) from main.cu and
+    # the directory's other .cu files
+    deps=$src
+    if [ -f "tests/cuda/$name/main.cu" ]; then
+        deps=tests/cuda/$name
+        src="tests/cuda/$name/main.cu $(ls "tests/cuda/$name"/*.cu | grep -v '/main\.cu$')"
+        flags=-rdc=true
+    elif [ ! -f "$src" ]; then
         echo "FAIL $name: no $src"
         fail=$((fail + 1))
         continue
     fi
 
-    # fault.cu is built with -lineinfo: its report must name the CUDA line
-    flags=
-    [ "$name" = fault ] && flags=-lineinfo
-
     # Build when the binary is missing or older than a source.
-    if [ ! -x "$bin" ] || [ -n "$(find "$src" tests/cuda/common.cuh -newer "$bin" 2>/dev/null)" ]; then
-        if ! nvcc -cudart shared -O2 $flags -o "$bin" "$src" >"$build/cuda/$name.build" 2>&1; then
+    if [ ! -x "$bin" ] || [ -n "$(find "$deps" tests/cuda/common.cuh -newer "$bin" 2>/dev/null)" ]; then
+        if ! nvcc -cudart shared -O2 $flags -o "$bin" $src >"$build/cuda/$name.build" 2>&1; then
             echo "FAIL $name: nvcc failed"
             show "$build/cuda/$name.build"
             rm -f "$bin"
@@ -120,6 +138,19 @@ for name in $names; do
             why="stderr does not name the kernel $kernel"
         elif ! grep -q "fault.cu:[0-9]" "$err"; then
             why="stderr does not name the CUDA source line (fault.cu:LINE)"
+        fi
+    fi
+    # the same program in functional mode: the same exit status and stdout
+    if [ -z "$why" ]; then
+        env $LOCKSTEP_RUN_ENV $limit "$lockstep" run --functional --no-stats -- "$bin" \
+            >"$out.functional" 2>"$err.functional"
+        frc=$?
+        if [ "$frc" -ne "$rc" ]; then
+            why="--functional: exit status $frc, timing mode's was $rc"
+            err=$err.functional
+        elif ! cmp -s "$out" "$out.functional"; then
+            why="--functional: stdout differs from timing mode's"
+            err=$err.functional
         fi
     fi
     # every launch is in the JSON statistics with its name, shape and counts
