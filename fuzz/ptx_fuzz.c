@@ -5,9 +5,12 @@
  * leak or hang is a bug.  When a module loads, its kernels are also
  * launched once with a tiny grid, zeroed parameters and a small
  * instruction limit, so the interpreter sees what the parser lets through.
+ * An input holding lines "//@@unit" is cut there into up to 8 texts that
+ * are linked (lockstep_module_load_ptx_linked) instead.
  *
  *   make fuzz && build-fuzz/ptx_fuzz -max_total_time=60 fuzz/corpus-ptx
  */
+#define _GNU_SOURCE /* memmem */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +43,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         lockstep_device_set_printf_output(dev, discard, NULL);
     }
     lockstep_module *mod = NULL;
-    if (lockstep_module_load_ptx(dev, (const char *)data, size, "fuzz.ptx", &mod) !=
-        LOCKSTEP_SUCCESS)
+    static const char cut[] = "\n//@@unit\n";
+    const char *texts[8], *p = (const char *)data, *end = p + size;
+    size_t lens[8], n = 0;
+    while (n < 7) {
+        const char *at = memmem(p, (size_t)(end - p), cut, sizeof cut - 1);
+        if (!at)
+            break;
+        texts[n] = p;
+        lens[n++] = (size_t)(at - p);
+        p = at + sizeof cut - 1;
+    }
+    texts[n] = p;
+    lens[n++] = (size_t)(end - p);
+    static const char *const names[8] = {"f0.ptx", "f1.ptx", "f2.ptx", "f3.ptx",
+                                         "f4.ptx", "f5.ptx", "f6.ptx", "f7.ptx"};
+    lockstep_status st = n == 1
+        ? lockstep_module_load_ptx(dev, (const char *)data, size, "fuzz.ptx", &mod)
+        : lockstep_module_load_ptx_linked(dev, n, texts, lens, names, &mod);
+    if (st != LOCKSTEP_SUCCESS)
         return 0;
     for (size_t i = 0; i < lockstep_module_kernel_count(mod) && i < 4; i++) {
         lockstep_kernel *k = lockstep_module_kernel_at(mod, i);

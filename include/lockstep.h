@@ -241,6 +241,19 @@ LOCKSTEP_API lockstep_status lockstep_module_load_ptx(lockstep_device *dev, cons
                                                       lockstep_module **out);
 LOCKSTEP_API lockstep_status lockstep_module_load_file(lockstep_device *dev, const char *path,
                                                        lockstep_module **out);
+/* Link n PTX texts into one module, as nvlink links the translation units
+ * of a program built with relocatable device code (nvcc -rdc=true): each
+ * .extern declaration binds to the .visible (else first .weak) definition
+ * in any text; a text's symbols without linkage stay its own.  names[i]
+ * names text i in messages and fault reports (NULL: "<ptxI>"); lens NULL:
+ * the texts are NUL-terminated.  An undefined extern and two definitions
+ * of one symbol are errors naming file:line.  The module's file name is
+ * the texts' names joined by '+'. */
+LOCKSTEP_API lockstep_status lockstep_module_load_ptx_linked(lockstep_device *dev, size_t n,
+                                                             const char *const texts[],
+                                                             const size_t lens[],
+                                                             const char *const names[],
+                                                             lockstep_module **out);
 /* Frees the module and its variables. Kernels of it must not be launched afterwards. */
 LOCKSTEP_API void lockstep_module_unload(lockstep_module *mod);
 

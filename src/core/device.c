@@ -20,6 +20,7 @@
 #include "exec/exec.h"
 #include "util/addrmap.h"
 #include "mem/devmem.h"
+#include "ptx/link.h"
 #include "ptx/lower.h"
 #include "ptx/parse.h"
 #include "timing/timing.h"
@@ -482,34 +483,23 @@ static int env_write(void *ud, uint64_t addr, const void *data, uint64_t n)
     return devmem_write(dev->dm, addr, data, n);
 }
 
-lockstep_status lockstep_module_load_ptx(lockstep_device *dev, const char *text, size_t len,
-                                         const char *filename, lockstep_module **out)
+/* A load that failed in the front end: its messages become the last error. */
+static lockstep_status load_failed(lockstep_device *dev, diag *d)
 {
-    if (!dev || !out || (!text && len))
-        return LOCKSTEP_ERROR_INVALID_VALUE;
-    *out = NULL;
-    if (!filename)
-        filename = "<ptx>";
-    diag d;
-    diag_init(&d, filename);
-    ast_module am;
-    ir_module *ir = NULL;
-    lower_env env = {dev, env_alloc, env_free, env_write};
-    int rc = ptx_parse(text ? text : "", len, filename, &am, &d);
-    if (!rc)
-        rc = ptx_lower(&am, &env, &d, &ir);
-    ast_module_free(&am);
-    if (rc) {
-        lockstep_status st = d.oom ? LOCKSTEP_ERROR_OUT_OF_MEMORY
-                             : d.nunsupported == d.nerrors ? LOCKSTEP_ERROR_UNSUPPORTED_PTX
-                                                           : LOCKSTEP_ERROR_INVALID_PTX;
-        sb_clear(&dev->last_error);
-        sb_append(&dev->last_error, sb_cstr(&d.text), d.text.len && d.text.s[d.text.len - 1] == '\n'
-                                                           ? d.text.len - 1 : d.text.len);
-        diag_free(&d);
-        return st;
-    }
-    diag_free(&d);
+    lockstep_status st = d->oom ? LOCKSTEP_ERROR_OUT_OF_MEMORY
+                         : d->nunsupported == d->nerrors ? LOCKSTEP_ERROR_UNSUPPORTED_PTX
+                                                         : LOCKSTEP_ERROR_INVALID_PTX;
+    sb_clear(&dev->last_error);
+    sb_append(&dev->last_error, sb_cstr(&d->text), d->text.len && d->text.s[d->text.len - 1] == '\n'
+                                                       ? d->text.len - 1 : d->text.len);
+    diag_free(d);
+    return st;
+}
+
+/* The module around a lowered ir (which it takes, also on failure). */
+static lockstep_status module_create(lockstep_device *dev, ir_module *ir, const char *filename,
+                                     lockstep_module **out)
+{
     exec_prepare(ir);
     lockstep_module *m = calloc(1, sizeof *m);
     size_t nk = 0;
@@ -554,6 +544,86 @@ lockstep_status lockstep_module_load_ptx(lockstep_device *dev, const char *text,
     }
     *out = m;
     return ok(dev);
+}
+
+lockstep_status lockstep_module_load_ptx(lockstep_device *dev, const char *text, size_t len,
+                                         const char *filename, lockstep_module **out)
+{
+    if (!dev || !out || (!text && len))
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    *out = NULL;
+    if (!filename)
+        filename = "<ptx>";
+    diag d;
+    diag_init(&d, filename);
+    ast_module am;
+    ir_module *ir = NULL;
+    lower_env env = {dev, env_alloc, env_free, env_write};
+    int rc = ptx_parse(text ? text : "", len, filename, &am, &d);
+    if (!rc)
+        rc = ptx_lower(&am, &env, &d, &ir);
+    ast_module_free(&am);
+    if (rc)
+        return load_failed(dev, &d);
+    diag_free(&d);
+    return module_create(dev, ir, filename, out);
+}
+
+lockstep_status lockstep_module_load_ptx_linked(lockstep_device *dev, size_t n,
+                                                const char *const texts[], const size_t lens[],
+                                                const char *const names[], lockstep_module **out)
+{
+    if (!dev || !out || !n || !texts || n > 65535)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    *out = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!texts[i] && (!lens || lens[i]))
+            return LOCKSTEP_ERROR_INVALID_VALUE;
+    ptx_link_unit *u = calloc(n, sizeof *u);
+    char **dflt = calloc(n, sizeof *dflt);
+    strbuf whole = STRBUF_INIT; /* the module's name: its texts' names joined by '+' */
+    lockstep_status st;
+    if (!u || !dflt)
+        goto oom;
+    for (size_t i = 0; i < n; i++) {
+        u[i].text = texts[i] ? texts[i] : "";
+        u[i].len = lens ? lens[i] : strlen(u[i].text);
+        u[i].name = names ? names[i] : NULL;
+        if (!u[i].name) {
+            char b[32];
+            snprintf(b, sizeof b, "<ptx%zu>", i);
+            if (!(dflt[i] = strdup(b)))
+                goto oom;
+            u[i].name = dflt[i];
+        }
+        if (whole.len < 200)
+            sb_printf(&whole, "%s%s", i ? "+" : "", u[i].name);
+        else if (i == n - 1)
+            sb_printf(&whole, "+...+%s (%zu texts)", u[i].name, n);
+    }
+    if (whole.oom)
+        goto oom;
+    diag d;
+    diag_init(&d, sb_cstr(&whole));
+    ir_module *ir = NULL;
+    lower_env env = {dev, env_alloc, env_free, env_write};
+    if (ptx_link(u, n, &env, &d, &ir)) {
+        st = load_failed(dev, &d);
+        goto done;
+    }
+    diag_free(&d);
+    st = module_create(dev, ir, sb_cstr(&whole), out);
+    goto done;
+oom:
+    st = fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory linking %zu PTX texts", n);
+done:
+    if (dflt)
+        for (size_t i = 0; i < n; i++)
+            free(dflt[i]);
+    free(dflt);
+    free(u);
+    sb_free(&whole);
+    return st;
 }
 
 lockstep_status lockstep_module_load_file(lockstep_device *dev, const char *path,
@@ -651,7 +721,7 @@ lockstep_status lockstep_kernel_get_info(const lockstep_kernel *k, lockstep_kern
     const ir_func *f = &k->mod->ir->funcs[k->func];
     memset(out, 0, sizeof *out);
     out->name = f->name;
-    out->ptx_file = k->mod->filename;
+    out->ptx_file = ir_func_ptx_file(k->mod->ir, f);
     out->ptx_line = f->ptx_line;
     out->num_params = f->nparams;
     out->params = k->params;
@@ -711,7 +781,7 @@ static void record_fault(lockstep_device *dev, const exec_launch *L)
     fi->lane = L->fault_lane;
     fi->pc = L->fault_pc;
     fi->address = L->fault_addr;
-    fi->ptx_file = m->filename;
+    fi->ptx_file = ir_pc_ptx_file(m, L->fault_pc);
     if (L->fault_pc < m->ncode) {
         const ir_srcpos *sp = &m->pos[L->fault_pc];
         dev->fault_function = dup_or_null(m->funcs[ir_func_of_pc(m, L->fault_pc)].name);

@@ -16,6 +16,14 @@
  *              +40 u64 flags         0x8000: payload is zstd-compressed
  *              +56 u64 uncompressed_size, when compressed
  *
+ * Relocatable device code (nvcc -rdc=true) is registered differently: the
+ * host code nvlink adds (crt/link.stub) collects every translation unit's
+ * wrapper, then registers one wrapper of version 2 whose data is the
+ * device-linked image (machine code only) and whose filename_or_fatbins is
+ * a NULL-terminated array of the units' fat binaries (each in the
+ * __nv_relfatbin section: a relocatable ELF and the unit's PTX).  The PTX
+ * of every unit is what lockstep links (fatbin_extract_units).
+ *
  * DESIGN
  * - Every size a header declares is checked against the bytes that really
  *   exist: fatbin_parse takes the image with its length, and
@@ -271,16 +279,12 @@ int fatbin_parse(const void *data, size_t size, int rdc, fatbin_ptx *out, char *
         for (unsigned i = 0; i < nelf && k + 24 < sizeof archs; i++)
             k += (size_t)snprintf(archs + k, sizeof archs - k, "%ssm_%u", i ? ", " : "",
                                   elf_archs[i] % 100000);
-        if (rdc)
-            snprintf(err, errlen,
-                     "the program was built with relocatable device code (nvcc -rdc=true), whose "
-                     "PTX lockstep cannot link yet; rebuild without -rdc=true");
-        else
-            snprintf(err, errlen,
-                     "the program's fat binary holds no PTX, only machine code for %s; lockstep "
-                     "runs PTX: rebuild with nvcc -arch=sm_XX (which embeds PTX too) or add "
-                     "-gencode arch=compute_XX,code=compute_XX",
-                     nelf ? archs : "no architecture");
+        snprintf(err, errlen,
+                 "the program's %s holds no PTX, only machine code for %s; lockstep runs PTX: "
+                 "rebuild with nvcc -arch=sm_XX (which embeds PTX too) or add "
+                 "-gencode arch=compute_XX,code=compute_XX",
+                 rdc ? "relocatable device code (nvcc -rdc=true)" : "fat binary",
+                 nelf ? archs : "no architecture");
         return -1;
     }
     if (take_ptx(best, best_payload, best_size, out, err, errlen))
@@ -343,6 +347,76 @@ int fatbin_extract_ptx(const void *wrapper, fatbin_ptx *out, char *err, size_t e
         snprintf(err, errlen, "the program's fat binary points at unmapped memory");
         return -1;
     }
-    int rdc = w->version >= 2 && w->filename_or_fatbins;
-    return fatbin_parse(w->data, avail, rdc, out, err, errlen);
+    return fatbin_parse(w->data, avail, 0, out, err, errlen);
+}
+
+void fatbin_units_free(fatbin_ptx *units, size_t n)
+{
+    for (size_t i = 0; units && i < n; i++)
+        free(units[i].text);
+    free(units);
+}
+
+int fatbin_extract_units(const void *wrapper, fatbin_ptx **units, size_t *n, int *linked,
+                         char *err, size_t errlen)
+{
+    *units = NULL;
+    *n = 0;
+    *linked = 0;
+    const fatbin_wrapper *w = wrapper;
+    if (!w || readable_from(w) < sizeof *w || w->magic != (int)FATBINC_MAGIC) {
+        snprintf(err, errlen, "the program registered something that is not a CUDA fat binary");
+        return -1;
+    }
+    if (w->version < 2 || !w->filename_or_fatbins) {
+        fatbin_ptx *one = calloc(1, sizeof *one);
+        if (!one) {
+            snprintf(err, errlen, "out of host memory reading the fat binary");
+            return -1;
+        }
+        if (fatbin_extract_ptx(wrapper, one, err, errlen)) {
+            free(one);
+            return -1;
+        }
+        *units = one;
+        *n = 1;
+        return 0;
+    }
+    /* version 2: the units' fat binaries, a NULL-terminated array of pointers */
+    const void *const *list = w->filename_or_fatbins;
+    size_t room = readable_from(list) / sizeof *list, count = 0;
+    while (count < room && count < FATBIN_MAX_UNITS && list[count])
+        count++;
+    if (count == room || count == FATBIN_MAX_UNITS) {
+        snprintf(err, errlen,
+                 "the program's list of relocatable device code is damaged (no end within %zu "
+                 "entries)",
+                 count);
+        return -1;
+    }
+    if (!count) {
+        snprintf(err, errlen,
+                 "the program registered relocatable device code of no translation unit");
+        return -1;
+    }
+    fatbin_ptx *u = calloc(count, sizeof *u);
+    if (!u) {
+        snprintf(err, errlen, "out of host memory reading the fat binary");
+        return -1;
+    }
+    for (size_t i = 0; i < count; i++) {
+        size_t avail = readable_from(list[i]);
+        char why[400];
+        if (!avail)
+            snprintf(why, sizeof why, "it points at unmapped memory");
+        if (!avail || fatbin_parse(list[i], avail, 1, &u[i], why, sizeof why)) {
+            snprintf(err, errlen, "translation unit %zu of %zu: %s", i + 1, count, why);
+            fatbin_units_free(u, count);
+            return -1;
+        }
+    }
+    *units = u;
+    *n = count;
+    *linked = 1;
+    return 0;
 }

@@ -23,10 +23,22 @@ int fatbin_extract_ptx(const void *wrapper, fatbin_ptx *out, char *err, size_t e
 
 /* The same for a fat binary image of exactly `size` bytes at `data` (the
  * .nv_fatbin section of a program, or a fuzzer's input); rdc says the
- * program was built with relocatable device code, for the message when the
- * image holds no PTX.  Reads nothing outside [data, data + size). */
+ * image is a translation unit's relocatable device code (nvcc -rdc=true),
+ * for the message when it holds no PTX.  Reads nothing outside
+ * [data, data + size). */
 int fatbin_parse(const void *data, size_t size, int rdc, fatbin_ptx *out, char *err,
                  size_t errlen);
+
+/* The PTX of every translation unit registered with `wrapper`, in
+ * registration order (the link order): one for an ordinary fat binary;
+ * for relocatable device code (nvcc -rdc=true: a version-2 wrapper whose
+ * filename_or_fatbins lists the units' fat binaries) one per unit, and
+ * *linked = 1: they must be linked into one module.  Returns 0 with *units
+ * malloc'd (fatbin_units_free), or -1 with a message in err. */
+#define FATBIN_MAX_UNITS 65535
+int fatbin_extract_units(const void *wrapper, fatbin_ptx **units, size_t *n, int *linked,
+                         char *err, size_t errlen);
+void fatbin_units_free(fatbin_ptx *units, size_t n);
 
 /* Load zstd from this shared-object name instead of libzstd.so.1 from the
  * next decompression on (tests: a name that does not exist shows the

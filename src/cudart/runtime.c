@@ -45,7 +45,7 @@
 #include "cudart/cuda_abi.h"
 #include "cudart/cuda_api.h"
 #include "cudart/detrecord.h"
-#include "cudart/fatbin.h"
+#include "cudart/modload.h"
 #include "cudart/runtime.h"
 #include "core/device_int.h"
 #include "lockstep.h"
@@ -359,14 +359,6 @@ static void load_module(rt_module *m)
         m->failed = 1;
         return;
     }
-    char err[512];
-    fatbin_ptx ptx;
-    if (fatbin_extract_ptx(m->wrapper, &ptx, err, sizeof err)) {
-        m->failed = 1;
-        m->error = strdup(err);
-        say("cannot load the program's GPU code: %s", err);
-        return;
-    }
     /* name the PTX after the program, so messages say where it came from */
     char name[300], exe[256] = "program";
     FILE *cmd = fopen("/proc/self/comm", "r");
@@ -379,15 +371,15 @@ static void load_module(rt_module *m)
     for (size_t i = 0; i < rt.nmods; i++)
         if (rt.mods[i] == m)
             idx = i;
-    snprintf(name, sizeof name, "%s.fatbin%zu.ptx", exe, idx);
-    lockstep_status st = lockstep_module_load_ptx(rt.dev, ptx.text, ptx.len, name, &m->mod);
-    free(ptx.text);
-    if (st != LOCKSTEP_SUCCESS) {
+    snprintf(name, sizeof name, "%s.fatbin%zu", exe, idx);
+    /* one module: the fat binary's PTX, or all the units of relocatable
+     * device code (-rdc=true) linked (modload.c) */
+    char *why = NULL;
+    m->mod = cudart_load_fatbin(rt.dev, m->wrapper, name, &why);
+    if (!m->mod) {
         m->failed = 1;
-        m->error = strdup(lockstep_device_last_error(rt.dev));
-        say("cannot load the program's PTX (sm_%u, PTX ISA %u.%u): %s\n%s", ptx.arch,
-            ptx.ptx_major, ptx.ptx_minor, lockstep_status_string(st), lockstep_device_last_error(rt.dev));
-        m->mod = NULL;
+        m->error = why;
+        say("%s", why ? why : "out of host memory loading the program's GPU code");
     }
 }
 

@@ -58,7 +58,7 @@ void exec_fault(exec_launch *L, const exec_cta *c, const exec_warp *w, int lane,
     if (pc < m->ncode) {
         const ir_srcpos *sp = &m->pos[pc];
         const ir_func *f = &m->funcs[ir_func_of_pc(m, pc)];
-        sb_printf(sb, ", pc %u in '%s', %s:%u", pc, f->name, m->filename ? m->filename : "<ptx>",
+        sb_printf(sb, ", pc %u in '%s', %s:%u", pc, f->name, ir_pc_ptx_file(m, pc),
                   sp->ptx_line);
         if (sp->src_file && sp->src_line)
             sb_printf(sb, " (%s:%u)", m->files[sp->src_file - 1], sp->src_line);
@@ -382,8 +382,7 @@ static void describe_warps(const exec_launch *L, const exec_cta *slots, uint32_t
             const ir_module *m = L->mod;
             if (pc < m->ncode) {
                 const ir_srcpos *sp = &m->pos[pc];
-                sb_printf(sb, ", pc %u (%s:%u", pc, m->filename ? m->filename : "<ptx>",
-                          sp->ptx_line);
+                sb_printf(sb, ", pc %u (%s:%u", pc, ir_pc_ptx_file(m, pc), sp->ptx_line);
                 if (sp->src_file && sp->src_line)
                     sb_printf(sb, ", %s:%u", m->files[sp->src_file - 1], sp->src_line);
                 sb_putc(sb, ')');

@@ -32,6 +32,22 @@ const char *const ir_sreg_names[SREG_COUNT] = {
 #undef X
 };
 
+const char *const ir_builtin_names[BI_COUNT] = {"vprintf", "malloc", "free", "__assertfail"};
+
+static const char *ptx_file_at(const ir_module *m, uint32_t idx)
+{
+    if (idx && idx <= m->nptx_files)
+        return m->ptx_files[idx - 1];
+    return m->filename ? m->filename : "<ptx>";
+}
+
+const char *ir_pc_ptx_file(const ir_module *m, uint32_t pc)
+{
+    return ptx_file_at(m, pc < m->ncode ? m->pos[pc].ptx_file : 0);
+}
+
+const char *ir_func_ptx_file(const ir_module *m, const ir_func *f) { return ptx_file_at(m, f->ptx_file); }
+
 void ir_module_free(ir_module *m)
 {
     if (!m)
@@ -52,6 +68,7 @@ void ir_module_free(ir_module *m)
     free(m->vars);
     free(m->kpool);
     free(m->files);
+    free(m->ptx_files);
     if (m->strings) {
         arena_free(m->strings);
         free(m->strings);

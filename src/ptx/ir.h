@@ -243,7 +243,7 @@ typedef struct ir_srcpos {
     uint32_t ptx_col;
     uint32_t src_line;  /* CUDA source line from .loc, 0 if none */
     uint16_t src_file;  /* index into ir_module.files + 1, 0 if none */
-    uint16_t pad_;
+    uint16_t ptx_file;  /* linked modules: index into ir_module.ptx_files + 1; 0: filename */
 } ir_srcpos;
 
 typedef struct ir_param {
@@ -257,6 +257,8 @@ typedef struct ir_param {
 typedef enum ir_builtin {
     BI_VPRINTF, BI_MALLOC, BI_FREE, BI_ASSERTFAIL, BI_COUNT
 } ir_builtin;
+/* Their PTX names, by ir_builtin. */
+extern const char *const ir_builtin_names[BI_COUNT];
 
 typedef struct ir_call {
     uint32_t callee;        /* function index (direct), or builtin id */
@@ -286,6 +288,7 @@ typedef struct ir_func {
     uint32_t local_bytes;   /* the .local variables part of the frame */
     uint32_t maxntid[3], reqntid[3], minnctapersm;
     uint32_t ptx_line;
+    uint32_t ptx_file;      /* as ir_srcpos.ptx_file */
     /* Entries only: the launch layout of shared memory. */
     uint32_t *shared_off;   /* per module shared variable; UINT32_MAX if unreachable */
     uint32_t shared_bytes;  /* static shared memory (dynamic shared starts here, aligned) */
@@ -335,6 +338,8 @@ typedef struct ir_module {
     uint32_t nkrows;
     const char **files;     /* CUDA source files named by .file */
     uint32_t nfiles;
+    const char **ptx_files; /* a linked module's PTX texts (link.c), in the strings arena */
+    uint32_t nptx_files;
     uint32_t module_local_bytes; /* module-scope .local variables, per thread */
     uint32_t version_major, version_minor;
     const char *target;
@@ -342,6 +347,10 @@ typedef struct ir_module {
 } ir_module;
 
 void ir_module_free(ir_module *m);
+/* The PTX text instruction pc / function f came from: a linked module's
+ * unit, else the module's file ("<ptx>" when it has no name). */
+const char *ir_pc_ptx_file(const ir_module *m, uint32_t pc);
+const char *ir_func_ptx_file(const ir_module *m, const ir_func *f);
 /* Index of the function holding pc (binary search over the ranges). */
 uint32_t ir_func_of_pc(const ir_module *m, uint32_t pc);
 /* Set the mix class of every instruction of m (generic accesses get the

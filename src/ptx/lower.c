@@ -2257,11 +2257,10 @@ static int lower_call(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     } else if (strmap_get(&L->syms, target->name, 0, &v) && (v >> KIND_SHIFT) == SYM_FUNC) {
         uint32_t fi = v & IDX_MASK;
         const ir_func *callee = &L->m->funcs[fi];
-        static const char *const builtins[BI_COUNT] = {"vprintf", "malloc", "free", "__assertfail"};
         int bi = -1;
         if (!callee->has_body)
             for (int k = 0; k < BI_COUNT; k++)
-                if (!strcmp(callee->name, builtins[k]))
+                if (!strcmp(callee->name, ir_builtin_names[k]))
                     bi = k;
         if (!callee->has_body && bi < 0) {
             diag_unsupported(L->d, target->loc,

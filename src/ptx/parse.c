@@ -1305,6 +1305,13 @@ static void parse_module(parser *p)
 
 int ptx_parse(const char *src, size_t len, const char *filename, ast_module *m, diag *d)
 {
+    return ptx_parse_at(src, len, filename, 1, m, d);
+}
+
+int ptx_parse_at(const char *src, size_t len, const char *filename, uint32_t first_line,
+                 ast_module *m, diag *d)
+{
+    int before = d->nerrors; /* d may hold other texts' messages (link.c) */
     memset(m, 0, sizeof *m);
     arena_init(&m->mem);
     m->filename = filename;
@@ -1314,15 +1321,17 @@ int ptx_parse(const char *src, size_t len, const char *filename, ast_module *m, 
     p.m = m;
     p.A = &m->mem;
     lex_init(&p.lx, src, len);
+    p.lx.line = first_line ? first_line : 1;
     advance(&p);
     parse_module(&p);
     if (p.oom) {
         d->oom = 1;
         diag_error(d, tok_loc(&p.tok), "out of host memory while parsing");
     }
-    if (!m->version_major && !d->nerrors)
-        diag_error(d, (ast_loc){1, 1}, "missing .version directive");
-    return d->nerrors ? -1 : 0;
+    if (!m->version_major && d->nerrors == before)
+        diag_error(d, (ast_loc){first_line ? first_line : 1, 1},
+                   "missing .version directive");
+    return d->nerrors > before ? -1 : 0;
 }
 
 void ast_module_free(ast_module *m)

@@ -5,6 +5,10 @@
 # Each tests/cuda/NAME.cu is built, when BUILD_DIR/cuda/NAME is missing or
 # older than its source (or common.cuh), with exactly
 #     nvcc -cudart shared -O2 -o BUILD_DIR/cuda/NAME tests/cuda/NAME.cu
+# and each directory tests/cuda/NAME/ holding a main.cu (a program in
+# several translation units; rebuilt when any file there is newer) with
+#     nvcc -cudart shared -O2 -rdc=true -o BUILD_DIR/cuda/NAME \
+#         tests/cuda/NAME/main.cu tests/cuda/NAME/OTHER.cu...
 # and run as
 #     timeout 120 LOCKSTEP_BIN run -- BUILD_DIR/cuda/NAME
 # with stdout and stderr kept in BUILD_DIR/cuda/NAME.stdout and NAME.stderr.
@@ -62,6 +66,11 @@ else
         name=${src#tests/cuda/}
         names="$names ${name%.cu}"
     done
+    for dir in tests/cuda/*/; do
+        [ -f "${dir}main.cu" ] || continue
+        name=${dir#tests/cuda/}
+        names="$names ${name%/}"
+    done
 fi
 
 for name in $names; do
@@ -70,19 +79,27 @@ for name in $names; do
     out=$build/cuda/$name.stdout
     err=$build/cuda/$name.stderr
     n=$((n + 1))
-    if [ ! -f "$src" ]; then
+
+    # fault.cu is built with -lineinfo: its report must name the CUDA line
+    flags=
+    [ "$name" = fault ] && flags=-lineinfo
+    # tests/cuda/NAME/main.cu: a program in several translation units, built
+    # with separate compilation (relocatable device code) from main.cu and
+    # the directory's other .cu files
+    deps=$src
+    if [ -f "tests/cuda/$name/main.cu" ]; then
+        deps=tests/cuda/$name
+        src="tests/cuda/$name/main.cu $(ls "tests/cuda/$name"/*.cu | grep -v '/main\.cu$')"
+        flags=-rdc=true
+    elif [ ! -f "$src" ]; then
         echo "FAIL $name: no $src"
         fail=$((fail + 1))
         continue
     fi
 
-    # fault.cu is built with -lineinfo: its report must name the CUDA line
-    flags=
-    [ "$name" = fault ] && flags=-lineinfo
-
     # Build when the binary is missing or older than a source.
-    if [ ! -x "$bin" ] || [ -n "$(find "$src" tests/cuda/common.cuh -newer "$bin" 2>/dev/null)" ]; then
-        if ! nvcc -cudart shared -O2 $flags -o "$bin" "$src" >"$build/cuda/$name.build" 2>&1; then
+    if [ ! -x "$bin" ] || [ -n "$(find "$deps" tests/cuda/common.cuh -newer "$bin" 2>/dev/null)" ]; then
+        if ! nvcc -cudart shared -O2 $flags -o "$bin" $src >"$build/cuda/$name.build" 2>&1; then
             echo "FAIL $name: nvcc failed"
             show "$build/cuda/$name.build"
             rm -f "$bin"

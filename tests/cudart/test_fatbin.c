@@ -2,7 +2,10 @@
  * test_fatbin.c -- the fat-binary reader on synthetic fat binaries laid
  * out like nvcc 13's: plain PTX, several PTX entries (the highest
  * architecture wins), machine code only (a clear "rebuild with ..." error),
- * relocatable device code, and damaged headers, which must fail cleanly;
+ * relocatable device code (a version-2 wrapper listing each translation
+ * unit's fat binary: every unit's PTX, one of them nvcc's own, and the
+ * errors of a unit without PTX, at an unmapped address, or no unit), and
+ * damaged headers, which must fail cleanly;
  * and on two fat binaries nvcc made (tests/cudart/fixtures, committed, so
  * this needs no nvcc): zstd-compressed (nvcc's default, decompressed with
  * the system's libzstd.so.1 loaded at run time) and uncompressed.  Every
@@ -10,8 +13,11 @@
  * catches any read past the end; random mutations of a real fat binary
  * must never crash.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cudart/cuda_abi.h"
 #include "cudart/fatbin.h"
@@ -265,10 +271,6 @@ static void test_errors(void)
     CHECK(fatbin_extract_ptx(&w, &p, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "holds no PTX, only machine code for sm_90");
     CHECK_STR_CONTAINS(err, "code=compute_XX");
-    int prelinked = 1;
-    w.filename_or_fatbins = &prelinked;
-    CHECK(fatbin_extract_ptx(&w, &p, err, sizeof err) == -1);
-    CHECK_STR_CONTAINS(err, "-rdc=true");
     fatbin_wrapper bad = {0x12345678, 1, (const unsigned long long *)b.buf, NULL};
     CHECK(fatbin_extract_ptx(&bad, &p, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "not a CUDA fat binary");
@@ -288,11 +290,89 @@ static void test_errors(void)
     CHECK_STR_CONTAINS(err, "unknown format");
 }
 
+/* Relocatable device code (nvcc -rdc=true): a version-2 wrapper listing
+ * each translation unit's fat binary, NULL-terminated; the units' PTX in
+ * order.  nvcc's own unit (the fixture) and a synthetic one. */
+static void test_rdc_units(void)
+{
+    size_t rn = 0;
+    uint8_t *rel = fixture("scale.rdc.fatbin", &rn);
+    if (!rel)
+        return;
+    static builder b, elf;
+    begin(&b);
+    entry(&b, 2, 80, "\x7f" "ELF....", 8, 0, 0);
+    entry(&b, 1, 80, ptx80, sizeof ptx80, 0, 0);
+    finish(&b);
+    begin(&elf);
+    entry(&elf, 2, 90, "\x7f" "ELF....", 8, 0, 0);
+    finish(&elf);
+    static builder linked; /* the device-linked image: machine code only */
+    begin(&linked);
+    entry(&linked, 2, 75, "\x7f" "ELF....", 8, 0, 0);
+    finish(&linked);
+    const void *list[3] = {rel, b.buf, NULL};
+    fatbin_wrapper w = {FATBINC_MAGIC, 2, (const unsigned long long *)linked.buf, (void *)list};
+    fatbin_ptx *u = NULL;
+    size_t n = 0;
+    int is_linked = 0;
+    char err[512] = "";
+    CHECK_MSG(fatbin_extract_units(&w, &u, &n, &is_linked, err, sizeof err) == 0, "%s", err);
+    CHECK_EQ_INT(n, 2);
+    CHECK_EQ_INT(is_linked, 1);
+    if (u && n == 2) {
+        CHECK_STR_CONTAINS(u[0].text, ".visible .entry _Z5scalePffi");
+        CHECK_EQ_INT(u[0].arch, 75);
+        CHECK_EQ_INT(strlen(u[0].text), u[0].len);
+        CHECK(!strcmp(u[1].text, ptx80));
+        CHECK_EQ_INT(u[1].arch, 80);
+    }
+    fatbin_units_free(u, n);
+
+    /* an ordinary wrapper: one unit, not linked */
+    fatbin_wrapper one = {FATBINC_MAGIC, 1, (const unsigned long long *)b.buf, NULL};
+    CHECK_MSG(fatbin_extract_units(&one, &u, &n, &is_linked, err, sizeof err) == 0, "%s", err);
+    CHECK(n == 1 && !is_linked && u && !strcmp(u[0].text, ptx80));
+    fatbin_units_free(u, n);
+
+    /* a unit with machine code only, a unit at an unmapped address, no unit */
+    const void *no_ptx[3] = {b.buf, elf.buf, NULL};
+    w.filename_or_fatbins = (void *)no_ptx;
+    CHECK(fatbin_extract_units(&w, &u, &n, &is_linked, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "translation unit 2 of 2: ");
+    CHECK_STR_CONTAINS(err, "relocatable device code (nvcc -rdc=true) holds no PTX, only machine "
+                            "code for sm_90");
+    CHECK(u == NULL && n == 0);
+    const void *unmapped[2] = {(const void *)16, NULL};
+    w.filename_or_fatbins = (void *)unmapped;
+    CHECK(fatbin_extract_units(&w, &u, &n, &is_linked, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "translation unit 1 of 1: it points at unmapped memory");
+    const void *none[1] = {NULL};
+    w.filename_or_fatbins = (void *)none;
+    CHECK(fatbin_extract_units(&w, &u, &n, &is_linked, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "of no translation unit");
+    /* a list without its NULL end, running into a page that cannot be read */
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    uint8_t *m = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(m != MAP_FAILED);
+    if (m != MAP_FAILED) {
+        CHECK(mprotect(m + pg, pg, PROT_NONE) == 0);
+        const void **tail = (const void **)(m + pg) - 1;
+        *tail = b.buf;
+        w.filename_or_fatbins = (void *)tail;
+        CHECK(fatbin_extract_units(&w, &u, &n, &is_linked, err, sizeof err) == -1);
+        CHECK_STR_CONTAINS(err, "list of relocatable device code is damaged");
+        munmap(m, 2 * pg);
+    }
+    free(rel);
+}
+
 int main(void)
 {
     RUN(test_plain_and_highest_arch);
     RUN(test_nvcc_fixtures);
     RUN(test_mutations);
     RUN(test_errors);
+    RUN(test_rdc_units);
     return test_summary();
 }

@@ -15,7 +15,8 @@
  * deadlock, an invalid PTX, an illegal address), a wrong result, a crash,
  * or, under AddressSanitizer, a bad free or a use after free, fails the
  * sweep and names n.  Both modes: functional, and timing on one host
- * thread and on two.
+ * thread and on two; and the same program as two PTX texts linked
+ * (lockstep_module_load_ptx_linked), functional.
  *
  * Children end with _exit, so leak checking (LeakSanitizer) does not run
  * on the error paths; use-after-free and double free are still caught.
@@ -109,6 +110,24 @@ static const char ptx[] =
     "    ret;\n"
     "}\n";
 
+/* The same program as two texts to link: the function in one, the kernel
+ * (declaring it .extern) in the other. */
+static char link_lib[sizeof ptx], link_kernel[sizeof ptx + 64];
+
+static void split_for_link(void)
+{
+    const char *entry = strstr(ptx, ".visible .entry");
+    const char *func = strstr(ptx, ".func");
+    size_t header = (size_t)(func - ptx);
+    snprintf(link_lib, sizeof link_lib, "%.*s.visible %.*s", (int)header, ptx,
+             (int)(entry - func), func);
+    snprintf(link_kernel, sizeof link_kernel,
+             "%.*s.extern .func (.param .b32 r) twice(.param .b32 a);\n%s", (int)header, ptx,
+             entry);
+}
+
+static int link_mode; /* load the two texts linked instead of the one */
+
 enum { CTAS = 3, THREADS = 64, N = CTAS * THREADS };
 
 /* What a child reports: 0 all calls succeeded with the right results, 1
@@ -154,8 +173,16 @@ static int scenario(void)
         rc = failed("lockstep_device_create", st, NULL);
         goto done;
     }
-    if ((st = lockstep_module_load_ptx(dev, ptx, sizeof ptx - 1, "sweep.ptx", &mod)) !=
-        LOCKSTEP_SUCCESS) {
+    if (link_mode) {
+        const char *texts[2] = {link_lib, link_kernel};
+        const char *names[2] = {"lib.ptx", "kernel.ptx"};
+        if ((st = lockstep_module_load_ptx_linked(dev, 2, texts, NULL, names, &mod)) !=
+            LOCKSTEP_SUCCESS) {
+            rc = failed("lockstep_module_load_ptx_linked", st, lockstep_device_last_error(dev));
+            goto done;
+        }
+    } else if ((st = lockstep_module_load_ptx(dev, ptx, sizeof ptx - 1, "sweep.ptx", &mod)) !=
+               LOCKSTEP_SUCCESS) {
         rc = failed("lockstep_module_load_ptx", st, lockstep_device_last_error(dev));
         goto done;
     }
@@ -248,6 +275,8 @@ static int run_child(long n, long *count)
 
 static void sweep(const char *mode, const char *threads)
 {
+    if (link_mode)
+        printf("linked: ");
     mode_opt = mode;
     threads_opt = threads;
     long total = 0;
@@ -280,20 +309,26 @@ static void sweep(const char *mode, const char *threads)
 int main(void)
 {
     /* To debug one case in this process (under gdb):
-     * SWEEP_AT=n SWEEP_MODE=timing SWEEP_THREADS=1 test_alloc_fail */
+     * SWEEP_AT=n SWEEP_MODE=timing SWEEP_THREADS=1 [SWEEP_LINK=1] test_alloc_fail */
     const char *at = getenv("SWEEP_AT");
     if (at) {
         mode_opt = getenv("SWEEP_MODE") ? getenv("SWEEP_MODE") : "timing";
         threads_opt = getenv("SWEEP_THREADS") ? getenv("SWEEP_THREADS") : "1";
         fail_at = atol(at);
+        link_mode = getenv("SWEEP_LINK") != NULL;
+        split_for_link();
         counting = 1;
         int rc = scenario();
         counting = 0;
         printf("allocation %ld failing: verdict %d (%ld allocations)\n", fail_at, rc, n_allocs);
         return rc > RUN_OOM;
     }
+    split_for_link();
     sweep("functional", "1");
     sweep("timing", "1");
     sweep("timing", "2");
+    /* the same program linked from two texts (lockstep_module_load_ptx_linked) */
+    link_mode = 1;
+    sweep("functional", "1");
     return test_summary();
 }
