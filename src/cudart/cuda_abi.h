@@ -322,6 +322,41 @@ struct cudaResourceViewDesc {
     unsigned int reserved[16];
 };
 
+/* ---- pointer attributes, launch attributes ---- */
+enum { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2,
+       cudaMemoryTypeManaged = 3 };
+struct cudaPointerAttributes {
+    int type; /* enum cudaMemoryType */
+    int device;
+    void *devicePointer;
+    void *hostPointer;
+    long reserved[8];
+};
+enum { cudaLaunchAttributeIgnore = 0, cudaLaunchAttributeCooperative = 2,
+       cudaLaunchAttributeClusterDimension = 4, cudaLaunchAttributePriority = 8 };
+typedef union cudaLaunchAttributeValue {
+    char pad[64];
+    int cooperative;
+    int priority;
+    struct {
+        unsigned int x, y, z;
+    } clusterDim;
+} cudaLaunchAttributeValue;
+typedef struct cudaLaunchAttribute_st {
+    int id; /* enum cudaLaunchAttributeID */
+    char pad[4];
+    cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+typedef struct cudaLaunchConfig_st {
+    dim3 gridDim, blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned int numAttrs;
+} cudaLaunchConfig_t;
+enum { cudaSharedMemBankSizeDefault = 0, cudaSharedMemBankSizeFourByte = 1,
+       cudaSharedMemBankSizeEightByte = 2 };
+
 /* ---- host memory, callbacks, occupancy ---- */
 enum { cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 1, cudaHostRegisterMapped = 2,
        cudaHostRegisterIoMemory = 4, cudaHostRegisterReadOnly = 8 };

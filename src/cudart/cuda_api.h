@@ -361,4 +361,27 @@ CUDART_API cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *p
 CUDART_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
                                                         cudaSurfaceObject_t surfObject);
 
+CUDART_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
+                                           void **args);
+CUDART_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config,
+                                                const void *func, void **args);
+CUDART_API cudaError_t cudaFuncGetName(const char **name, const void *func);
+CUDART_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
+                                                const void *ptr);
+CUDART_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
+                                            struct cudaMemLocation location, unsigned int flags,
+                                            cudaStream_t stream);
+CUDART_API cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
+                                                 struct cudaMemLocation location,
+                                                 unsigned int flags, cudaStream_t stream);
+CUDART_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
+                                     struct cudaMemLocation location);
+CUDART_API cudaError_t cudaGetDeviceFlags(unsigned int *flags);
+CUDART_API cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+CUDART_API cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+CUDART_API cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
+CUDART_API cudaError_t cudaDeviceGetSharedMemConfig(int *pConfig);
+CUDART_API cudaError_t cudaDeviceSetSharedMemConfig(int config);
+CUDART_API cudaError_t cudaFuncSetSharedMemConfig(const void *func, int config);
+
 #endif

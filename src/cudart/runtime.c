@@ -892,6 +892,51 @@ cudaError_t cudart_kernel(const void *func, lockstep_kernel **k)
     return cudaSuccess;
 }
 
+/* cudaLaunchKernelEx: the launch configuration with attributes.  The
+ * cooperative attribute makes it a cooperative launch; priorities and cache
+ * hints change nothing on the simulated device; thread-block clusters
+ * (compute capability 9.0) are refused with a message. */
+CUDART_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
+                                           void **args)
+{
+    if (!config || (config->numAttrs && !config->attrs))
+        return set_error(cudaErrorInvalidValue);
+    int cooperative = 0;
+    for (unsigned i = 0; i < config->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &config->attrs[i];
+        if (a->id == cudaLaunchAttributeCooperative)
+            cooperative = a->val.cooperative != 0;
+        else if (a->id == cudaLaunchAttributeClusterDimension &&
+                 (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1) {
+            say("cudaLaunchKernelEx: thread-block clusters (%ux%ux%u) are not supported by "
+                "lockstep",
+                a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z);
+            return set_error(cudaErrorNotSupported);
+        }
+    }
+    ENTER();
+    LEAVE(launch(find_function(func), config->gridDim, config->blockDim, args,
+                 config->dynamicSmemBytes, config->stream, cooperative));
+}
+
+CUDART_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config,
+                                                const void *func, void **args)
+{
+    return cudaLaunchKernelExC(config, func, args);
+}
+
+CUDART_API cudaError_t cudaFuncGetName(const char **name, const void *func)
+{
+    if (!name)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    struct rt_function *f = find_function(func);
+    if (!f)
+        LEAVE(cudaErrorInvalidDeviceFunction);
+    *name = f->name;
+    LEAVE(cudaSuccess);
+}
+
 /* Every CTA resident at once, with grid-wide synchronization through
  * cooperative groups (the grid workspace in %envreg1:2). */
 CUDART_API cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
@@ -1108,6 +1153,72 @@ CUDART_API cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
     LEAVE(cudaErrorInvalidValue);
 }
 
+static int is_dev(const void *p, size_t n)
+{
+    return lockstep_is_device_range(rt.dev, (lockstep_dptr)(uintptr_t)p, n ? n : 1);
+}
+
+/* What a pointer is: device memory, host memory mapped for the device
+ * (pinned or registered), managed memory, or host memory the device does
+ * not know. */
+CUDART_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
+                                                const void *ptr)
+{
+    if (!attributes)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    memset(attributes, 0, sizeof *attributes);
+    attributes->type = cudaMemoryTypeUnregistered;
+    attributes->device = 0;
+    for (size_t i = 0; i < rt.nhosts; i++) {
+        const rt_host_alloc *h = &rt.hosts[i];
+        if ((const char *)ptr >= (const char *)h->ptr &&
+            (const char *)ptr < (const char *)h->ptr + h->size) {
+            attributes->type = h->managed ? cudaMemoryTypeManaged : cudaMemoryTypeHost;
+            attributes->devicePointer = attributes->hostPointer = (void *)(uintptr_t)ptr;
+            LEAVE(cudaSuccess);
+        }
+    }
+    if (ptr && is_dev(ptr, 1)) {
+        attributes->type = cudaMemoryTypeDevice;
+        attributes->devicePointer = (void *)(uintptr_t)ptr;
+    }
+    LEAVE(cudaSuccess);
+}
+
+/* Managed memory here is host memory mapped at its own address: there is
+ * nothing to migrate, so prefetches and advice are accepted (after their
+ * arguments are checked) and change nothing, as on a device without
+ * concurrent managed access (cudaDevAttrConcurrentManagedAccess 0). */
+CUDART_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
+                                            struct cudaMemLocation location, unsigned int flags,
+                                            cudaStream_t stream)
+{
+    (void)location;
+    if (!devPtr || !count || flags)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    CHECK_STREAM(stream);
+    LEAVE(is_dev(devPtr, count) ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+CUDART_API cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
+                                                 struct cudaMemLocation location,
+                                                 unsigned int flags, cudaStream_t stream)
+{
+    return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
+}
+
+CUDART_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
+                                     struct cudaMemLocation location)
+{
+    (void)location;
+    if (!devPtr || !count || advice < 1 || advice > 6)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    LEAVE(is_dev(devPtr, count) ? cudaSuccess : cudaErrorInvalidValue);
+}
+
 CUDART_API cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
 {
     (void)flags;
@@ -1118,10 +1229,6 @@ CUDART_API cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, uns
     LEAVE(cudaSuccess);
 }
 
-static int is_dev(const void *p, size_t n)
-{
-    return lockstep_is_device_range(rt.dev, (lockstep_dptr)(uintptr_t)p, n ? n : 1);
-}
 
 /* One copy of any kind (lock held). */
 static cudaError_t copy(void *dst, const void *src, size_t n, int kind)
@@ -1671,10 +1778,74 @@ CUDART_API cudaError_t cudaSetDevice(int device)
     return device == 0 ? cudaSuccess : set_error(cudaErrorInvalidDevice);
 }
 
+static unsigned device_flags;
+
 CUDART_API cudaError_t cudaSetDeviceFlags(unsigned int flags)
 {
-    (void)flags;
+    if (flags & ~0x1fu) /* schedule (0-4), MapHost (8), LmemResizeToMax (16) */
+        return set_error(cudaErrorInvalidValue);
+    device_flags = flags;
     return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+    if (!flags)
+        return set_error(cudaErrorInvalidValue);
+    *flags = device_flags | 0x8; /* mapped pinned memory is always on (unified addressing) */
+    return cudaSuccess;
+}
+
+/* The one simulated device is the best match for any properties. */
+CUDART_API cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    if (!device || !prop)
+        return set_error(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+
+/* One device: there is no peer to access. */
+CUDART_API cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+    if (!canAccessPeer)
+        return set_error(cudaErrorInvalidValue);
+    if (device != 0 || peerDevice != 0)
+        return set_error(cudaErrorInvalidDevice);
+    *canAccessPeer = 0;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+    if (!pciBusId || len <= 0)
+        return set_error(cudaErrorInvalidValue);
+    if (device != 0)
+        return set_error(cudaErrorInvalidDevice);
+    snprintf(pciBusId, (size_t)len, "0000:00:00.0"); /* cudaDeviceProp's pciBusID 0 */
+    return cudaSuccess;
+}
+
+/* Shared-memory bank width: the model's banks are 4 bytes wide. */
+CUDART_API cudaError_t cudaDeviceGetSharedMemConfig(int *pConfig)
+{
+    if (!pConfig)
+        return set_error(cudaErrorInvalidValue);
+    *pConfig = cudaSharedMemBankSizeFourByte;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaDeviceSetSharedMemConfig(int config)
+{
+    return config < cudaSharedMemBankSizeDefault || config > cudaSharedMemBankSizeEightByte
+               ? set_error(cudaErrorInvalidValue)
+               : cudaSuccess; /* a preference; the banks stay 4 bytes wide, as on Volta */
+}
+
+CUDART_API cudaError_t cudaFuncSetSharedMemConfig(const void *func, int config)
+{
+    (void)func;
+    return cudaDeviceSetSharedMemConfig(config);
 }
 
 CUDART_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)

@@ -3,6 +3,7 @@
  * callbacks, registered host memory, pitched and 3-D memory, stream
  * priorities, and stream-ordered allocation with memory pools.  Every result
  * is checked against a CPU reference or a rule the CUDA documentation states. */
+#include <cooperative_groups.h>
 #include <stdint.h>
 
 #include "common.cuh"
@@ -315,6 +316,76 @@ static void pools(void)
     CHECK(cudaStreamDestroy(s));
 }
 
+__global__ void coop_count(int *n)
+{
+    /* a cooperative launch through cudaLaunchKernelEx: grid.sync() is valid */
+    atomicAdd(n, cooperative_groups::this_grid().is_valid() ? 1 : 1000);
+}
+
+static void pointers_and_launch_ex(void)
+{
+    float *dev, *pinned, *managed, stack_var = 0;
+    CHECK(cudaMalloc(&dev, 256));
+    CHECK(cudaMallocHost(&pinned, 256));
+    CHECK(cudaMallocManaged(&managed, 256));
+    cudaPointerAttributes a;
+    CHECK(cudaPointerGetAttributes(&a, dev));
+    check_true("cudaPointerGetAttributes: device memory",
+               a.type == cudaMemoryTypeDevice && a.devicePointer == dev && a.device == 0);
+    CHECK(cudaPointerGetAttributes(&a, pinned + 3));
+    check_true("cudaPointerGetAttributes: pinned host memory",
+               a.type == cudaMemoryTypeHost && a.hostPointer == pinned + 3);
+    CHECK(cudaPointerGetAttributes(&a, managed));
+    check_true("cudaPointerGetAttributes: managed memory", a.type == cudaMemoryTypeManaged);
+    CHECK(cudaPointerGetAttributes(&a, &stack_var));
+    check_true("cudaPointerGetAttributes: unregistered host memory",
+               a.type == cudaMemoryTypeUnregistered);
+    cudaMemLocation loc = {};
+    loc.type = cudaMemLocationTypeDevice;
+    loc.id = 0;
+    for (int i = 0; i < 64; i++)
+        managed[i] = (float)i;
+    CHECK(cudaMemAdvise(managed, 256, cudaMemAdviseSetReadMostly, loc));
+    CHECK(cudaMemPrefetchAsync(managed, 256, loc, 0, 0));
+    scale<<<1, 64>>>(managed, 64, 3.0f);
+    CHECK_LAUNCH();
+    CHECK(cudaDeviceSynchronize());
+    int wrong = 0;
+    for (int i = 0; i < 64; i++)
+        wrong += managed[i] != 3.0f * (float)i;
+    check_int("managed memory after cudaMemAdvise and cudaMemPrefetchAsync", 0, wrong);
+
+    const char *name = NULL;
+    CHECK(cudaFuncGetName(&name, (const void *)scale));
+    check_true("cudaFuncGetName", name && strstr(name, "scale"));
+    int chosen = -1;
+    cudaDeviceProp want;
+    memset(&want, 0, sizeof want);
+    want.major = 7;
+    CHECK(cudaChooseDevice(&chosen, &want));
+    check_int("cudaChooseDevice", 0, chosen);
+
+    int *n;
+    CHECK(cudaMalloc(&n, sizeof(int)));
+    CHECK(cudaMemset(n, 0, sizeof(int)));
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(4);
+    cfg.blockDim = dim3(32);
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeCooperative;
+    attr[0].val.cooperative = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    CHECK(cudaLaunchKernelEx(&cfg, coop_count, n));
+    int hn = 0;
+    CHECK(cudaMemcpy(&hn, n, sizeof hn, cudaMemcpyDeviceToHost));
+    check_int("cudaLaunchKernelEx with the cooperative attribute", 4 * 32, hn);
+    CHECK(cudaFree(n));
+    CHECK(cudaFree(dev));
+    CHECK(cudaFreeHost(pinned));
+    CHECK(cudaFree(managed));
+}
+
 int main(void)
 {
     occupancy();
@@ -323,5 +394,6 @@ int main(void)
     pitched_memory();
     priorities();
     pools();
+    pointers_and_launch_ex();
     return finish();
 }

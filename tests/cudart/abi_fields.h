@@ -219,7 +219,30 @@
     F(cudaResourceViewDesc, lastLayer) \
     F(cudaResourceViewDesc, reserved) \
 
+#define FIELDS_cudaPointerAttributes(F) \
+    F(cudaPointerAttributes, type) \
+    F(cudaPointerAttributes, device) \
+    F(cudaPointerAttributes, devicePointer) \
+    F(cudaPointerAttributes, hostPointer) \
+    F(cudaPointerAttributes, reserved) \
+
+#define FIELDS_cudaLaunchAttribute_st(F) \
+    F(cudaLaunchAttribute_st, id) \
+    F(cudaLaunchAttribute_st, pad) \
+    F(cudaLaunchAttribute_st, val) \
+
+#define FIELDS_cudaLaunchConfig_st(F) \
+    F(cudaLaunchConfig_st, gridDim) \
+    F(cudaLaunchConfig_st, blockDim) \
+    F(cudaLaunchConfig_st, dynamicSmemBytes) \
+    F(cudaLaunchConfig_st, stream) \
+    F(cudaLaunchConfig_st, attrs) \
+    F(cudaLaunchConfig_st, numAttrs) \
+
 #define STRUCTS_MORE(F) \
+    FIELDS_cudaPointerAttributes(F) \
+    FIELDS_cudaLaunchAttribute_st(F) \
+    FIELDS_cudaLaunchConfig_st(F) \
     FIELDS_cudaResourceDesc(F) \
     FIELDS_cudaTextureDesc(F) \
     FIELDS_cudaResourceViewDesc(F) \
@@ -235,6 +258,9 @@
     FIELDS_cudaGraphExecUpdateResultInfo_st(F) \
 
 #define SIZES(Z) \
+    Z(cudaPointerAttributes) \
+    Z(cudaLaunchAttribute_st) \
+    Z(cudaLaunchConfig_st) \
     Z(cudaResourceDesc) \
     Z(cudaTextureDesc) \
     Z(cudaResourceViewDesc) \
@@ -414,4 +440,15 @@
     E(cudaReadModeElementType) \
     E(cudaReadModeNormalizedFloat) \
     E(cudaErrorInvalidChannelDescriptor) \
+    E(cudaMemoryTypeUnregistered) \
+    E(cudaMemoryTypeHost) \
+    E(cudaMemoryTypeDevice) \
+    E(cudaMemoryTypeManaged) \
+    E(cudaLaunchAttributeIgnore) \
+    E(cudaLaunchAttributeCooperative) \
+    E(cudaLaunchAttributeClusterDimension) \
+    E(cudaLaunchAttributePriority) \
+    E(cudaSharedMemBankSizeDefault) \
+    E(cudaSharedMemBankSizeFourByte) \
+    E(cudaSharedMemBankSizeEightByte) \
 

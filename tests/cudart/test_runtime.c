@@ -516,6 +516,35 @@ static void test_more_memory_and_streams(void)
     CHECK(cudaMemPoolDestroy(pool) == cudaErrorInvalidValue); /* the default pool */
     int lo = 5, hi = 5;
     CHECK(cudaDeviceGetStreamPriorityRange(&lo, &hi) == cudaSuccess && lo == 0 && hi == 0);
+    /* device queries of a one-device system */
+    int peer = 1;
+    CHECK(cudaDeviceCanAccessPeer(&peer, 0, 0) == cudaSuccess && peer == 0);
+    CHECK(cudaDeviceCanAccessPeer(&peer, 0, 1) == cudaErrorInvalidDevice);
+    unsigned dflags = 0;
+    CHECK(cudaSetDeviceFlags(0x4) == cudaSuccess);
+    CHECK(cudaGetDeviceFlags(&dflags) == cudaSuccess && (dflags & 0x4) && (dflags & 0x8));
+    char bus[32];
+    CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, 0) == cudaSuccess && !strcmp(bus, "0000:00:00.0"));
+    struct cudaPointerAttributes pa;
+    unsigned *dptr;
+    CHECK(cudaMalloc((void **)&dptr, 64) == cudaSuccess);
+    CHECK(cudaPointerGetAttributes(&pa, dptr + 2) == cudaSuccess &&
+          pa.type == cudaMemoryTypeDevice && pa.devicePointer == dptr + 2);
+    CHECK(cudaPointerGetAttributes(&pa, &peer) == cudaSuccess &&
+          pa.type == cudaMemoryTypeUnregistered);
+    /* cudaLaunchKernelEx: clusters are refused, the plain form runs */
+    cudaLaunchAttribute at = {cudaLaunchAttributeClusterDimension, {0}, {{0}}};
+    at.val.clusterDim.x = 2;
+    at.val.clusterDim.y = at.val.clusterDim.z = 1;
+    unsigned n64 = 16, k1 = 1;
+    void *kargs[] = {&dptr, &n64, &k1};
+    cudaLaunchConfig_t lc = {{1, 1, 1}, {16, 1, 1}, 0, NULL, &at, 1};
+    CHECK(cudaLaunchKernelExC(&lc, &host_scale, kargs) == cudaErrorNotSupported);
+    lc.numAttrs = 0;
+    CHECK(cudaLaunchKernelExC(&lc, &host_scale, kargs) == cudaSuccess);
+    const char *fname = NULL;
+    CHECK(cudaFuncGetName(&fname, &host_scale) == cudaSuccess && !strcmp(fname, "scale"));
+    cudaFree(dptr);
     cudaGetLastError();
     CHECK(cudaStreamDestroy(s) == cudaSuccess);
 }
