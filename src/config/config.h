@@ -43,6 +43,10 @@
       "largest per-thread local memory a launch may need")                                      \
     X(U32, resident_ctas, "-lockstep_resident_ctas", "32", 1, 65536,                             \
       "CTAs executing concurrently in functional mode")                                         \
+    X(U32, its, "-lockstep_its", "0", 0, 1,                                                      \
+      "1: independent thread scheduling (Volta and later): lanes that spin while others of the warp wait to reconverge let those run ahead") \
+    X(U32, its_yield, "-lockstep_its_yield", "64", 1, 1048576,                                   \
+      "with -lockstep_its 1: uniform backward branches a path takes before the lanes waiting for it run ahead") \
     X(U32, warp_slice, "-lockstep_warp_slice", "256", 1, 1048576,                                \
       "warp instructions a warp runs per scheduling turn in functional mode")                   \
     X(U32, max_cta_threads, "-lockstep_max_threads_per_cta", "1024", 32, 1024,                   \

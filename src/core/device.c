@@ -947,6 +947,7 @@ static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lo
     L.opt.warps_per_sm = config_threads_per_sm(cfg) / WARP_SIZE;
     L.opt.shared_per_sm = cfg->shmem_size;
     L.opt.gridid = ++dev->gridid;
+    L.opt.its_yield = cfg->its ? cfg->its_yield : 0;
     L.opt.max_cycles = cfg->max_cycles;
     L.opt.timeout_ns = cfg->timeout_s > UINT64_MAX / 1000000000u ? 0 : cfg->timeout_s * 1000000000u;
     L.opt.stop = &dev->stop;

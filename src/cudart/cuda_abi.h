@@ -387,6 +387,13 @@ struct cudaMemPoolProps {
     unsigned char reserved[54];
 };
 
+enum { cudaMemAccessFlagsProtNone = 0, cudaMemAccessFlagsProtRead = 1,
+       cudaMemAccessFlagsProtReadWrite = 3 };
+struct cudaMemAccessDesc {
+    struct cudaMemLocation location;
+    int flags; /* enum cudaMemAccessFlags */
+};
+
 /* ---- graphs and stream capture ---- */
 typedef struct rt_graph *cudaGraph_t;
 typedef struct rt_graph_exec *cudaGraphExec_t;

@@ -384,4 +384,64 @@ CUDART_API cudaError_t cudaDeviceGetSharedMemConfig(int *pConfig);
 CUDART_API cudaError_t cudaDeviceSetSharedMemConfig(int config);
 CUDART_API cudaError_t cudaFuncSetSharedMemConfig(const void *func, int config);
 
+CUDART_API cudaError_t cudaGraphGetEdges(cudaGraph_t graph_h, cudaGraphNode_t *from,
+                                         cudaGraphNode_t *to, void *edgeData, size_t *numEdges);
+CUDART_API cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node_h,
+                                                    cudaGraphNode_t *pDependencies, void *edgeData,
+                                                    size_t *pNumDependencies);
+CUDART_API cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node_h,
+                                                      cudaGraphNode_t *pDependentNodes,
+                                                      void *edgeData, size_t *pNumDependentNodes);
+CUDART_API cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool,
+                                            const struct cudaMemAccessDesc *descList, size_t count);
+CUDART_API cudaError_t cudaMemPoolGetAccess(int *flags, cudaMemPool_t memPool,
+                                            struct cudaMemLocation *location);
+CUDART_API cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool,
+                                                struct cudaMemLocation *location, int type);
+CUDART_API cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                                         int type);
+CUDART_API cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, int type,
+                                         cudaMemPool_t memPool);
+CUDART_API cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
+                                                     unsigned int flags);
+CUDART_API cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId);
+CUDART_API cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *streamId);
+CUDART_API cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device);
+CUDART_API cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device);
+CUDART_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                                unsigned int flags);
+CUDART_API cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr,
+                                                     size_t length, unsigned int flags);
+CUDART_API cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags);
+CUDART_API cudaError_t cudaSetValidDevices(int *device_arr, int len);
+CUDART_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
+                                           int srcDevice, size_t count, cudaStream_t stream);
+CUDART_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
+                                      size_t count);
+CUDART_API cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst,
+                                                size_t hOffsetDst, cudaArray_t src,
+                                                size_t wOffsetSrc, size_t hOffsetSrc,
+                                                size_t width, size_t height, int kind);
+CUDART_API cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst,
+                                                     size_t hOffsetDst, cudaArray_t src,
+                                                     size_t wOffsetSrc, size_t hOffsetSrc,
+                                                     size_t width, size_t height, int kind);
+CUDART_API cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst,
+                                              size_t hOffsetDst, cudaArray_t src, size_t wOffsetSrc,
+                                              size_t hOffsetSrc, size_t count, int kind);
+CUDART_API cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst,
+                                                   size_t hOffsetDst, cudaArray_t src,
+                                                   size_t wOffsetSrc, size_t hOffsetSrc,
+                                                   size_t count, int kind);
+CUDART_API cudaError_t cudaMemcpyToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                              const void *src, size_t count, int kind);
+CUDART_API cudaError_t cudaMemcpyFromArray_ptds(void *dst, cudaArray_t src, size_t wOffset,
+                                                size_t hOffset, size_t count, int kind);
+CUDART_API cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset,
+                                                   size_t hOffset, const void *src, size_t count,
+                                                   int kind, cudaStream_t stream);
+CUDART_API cudaError_t cudaMemcpyFromArrayAsync_ptsz(void *dst, cudaArray_t src, size_t wOffset,
+                                                     size_t hOffset, size_t count, int kind,
+                                                     cudaStream_t stream);
+
 #endif

@@ -1194,6 +1194,81 @@ CUDART_API cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t h, cudaGr
     return cudart_leave(cudaSuccess);
 }
 
+/* The edges, as (from, to) pairs in node order; default edge data. */
+CUDART_API cudaError_t cudaGraphGetEdges(cudaGraph_t graph_h, cudaGraphNode_t *from,
+                                         cudaGraphNode_t *to, void *edgeData, size_t *numEdges)
+{
+    if (!numEdges || (!from != !to))
+        return cudart_error(cudaErrorInvalidValue);
+    API_ENTER();
+    graph *g = graph_of(graph_h);
+    if (!g)
+        return cudart_leave(cudaErrorInvalidValue);
+    size_t k = 0;
+    for (uint32_t i = 0; i < g->n; i++)
+        for (uint32_t j = 0; j < g->nodes[i]->ndeps; j++) {
+            if (from && k < *numEdges) {
+                from[k] = g->nodes[g->nodes[i]->deps[j]]->handle;
+                to[k] = g->nodes[i]->handle;
+                if (edgeData)
+                    memset((char *)edgeData + 8 * k, 0, 8);
+            }
+            k++;
+        }
+    if (!from || k < *numEdges)
+        *numEdges = k;
+    return cudart_leave(cudaSuccess);
+}
+
+/* The nodes a node depends on (in) or that depend on it (!in). */
+static cudaError_t node_links(cudaGraphNode_t h, cudaGraphNode_t *out, void *edgeData, size_t *num,
+                              int in)
+{
+    if (!num)
+        return cudart_error(cudaErrorInvalidValue);
+    API_ENTER();
+    node *nd = node_of(h);
+    if (!nd)
+        return cudart_leave(cudaErrorInvalidValue);
+    size_t k = 0;
+    const graph *g = nd->g;
+    for (uint32_t i = 0; i < g->n; i++) {
+        int linked = 0;
+        if (in) {
+            for (uint32_t j = 0; j < nd->ndeps; j++)
+                linked |= nd->deps[j] == i;
+        } else {
+            for (uint32_t j = 0; j < g->nodes[i]->ndeps; j++)
+                linked |= g->nodes[i]->deps[j] == nd->index;
+        }
+        if (!linked)
+            continue;
+        if (out && k < *num) {
+            out[k] = g->nodes[i]->handle;
+            if (edgeData)
+                memset((char *)edgeData + 8 * k, 0, 8);
+        }
+        k++;
+    }
+    if (!out || k < *num)
+        *num = k;
+    return cudart_leave(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node_h,
+                                                    cudaGraphNode_t *pDependencies, void *edgeData,
+                                                    size_t *pNumDependencies)
+{
+    return node_links(node_h, pDependencies, edgeData, pNumDependencies, 1);
+}
+
+CUDART_API cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node_h,
+                                                      cudaGraphNode_t *pDependentNodes,
+                                                      void *edgeData, size_t *pNumDependentNodes)
+{
+    return node_links(node_h, pDependentNodes, edgeData, pNumDependentNodes, 0);
+}
+
 /* A node of `type` by its handle (lock held), or NULL. */
 static node *typed(cudaGraphNode_t h, int type)
 {

@@ -340,3 +340,70 @@ CUDART_API cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, int attr, 
     }
     return cudart_leave(cudaSuccess);
 }
+
+/* One device: a pool's memory is read-write for it, and there is no other
+ * device to grant access to. */
+CUDART_API cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool,
+                                            const struct cudaMemAccessDesc *descList, size_t count)
+{
+    if (count && !descList)
+        return cudart_error(cudaErrorInvalidValue);
+    cudaError_t e = cudart_enter();
+    if (e)
+        return e;
+    if (!pool_of(memPool))
+        return cudart_leave(cudaErrorInvalidValue);
+    for (size_t i = 0; i < count; i++)
+        if (descList[i].location.type != cudaMemLocationTypeDevice ||
+            descList[i].location.id != 0 ||
+            descList[i].flags != cudaMemAccessFlagsProtReadWrite)
+            return cudart_leave(cudaErrorInvalidDevice);
+    return cudart_leave(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaMemPoolGetAccess(int *flags, cudaMemPool_t memPool,
+                                            struct cudaMemLocation *location)
+{
+    if (!flags || !location)
+        return cudart_error(cudaErrorInvalidValue);
+    cudaError_t e = cudart_enter();
+    if (e)
+        return e;
+    if (!pool_of(memPool))
+        return cudart_leave(cudaErrorInvalidValue);
+    *flags = location->type == cudaMemLocationTypeDevice && location->id == 0
+                 ? cudaMemAccessFlagsProtReadWrite
+                 : cudaMemAccessFlagsProtNone;
+    return cudart_leave(cudaSuccess);
+}
+
+/* The location-based forms (CUDA 13): device 0's pinned pools. */
+static cudaError_t device_location(const struct cudaMemLocation *location, int type)
+{
+    if (!location || type != cudaMemAllocationTypePinned)
+        return cudaErrorInvalidValue;
+    if (location->type != cudaMemLocationTypeDevice)
+        return cudaErrorNotSupported; /* host pools */
+    return location->id == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+}
+
+CUDART_API cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool,
+                                                struct cudaMemLocation *location, int type)
+{
+    cudaError_t e = device_location(location, type);
+    return e ? cudart_error(e) : cudaDeviceGetDefaultMemPool(memPool, 0);
+}
+
+CUDART_API cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                                         int type)
+{
+    cudaError_t e = device_location(location, type);
+    return e ? cudart_error(e) : cudaDeviceGetMemPool(memPool, 0);
+}
+
+CUDART_API cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, int type,
+                                         cudaMemPool_t memPool)
+{
+    cudaError_t e = device_location(location, type);
+    return e ? cudart_error(e) : cudaDeviceSetMemPool(0, memPool);
+}

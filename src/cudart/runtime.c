@@ -1724,6 +1724,68 @@ CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t 
     return cudaEventRecord(event, stream);
 }
 
+CUDART_API cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
+                                                     unsigned int flags)
+{
+    return cudaEventRecordWithFlags(event, stream, flags);
+}
+
+/* A stream's identity: its handle's slot (0 for the legacy stream, 1 for
+ * the per-thread default stream), and its device. */
+CUDART_API cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
+{
+    if (!streamId)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    CHECK_STREAM(hStream);
+    *streamId = !hStream || hStream == CUDA_STREAM_LEGACY ? 0
+                : hStream == CUDA_STREAM_PER_THREAD      ? 1
+                                                         : (((uintptr_t)hStream >> 4) & 0x0fffffffu) + 2;
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *streamId)
+{
+    return cudaStreamGetId(hStream, streamId);
+}
+
+CUDART_API cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
+{
+    if (!device)
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    CHECK_STREAM(hStream);
+    *device = 0;
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device)
+{
+    return cudaStreamGetDevice(hStream, device);
+}
+
+/* Attaching managed memory to a stream limits which streams may touch it
+ * while kernels run; with nothing migrating here it changes nothing, once
+ * the arguments are checked. */
+CUDART_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                                unsigned int flags)
+{
+    if (flags != 1 && flags != 2 && flags != 4) /* Global, Host, Single */
+        return set_error(cudaErrorInvalidValue);
+    ENTER();
+    CHECK_STREAM(stream);
+    rt_host_alloc *h = devPtr ? find_host(devPtr) : NULL;
+    if (!h || !h->managed || (length && length != h->size))
+        LEAVE(cudaErrorInvalidValue);
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr,
+                                                     size_t length, unsigned int flags)
+{
+    return cudaStreamAttachMemAsync(stream, devPtr, length, flags);
+}
+
 CUDART_API cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
     ENTER();
@@ -1794,6 +1856,46 @@ CUDART_API cudaError_t cudaGetDeviceFlags(unsigned int *flags)
         return set_error(cudaErrorInvalidValue);
     *flags = device_flags | 0x8; /* mapped pinned memory is always on (unified addressing) */
     return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
+{
+    if (device != 0)
+        return set_error(cudaErrorInvalidDevice);
+    if (flags & ~1u)
+        return set_error(cudaErrorInvalidValue);
+    cudaError_t e = cudaSetDeviceFlags(deviceFlags);
+    if (e)
+        return e;
+    ENTER(); /* the device is created now, as CUDA initializes its context */
+    LEAVE(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaSetValidDevices(int *device_arr, int len)
+{
+    if (len < 0 || (len && !device_arr))
+        return set_error(cudaErrorInvalidValue);
+    for (int i = 0; i < len; i++)
+        if (device_arr[i] != 0)
+            return set_error(cudaErrorInvalidDevice);
+    return cudaSuccess;
+}
+
+/* One device: a peer copy is a copy within it. */
+CUDART_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
+                                           int srcDevice, size_t count, cudaStream_t stream)
+{
+    if (dstDevice != 0 || srcDevice != 0)
+        return set_error(cudaErrorInvalidDevice);
+    return cudaMemcpyAsync(dst, src, count, cudaMemcpyDeviceToDevice, stream);
+}
+
+CUDART_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
+                                      size_t count)
+{
+    if (dstDevice != 0 || srcDevice != 0)
+        return set_error(cudaErrorInvalidDevice);
+    return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
 }
 
 /* The one simulated device is the best match for any properties. */

@@ -360,6 +360,84 @@ CUDART_API cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_t src, size
     return array_copy_linear(src, wOffset, hOffset, dst, count, kind, 0, stream, 0);
 }
 
+/* Between two arrays (positions and widths in bytes, as the 2-D forms). */
+CUDART_API cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst,
+                                                size_t hOffsetDst, cudaArray_t src,
+                                                size_t wOffsetSrc, size_t hOffsetSrc,
+                                                size_t width, size_t height, int kind)
+{
+    if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return cudart_error(cudaErrorInvalidMemcpyDirection);
+    cudaError_t e = cudart_enter();
+    if (e)
+        return e;
+    struct cudaMemcpy3DParms p;
+    memset(&p, 0, sizeof p);
+    size_t es, ed;
+    if (cudart_array_pitched(src, &p.srcPtr, &es) || cudart_array_pitched(dst, &p.dstPtr, &ed))
+        return cudart_leave(cudaErrorInvalidValue);
+    p.srcPos = (struct cudaPos){wOffsetSrc, hOffsetSrc, 0};
+    p.dstPos = (struct cudaPos){wOffsetDst, hOffsetDst, 0};
+    p.extent = (struct cudaExtent){width, height, 1};
+    p.kind = cudaMemcpyDeviceToDevice;
+    e = cudart_copy3d(&p);
+    cudart_sync_point();
+    return cudart_leave(e);
+}
+
+CUDART_API cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst,
+                                                     size_t hOffsetDst, cudaArray_t src,
+                                                     size_t wOffsetSrc, size_t hOffsetSrc,
+                                                     size_t width, size_t height, int kind)
+{
+    return cudaMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width,
+                                    height, kind);
+}
+
+/* The deprecated linear form: count bytes, one row (they may not wrap). */
+CUDART_API cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst,
+                                              size_t hOffsetDst, cudaArray_t src, size_t wOffsetSrc,
+                                              size_t hOffsetSrc, size_t count, int kind)
+{
+    return cudaMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count,
+                                    1, kind);
+}
+
+CUDART_API cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst,
+                                                   size_t hOffsetDst, cudaArray_t src,
+                                                   size_t wOffsetSrc, size_t hOffsetSrc,
+                                                   size_t count, int kind)
+{
+    return cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count,
+                                  kind);
+}
+
+CUDART_API cudaError_t cudaMemcpyToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                              const void *src, size_t count, int kind)
+{
+    return cudaMemcpyToArray(dst, wOffset, hOffset, src, count, kind);
+}
+
+CUDART_API cudaError_t cudaMemcpyFromArray_ptds(void *dst, cudaArray_t src, size_t wOffset,
+                                                size_t hOffset, size_t count, int kind)
+{
+    return cudaMemcpyFromArray(dst, src, wOffset, hOffset, count, kind);
+}
+
+CUDART_API cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset,
+                                                   size_t hOffset, const void *src, size_t count,
+                                                   int kind, cudaStream_t stream)
+{
+    return cudaMemcpyToArrayAsync(dst, wOffset, hOffset, src, count, kind, stream);
+}
+
+CUDART_API cudaError_t cudaMemcpyFromArrayAsync_ptsz(void *dst, cudaArray_t src, size_t wOffset,
+                                                     size_t hOffset, size_t count, int kind,
+                                                     cudaStream_t stream)
+{
+    return cudaMemcpyFromArrayAsync(dst, src, wOffset, hOffset, count, kind, stream);
+}
+
 /* ---- texture and surface objects ---------------------------------------------------- */
 
 static obj_desc *obj_find(unsigned long long h)

@@ -52,6 +52,8 @@ typedef struct exec_options {
     uint32_t warps_per_sm;     /* %nwarpid */
     uint32_t shared_per_sm;    /* %total_smem_size */
     uint32_t gridid;           /* %gridid of this launch */
+    uint32_t its_yield;        /* independent thread scheduling: spin iterations before the
+                                  lanes waiting to reconverge run ahead (0: pre-Volta SIMT) */
     uint64_t max_cycles;       /* timing mode: simulated cycles a launch may take (0: none) */
     uint64_t timeout_ns;       /* host nanoseconds a launch may take (0: none) */
     const atomic_int *stop;    /* set from outside (another thread, a signal): stop now */
@@ -95,6 +97,7 @@ typedef struct exec_warp {
     uint32_t *preds;      /* one lane mask per predicate */
     uint32_t preds_cap;
     uint64_t insts;       /* warp instructions executed (for %clock) */
+    uint32_t spin;        /* uniform backward branches of the top path in a row (ITS) */
     void *timing;         /* the timing model's state of this warp (timing mode) */
     uint32_t tid[3][WARP_SIZE]; /* %tid of each lane */
 } exec_warp;

@@ -278,6 +278,46 @@ static int simt_push(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t pc, uin
     return 0;
 }
 
+/*
+ * Independent thread scheduling, as far as a SIMT stack can give it (Volta
+ * and later; -lockstep_its).  The top path T takes a uniform backward branch:
+ * it loops.  When it has done so its_yield times in a row while the entry
+ * below, E, is where T reconverges and holds lanes not in T (lanes that left
+ * the loop and wait for T), those lanes would wait for ever if T spins on
+ * something only they can do (an intra-warp lock they hold).  So they run
+ * ahead: E keeps only T's lanes, and a new top entry runs the waiting lanes
+ * from E's pc to E's own reconvergence point, where they join the rest again.
+ * The choice of when is a fixed count, so execution stays deterministic.
+ * Returns 1 if the stack changed (T continues at `target` below the new top).
+ */
+static int its_yield(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t target)
+{
+    if (++w->spin < L->opt.its_yield)
+        return 0;
+    w->spin = 0;
+    /* sibling paths that already reached T's reconvergence point wait in
+     * the reconvergence entry's mask: their own entries are done */
+    while (w->sp >= 3) {
+        simt_entry *s = &w->stack[w->sp - 2];
+        if (s->is_call || s->pc != s->rpc || s->rpc != w->stack[w->sp - 1].rpc)
+            break;
+        w->stack[w->sp - 2] = w->stack[w->sp - 1];
+        w->sp--;
+    }
+    if (w->sp < 2)
+        return 0;
+    simt_entry *t = &w->stack[w->sp - 1], *e = &w->stack[w->sp - 2];
+    if (t->is_call || e->is_call || e->pc != t->rpc || e->pc == e->rpc)
+        return 0;
+    uint32_t waiting = e->mask & ~t->mask & w->live;
+    if (!waiting)
+        return 0;
+    t->pc = target;
+    e->mask = t->mask;
+    uint32_t pc = e->pc, rpc = e->rpc;
+    return simt_push(L, c, w, pc, rpc, waiting, 0) ? -1 : 1;
+}
+
 /* Make sure the register file holds `rows` rows and `preds` predicates. */
 static int warp_reserve(exec_launch *L, exec_warp *w, uint32_t rows, uint32_t preds)
 {
@@ -1711,9 +1751,19 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
         case OP_BRA: {
             uint32_t nt = top->mask & ~active;
             if (!nt) {
+                if (UNLIKELY(L->opt.its_yield) && in->target <= pc) {
+                    int y = its_yield(L, c, w, in->target);
+                    if (y < 0)
+                        goto out_noreload;
+                    if (y) {
+                        RELOAD();
+                        break;
+                    }
+                }
                 pc = in->target;
                 break;
             }
+            w->spin = 0;
             if (!active) {
                 pc++;
                 break;

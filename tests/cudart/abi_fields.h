@@ -239,7 +239,12 @@
     F(cudaLaunchConfig_st, attrs) \
     F(cudaLaunchConfig_st, numAttrs) \
 
+#define FIELDS_cudaMemAccessDesc(F) \
+    F(cudaMemAccessDesc, location) \
+    F(cudaMemAccessDesc, flags) \
+
 #define STRUCTS_MORE(F) \
+    FIELDS_cudaMemAccessDesc(F) \
     FIELDS_cudaPointerAttributes(F) \
     FIELDS_cudaLaunchAttribute_st(F) \
     FIELDS_cudaLaunchConfig_st(F) \
@@ -258,6 +263,7 @@
     FIELDS_cudaGraphExecUpdateResultInfo_st(F) \
 
 #define SIZES(Z) \
+    Z(cudaMemAccessDesc) \
     Z(cudaPointerAttributes) \
     Z(cudaLaunchAttribute_st) \
     Z(cudaLaunchConfig_st) \
@@ -451,4 +457,7 @@
     E(cudaSharedMemBankSizeDefault) \
     E(cudaSharedMemBankSizeFourByte) \
     E(cudaSharedMemBankSizeEightByte) \
+    E(cudaMemAccessFlagsProtNone) \
+    E(cudaMemAccessFlagsProtRead) \
+    E(cudaMemAccessFlagsProtReadWrite) \
 

@@ -396,6 +396,18 @@ static void test_graphs(void)
     host_n = 0;
     CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);
     CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess); /* h is uploaded again: same result */
+    size_t nedges = 0, ndeps = 0, nouts = 0;
+    cudaGraphNode_t efrom[4], eto[4], deps[2], outs[2];
+    CHECK(cudaGraphGetEdges(g, NULL, NULL, NULL, &nedges) == cudaSuccess && nedges == 3);
+    nedges = 4;
+    CHECK(cudaGraphGetEdges(g, efrom, eto, NULL, &nedges) == cudaSuccess && nedges == 3);
+    CHECK(efrom[0] == up && eto[0] == kn && efrom[2] == down && eto[2] == hn);
+    ndeps = 2;
+    CHECK(cudaGraphNodeGetDependencies(kn, deps, NULL, &ndeps) == cudaSuccess && ndeps == 1 &&
+          deps[0] == up);
+    nouts = 2;
+    CHECK(cudaGraphNodeGetDependentNodes(kn, outs, NULL, &nouts) == cudaSuccess && nouts == 1 &&
+          outs[0] == down);
     for (unsigned i = 0; i < 64; i++)
         CHECK_EQ_U64(h[i], (i * 2 + 10) * 2 + 10);
     CHECK_EQ_U64(host_n, 2);
@@ -545,6 +557,42 @@ static void test_more_memory_and_streams(void)
     const char *fname = NULL;
     CHECK(cudaFuncGetName(&fname, &host_scale) == cudaSuccess && !strcmp(fname, "scale"));
     cudaFree(dptr);
+    /* one device: peers, valid devices, stream identity, attach, pool access */
+    unsigned *p0, *p1, pv[4] = {1, 2, 3, 4}, pb[4] = {0};
+    CHECK(cudaMalloc((void **)&p0, 16) == cudaSuccess && cudaMalloc((void **)&p1, 16) == cudaSuccess);
+    CHECK(cudaMemcpy(p0, pv, 16, cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpyPeer(p1, 0, p0, 0, 16) == cudaSuccess);
+    CHECK(cudaMemcpy(pb, p1, 16, cudaMemcpyDeviceToHost) == cudaSuccess && pb[3] == 4);
+    CHECK(cudaMemcpyPeer(p1, 1, p0, 0, 16) == cudaErrorInvalidDevice);
+    int valid[2] = {0, 0};
+    CHECK(cudaSetValidDevices(valid, 2) == cudaSuccess);
+    valid[1] = 3;
+    CHECK(cudaSetValidDevices(valid, 2) == cudaErrorInvalidDevice);
+    CHECK(cudaInitDevice(0, 0, 0) == cudaSuccess);
+    unsigned long long sid0 = 9, sid1 = 9;
+    cudaStream_t s2;
+    CHECK(cudaStreamCreate(&s2) == cudaSuccess);
+    CHECK(cudaStreamGetId(NULL, &sid0) == cudaSuccess && sid0 == 0);
+    CHECK(cudaStreamGetId(s2, &sid1) == cudaSuccess && sid1 >= 2);
+    int sdev = -1;
+    CHECK(cudaStreamGetDevice(s2, &sdev) == cudaSuccess && sdev == 0);
+    unsigned *mm;
+    CHECK(cudaMallocManaged((void **)&mm, 64, 1) == cudaSuccess);
+    CHECK(cudaStreamAttachMemAsync(s2, mm, 0, 4) == cudaSuccess);
+    CHECK(cudaStreamAttachMemAsync(s2, p0, 0, 4) == cudaErrorInvalidValue); /* not managed */
+    CHECK(cudaStreamDestroy(s2) == cudaSuccess);
+    cudaMemPool_t defpool;
+    struct cudaMemLocation loc0 = {cudaMemLocationTypeDevice, 0};
+    CHECK(cudaMemGetDefaultMemPool(&defpool, &loc0, cudaMemAllocationTypePinned) == cudaSuccess);
+    struct cudaMemAccessDesc acc = {{cudaMemLocationTypeDevice, 0}, cudaMemAccessFlagsProtReadWrite};
+    CHECK(cudaMemPoolSetAccess(defpool, &acc, 1) == cudaSuccess);
+    int accf = -1;
+    CHECK(cudaMemPoolGetAccess(&accf, defpool, &loc0) == cudaSuccess &&
+          accf == cudaMemAccessFlagsProtReadWrite);
+    cudaGetLastError();
+    cudaFree(mm);
+    cudaFree(p0);
+    cudaFree(p1);
     cudaGetLastError();
     CHECK(cudaStreamDestroy(s) == cudaSuccess);
 }
