@@ -318,6 +318,45 @@ static int its_yield(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t target)
     return simt_push(L, c, w, pc, rpc, waiting, 0) ? -1 : 1;
 }
 
+/*
+ * A CTA barrier under independent thread scheduling: the top path reaches
+ * bar.sync while other lanes of the warp are still on their way (paths
+ * that ran ahead or were left behind).  Paths already waiting at this
+ * barrier just below join the top one.  If other paths can still run, the
+ * top path waits for them: its entry moves down to just above the entry
+ * where it reconverges, and the others run first; the last to arrive finds
+ * the rest below it and joins them.  Returns 1 if the stack changed (the
+ * barrier is not executed yet), 0 to execute it now, -1 on a fault.
+ */
+static int its_barrier(exec_warp *w, uint32_t pc)
+{
+    simt_entry *t = &w->stack[w->sp - 1];
+    while (w->sp >= 2) {
+        simt_entry *b = &w->stack[w->sp - 2];
+        if (b->is_call || b->pc != pc || b->rpc != t->rpc)
+            break;
+        b->mask |= t->mask;
+        w->sp--;
+        t = b;
+    }
+    if (!(w->live & ~t->mask))
+        return 0;
+    /* where the path reconverges: the highest entry waiting at its rpc */
+    uint32_t j = 0;
+    for (uint32_t i = w->sp - 1; i-- > 0;)
+        if (w->stack[i].is_call || w->stack[i].pc == t->rpc) {
+            j = i + 1;
+            break;
+        }
+    if (j >= w->sp - 1)
+        return 0; /* nothing else to run first */
+    simt_entry parked = *t;
+    parked.pc = pc;
+    memmove(&w->stack[j + 1], &w->stack[j], (size_t)(w->sp - 1 - j) * sizeof *w->stack);
+    w->stack[j] = parked;
+    return 1;
+}
+
 /* Make sure the register file holds `rows` rows and `preds` predicates. */
 static int warp_reserve(exec_launch *L, exec_warp *w, uint32_t rows, uint32_t preds)
 {
@@ -1858,6 +1897,17 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             if (in->mode == BARM_WARPSYNC || !active) {
                 pc++;
                 break;
+            }
+            if (UNLIKELY(L->opt.its_yield)) {
+                top->pc = pc;
+                if (its_barrier(w, pc)) {
+                    RELOAD();
+                    break;
+                }
+                top = &w->stack[w->sp - 1];
+                active = top->mask;
+                if (in->guard.kind)
+                    active &= pval(L, P, &in->guard);
             }
             uint32_t pm = in->mode == BARM_RED ? pval(L, P, &in->s[2]) & active : 0;
             top->pc = pc;

@@ -206,6 +206,26 @@ if [ $# -eq 0 ] || [ "$names" = "$*" ]; then
     fi
 fi
 
+# Independent thread scheduling (the TITAN V config): cooperative groups'
+# grid.sync() spins in one lane while its warp waits at a barrier; the
+# program must pass there too, in both modes.
+if { [ $# -eq 0 ] || [ "$names" = "$*" ]; } && [ -x "$build/cuda/cooperative" ]; then
+    n=$((n + 1))
+    why=
+    for m in "" --functional; do
+        env $LOCKSTEP_RUN_ENV $limit "$lockstep" run $m --config configs/titanv.config --no-stats \
+            -- "$build/cuda/cooperative" >"$build/cuda/cooperative.titanv.stdout" \
+            2>"$build/cuda/cooperative.titanv.stderr" || why="exit status $? ($m)"
+    done
+    if [ -z "$why" ]; then
+        echo "PASS cooperative (TITAN V config: independent thread scheduling)"
+    else
+        echo "FAIL cooperative on the TITAN V config: $why"
+        show "$build/cuda/cooperative.titanv.stderr"
+        fail=$((fail + 1))
+    fi
+fi
+
 # nvcc compresses the PTX it embeds (zstd) unless told not to: the same
 # program built both ways gives the same output (the loop above ran the
 # compressed build; this is the plain one).

@@ -30,6 +30,24 @@ static const char ptx[] =
     "  membar.gl;\n"
     "  atom.global.exch.b32 %r3, [%rd1], 0;\n"
     "  ret;\n}\n"
+    /* the lock, then a CTA barrier, then every thread reads the count */
+    ".visible .entry spinbar(.param .u64 lock, .param .u64 count)\n{\n"
+    "  .reg .b32 %r<6>; .reg .b64 %rd<5>; .reg .pred %p<2>;\n"
+    "  ld.param.u64 %rd1, [lock]; ld.param.u64 %rd2, [count];\n"
+    "LOOPB:\n"
+    "  atom.global.cas.b32 %r1, [%rd1], 0, 1;\n"
+    "  setp.ne.u32 %p1, %r1, 0;\n"
+    "  @%p1 bra LOOPB;\n"
+    "  ld.volatile.global.u32 %r2, [%rd2];\n"
+    "  add.u32 %r2, %r2, 1;\n"
+    "  st.volatile.global.u32 [%rd2], %r2;\n"
+    "  membar.gl;\n"
+    "  atom.global.exch.b32 %r3, [%rd1], 0;\n"
+    "  bar.sync 0;\n"
+    "  ld.volatile.global.u32 %r4, [%rd2];\n"
+    "  mov.u32 %r5, %tid.x; mul.wide.u32 %rd3, %r5, 4; add.u64 %rd4, %rd2, %rd3;\n"
+    "  st.global.u32 [%rd4+4], %r4;\n"
+    "  ret;\n}\n"
     /* lanes loop tid times: divergent, but no lane waits on another */
     ".visible .entry tri(.param .u64 out)\n{\n"
     "  .reg .b32 %r<6>; .reg .b64 %rd<3>; .reg .pred %p<2>;\n"
@@ -68,8 +86,8 @@ static lockstep_status run(const char *mode, int its, const char *kernel, uint32
     lockstep_launch_stats st;
     lockstep_status s = lockstep_launch_args(dev, k, (lockstep_dim3){1, 1, 1},
                                              (lockstep_dim3){threads, 1, 1}, 0,
-                                             !strcmp(kernel, "spin") ? args2 : args1, &st);
-    lockstep_memcpy_dtoh(dev, out, !strcmp(kernel, "spin") ? b : a, nout * 4);
+                                             strncmp(kernel, "spin", 4) ? args1 : args2, &st);
+    lockstep_memcpy_dtoh(dev, out, strncmp(kernel, "spin", 4) ? a : b, nout * 4);
     *warp_insts = st.warp_insts;
     lockstep_device_destroy(dev);
     return s;
@@ -94,6 +112,23 @@ static void test_spin_lock(void)
     }
 }
 
+/* Lanes that got through the lock wait at the CTA barrier for those still
+ * spinning: the barrier completes, and every thread sees the full count. */
+static void test_lock_then_barrier(void)
+{
+    static const char *const modes[] = {"functional", "timing"};
+    for (int m = 0; m < 2; m++) {
+        uint32_t r[1 + 96];
+        uint64_t n;
+        lockstep_status s = run(modes[m], 1, "spinbar", 96, r, 97, &n);
+        CHECK_MSG(s == LOCKSTEP_SUCCESS, "%s: %s", modes[m], lockstep_status_name(s));
+        CHECK_EQ_U64(r[0], 96);
+        for (int t = 0; t < 96; t++)
+            CHECK_MSG(r[1 + t] == 96, "%s: thread %d read %u after the barrier", modes[m], t,
+                      r[1 + t]);
+    }
+}
+
 static void test_no_change_without_waiting(void)
 {
     uint32_t a[64], b[64];
@@ -109,6 +144,7 @@ static void test_no_change_without_waiting(void)
 int main(void)
 {
     RUN(test_spin_lock);
+    RUN(test_lock_then_barrier);
     RUN(test_no_change_without_waiting);
     return test_summary();
 }
