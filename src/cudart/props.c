@@ -59,6 +59,35 @@ void cudart_fill_properties(lockstep_device *dev, struct cudaDeviceProp *p)
     p->sharedMemPerBlockOptin = c.max_cta_shared;
     p->maxBlocksPerMultiProcessor = (int)c.ctas_per_sm;
     p->cooperativeLaunch = 1;     /* cudaLaunchCooperativeKernel, grid.sync() */
+    p->hostRegisterSupported = 1; /* cudaHostRegister */
+    p->canUseHostPointerForRegisteredMem = 1; /* registered memory at its own address */
+    p->hostNativeAtomicSupported = 0;
+    p->pageableMemoryAccess = 0;
+    p->directManagedMemAccessFromHost = 1; /* managed memory is host memory */
+    p->computePreemptionSupported = 0;
+    /* texture and surface limits: compute capability 7.x's (CUDA C++
+     * Programming Guide, "Technical Specifications per Compute Capability") */
+    p->maxTexture1D = 131072;
+    p->maxTexture2D[0] = 131072;
+    p->maxTexture2D[1] = 65536;
+    p->maxTexture2DLinear[0] = 131072;
+    p->maxTexture2DLinear[1] = 65000;
+    p->maxTexture2DLinear[2] = 2097120;
+    p->maxTexture2DGather[0] = p->maxTexture2DGather[1] = 32768;
+    p->maxTexture3D[0] = p->maxTexture3D[1] = p->maxTexture3D[2] = 16384;
+    p->maxTexture1DLayered[0] = 32768;
+    p->maxTexture1DLayered[1] = 2048;
+    p->maxTexture2DLayered[0] = p->maxTexture2DLayered[1] = 32768;
+    p->maxTexture2DLayered[2] = 2048;
+    p->maxSurface1D = 32768;
+    p->maxSurface2D[0] = 131072;
+    p->maxSurface2D[1] = 65536;
+    p->maxSurface3D[0] = p->maxSurface3D[1] = p->maxSurface3D[2] = 16384;
+    p->maxSurface1DLayered[0] = 32768;
+    p->maxSurface1DLayered[1] = 2048;
+    p->maxSurface2DLayered[0] = p->maxSurface2DLayered[1] = 32768;
+    p->maxSurface2DLayered[2] = 2048;
+    p->surfaceAlignment = 512;
     p->memoryPoolsSupported = 1;  /* cudaMallocAsync and the cudaMemPool family */
     p->pciBusID = 0;
     p->pciDeviceID = 0;
@@ -112,6 +141,54 @@ int cudart_attribute(lockstep_device *dev, int attr, int *v)
     case cudaDevAttrMemoryPoolsSupported: *v = 1; return 0;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; return 0;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; return 0;
+    /* textures and surfaces (cube maps and mipmaps: 0, not supported) */
+    case 21: *v = p.maxTexture1D; return 0;
+    case 22: *v = p.maxTexture2D[0]; return 0;
+    case 23: *v = p.maxTexture2D[1]; return 0;
+    case 24: case 25: case 26: *v = p.maxTexture3D[attr - 24]; return 0;
+    case 27: case 28: case 29: *v = p.maxTexture2DLayered[attr - 27]; return 0;
+    case 30: *v = (int)p.surfaceAlignment; return 0;
+    case 42: case 43: *v = p.maxTexture1DLayered[attr - 42]; return 0;
+    case 45: case 46: *v = p.maxTexture2DGather[attr - 45]; return 0;
+    case 47: case 48: case 49: *v = 0; return 0; /* no alternate 3-D shape */
+    case 51: *v = (int)p.texturePitchAlignment; return 0;
+    case 52: case 53: case 54: *v = 0; return 0; /* cube maps */
+    case 55: *v = p.maxSurface1D; return 0;
+    case 56: case 57: *v = p.maxSurface2D[attr - 56]; return 0;
+    case 58: case 59: case 60: *v = p.maxSurface3D[attr - 58]; return 0;
+    case 61: case 62: *v = p.maxSurface1DLayered[attr - 61]; return 0;
+    case 63: case 64: case 65: *v = p.maxSurface2DLayered[attr - 63]; return 0;
+    case 66: case 67: case 68: *v = 0; return 0; /* cube-map surfaces */
+    case 69: *v = 1 << 28; return 0; /* MaxTexture1DLinearWidth */
+    case 70: case 71: case 72: *v = p.maxTexture2DLinear[attr - 70]; return 0;
+    case 73: case 74: case 77: *v = 0; return 0; /* mipmapped textures */
+    /* memory and host interplay */
+    case 86: *v = 0; return 0;  /* HostNativeAtomicSupported */
+    case 87: *v = 2; return 0;  /* SingleToDoublePrecisionPerfRatio */
+    case 88: *v = 0; return 0;  /* PageableMemoryAccess */
+    case 90: *v = 0; return 0;  /* ComputePreemptionSupported */
+    case 91: *v = 1; return 0;  /* CanUseHostPointerForRegisteredMem */
+    case 98: *v = 0; return 0;  /* CanFlushRemoteWrites */
+    case 99: *v = 1; return 0;  /* HostRegisterSupported */
+    case 100: *v = 0; return 0; /* PageableMemoryAccessUsesHostPageTables */
+    case 101: *v = 1; return 0; /* DirectManagedMemAccessFromHost */
+    case 108: *v = 0; return 0; /* MaxPersistingL2CacheSize: no persisting L2 */
+    case 109: *v = 0; return 0; /* MaxAccessPolicyWindowSize */
+    case 111: *v = 0; return 0; /* ReservedSharedMemoryPerBlock */
+    case 112: case 113: case 114: *v = 0; return 0; /* sparse arrays, read-only registration, timeline semaphores */
+    case 116: case 117: case 118: *v = 0; return 0; /* GPUDirect RDMA */
+    case 119: *v = 0; return 0; /* MemoryPoolSupportedHandleTypes: no IPC */
+    case 120: *v = 0; return 0; /* ClusterLaunch */
+    case 121: *v = 0; return 0; /* DeferredMappingCudaArraySupported */
+    case 125: *v = 0; return 0; /* IpcEventSupport */
+    case 126: *v = 1; return 0; /* MemSyncDomainCount */
+    case 130: *v = 0; return 0; /* NumaConfig: none */
+    case 131: case 134: *v = -1; return 0; /* NumaId, HostNumaId */
+    case 133: *v = 0; return 0; /* MpsEnabled */
+    case 135: case 138: *v = 0; return 0; /* D3D12 / Vulkan CIG */
+    case 139: case 140: *v = 0; return 0; /* PCI ids */
+    case 142: case 143: case 144: *v = 0; return 0; /* host NUMA / host memory pools */
+    case 147: *v = 0; return 0; /* OnlyPartialHostNativeAtomicSupported */
     default: return -1;
     }
 }

@@ -1968,7 +1968,13 @@ CUDART_API cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     if (device != 0)
         return set_error(cudaErrorInvalidDevice);
     ENTER();
-    LEAVE(cudart_attribute(rt.dev, attr, value) ? cudaErrorInvalidValue : cudaSuccess);
+    if (cudart_attribute(rt.dev, attr, value)) {
+        say("cudaDeviceGetAttribute: attribute %d is not one lockstep knows "
+            "(cudaErrorInvalidValue)",
+            attr);
+        LEAVE(cudaErrorInvalidValue);
+    }
+    LEAVE(cudaSuccess);
 }
 
 CUDART_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)

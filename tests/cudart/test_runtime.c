@@ -295,6 +295,19 @@ static void test_device_queries_and_stubs(void)
     int v = 0;
     CHECK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerBlock, 0) == cudaSuccess && v == 1024);
     CHECK(cudaDeviceGetAttribute(&v, 9999, 0) == cudaErrorInvalidValue);
+    /* every attribute of CUDA 13's cudaDeviceAttr has an answer; the values
+     * the enum skips or reserves do not */
+    for (int at = 1; at <= 147; at++) {
+        int reserved = at == 44 || (at >= 92 && at <= 94) || at == 96 ||
+                       (at >= 102 && at <= 105) || at == 107 || at == 110 ||
+                       (at >= 122 && at <= 124) || (at >= 127 && at <= 129) || at == 132 ||
+                       at == 136 || at == 137 || at == 141 || at == 145 || at == 146;
+        cudaError_t e = cudaDeviceGetAttribute(&v, at, 0);
+        CHECK_MSG(reserved ? e == cudaErrorInvalidValue : e == cudaSuccess, "attribute %d: %d", at,
+                  (int)e);
+    }
+    cudaGetLastError();
+    CHECK(cudaDeviceGetAttribute(&v, 22, 0) == cudaSuccess && v == 131072); /* MaxTexture2DWidth */
     CHECK(!strcmp(cudaGetErrorName(cudaErrorIllegalAddress), "cudaErrorIllegalAddress"));
     CHECK(!strcmp(cudaGetErrorString(cudaErrorMemoryAllocation), "out of memory"));
     CHECK(!strcmp(cudaGetErrorString(12345), "unrecognized error code"));
