@@ -401,6 +401,13 @@ int exec_texop(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uin
  * accesses): the interposers, then the memory system. */
 int exec_mem_issue_req(exec_launch *L, exec_cta *c, exec_warp *w, exec_memreq *rq);
 
+/* Warp matrix operations (wmma.c). */
+/* The byte offset of lane `lane` in part `in` of a wmma.load/store with
+ * stride ldm (elements). */
+uint64_t exec_wmma_offset(const ir_insn *in, int lane, uint64_t ldm);
+/* wmma.mma: D = A x B + C over the warp's fragments; 0, or -1 (fault). */
+int exec_wmma_mma(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active);
+
 /* CTA slots (sched.c), shared with the timing engine. */
 exec_cta *exec_slots_get(exec_launch *L, uint32_t nslots);
 void exec_slots_put(exec_launch *L, exec_cta *slots, uint32_t nslots);

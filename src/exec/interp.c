@@ -1360,8 +1360,9 @@ static inline void capture(const exec_launch *L, const exec_cta *c, const exec_w
         return;
     int nv = props & OPF_STORE ? in->vec : in->nsrc;
     const uint64_t *R = w->regs + (size_t)w->reg_base * WARP_SIZE;
+    const ir_opnd *vals = in->flags & IRF_DSRC ? in->d : in->s; /* wmma.store's in d[] */
     for (int i = 0; i < nv && i < 4; i++)
-        rq->v[i] = srow(L, c, w, R, &in->s[i], rq->tmp[i], active);
+        rq->v[i] = srow(L, c, w, R, &vals[i], rq->tmp[i], active);
 }
 
 void exec_mem_capture(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
@@ -1924,6 +1925,13 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
         }
         case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP: case OP_PMEVENT:
         case OP_PREFETCH: case OP_PREFETCHU:
+            pc++;
+            break;
+        case OP_WMMA:
+            if (exec_wmma_mma(L, c, w, in, active)) {
+                top->pc = pc;
+                goto out_noreload;
+            }
             pc++;
             break;
         case OP_ACTIVEMASK: {

@@ -193,10 +193,20 @@ int cfg_compute_reconvergence(ir_module *m, diag *d)
 
 /* ---- registers read before written ---------------------------------------------- */
 
-/* The register rows instruction `in` reads (at most 10). */
-static int reg_reads(const ir_module *m, const ir_insn *in, uint32_t out[10])
+/* The register rows instruction `in` reads (at most 28). */
+static int reg_reads(const ir_module *m, const ir_insn *in, uint32_t out[28])
 {
     int n = 0;
+    if (in->op == OP_WMMA && in->target < m->nmmas) {
+        const ir_mma *mm = &m->mmas[in->target];
+        for (int i = 0; i < mm->na; i++) {
+            out[n++] = mm->a[i];
+            out[n++] = mm->b[i];
+        }
+        for (int i = 0; i < mm->nc; i++)
+            out[n++] = mm->c[i];
+        return n;
+    }
     for (int i = 0; i < 4; i++)
         if (in->s[i].kind == IRO_REG)
             out[n++] = in->s[i].idx;
@@ -259,6 +269,12 @@ static int zero_rows_of(ir_module *m, ir_func *f)
                 for (int d = 0; d < 4; d++)
                     if (in->d[d].kind == IRO_REG && in->d[d].idx < f->nregs)
                         cur[in->d[d].idx / 64] |= 1ull << (in->d[d].idx % 64);
+            if (in->op == OP_WMMA && in->target < m->nmmas && writes_all_lanes(in))
+                for (int d = 0; d < m->mmas[in->target].nd; d++) {
+                    uint32_t r = m->mmas[in->target].d[d];
+                    if (r < f->nregs)
+                        cur[r / 64] |= 1ull << (r % 64);
+                }
             uint64_t *o = out + (size_t)i * nw;
             if (memcmp(o, cur, nw * sizeof *cur)) {
                 memcpy(o, cur, nw * sizeof *cur);
@@ -269,7 +285,7 @@ static int zero_rows_of(ir_module *m, ir_func *f)
     /* the reads: against what is definitely written before each one */
     for (uint32_t i = 0; i < n; i++) {
         const ir_insn *in = &m->code[f->start + i];
-        uint32_t r[10];
+        uint32_t r[28];
         int k = reg_reads(m, in, r);
         written_before(i, nw, out, npred, preds, cur);
         for (int j = 0; j < k; j++) {

@@ -62,6 +62,7 @@ void ir_module_free(ir_module *m)
         free(m->calls[i].arg_off); /* one block holds all four arrays */
     free(m->calls);
     free(m->shrefs);
+    free(m->mmas);
     free(m->code);
     free(m->pos);
     free(m->funcs);

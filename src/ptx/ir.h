@@ -158,6 +158,29 @@ typedef enum ir_texquery {
 } ir_texquery;
 typedef enum ir_surfclamp { SURF_TRAP, SURF_CLAMP, SURF_ZERO } ir_surfclamp;
 
+/* Warp matrix (wmma) fragments, lockstep's own layout (PTX leaves it to the
+ * implementation).  Lane l holds, of a 16 x 16 matrix:
+ *   WM_AB16  A or B of f16/bf16: line l>>1 (a row for .row, a column for
+ *            .col), elements (l&1)*8 .. +7, two per register in regs 0-3;
+ *            regs 4-7 repeat them (PTX's fragment has 8 registers)
+ *   WM_AB8   A or B of s8/u8: line l>>1, elements (l&1)*8 .. +7, four per
+ *            register in regs 0-1
+ *   WM_C32   C or D of f32/s32: row l>>1, columns (l&1)*8 .. +7, one per
+ *            register in regs 0-7, whatever layout memory has
+ *   WM_C16   C or D of f16: row l>>1, columns (l&1)*8 .. +7, two per
+ *            register in regs 0-3
+ * wmma.load and wmma.store become ld/st parts (IRF_WMMA) whose lanes'
+ * addresses add exec_wmma_offset() to the base, with the stride in s[0]
+ * and target = part | kind << 8 | (column-major memory) << 12. */
+typedef enum ir_wmfrag { WM_AB16, WM_AB8, WM_C32, WM_C16 } ir_wmfrag;
+typedef struct ir_mma {
+    uint8_t atype, btype, ctype, dtype; /* ptx_type: A's and B's elements, C, D */
+    uint8_t acol, bcol;           /* A, B in column-major fragments */
+    uint8_t satfinite;
+    uint8_t na, nc, nd;           /* registers of A (= B), C, D */
+    uint32_t a[8], b[8], c[8], d[8];
+} ir_mma;
+
 /* Memory semantics and scope (kept for timing models and litmus). */
 typedef enum ir_sem { SEM_NONE, SEM_WEAK, SEM_VOLATILE, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, SEM_SC } ir_sem;
 typedef enum ir_scope { SCOPE_NONE, SCOPE_CTA, SCOPE_CLUSTER, SCOPE_GPU, SCOPE_SYS } ir_scope;
@@ -202,7 +225,8 @@ enum {
     IRF_IMPLICIT = 1u << 26,/* added by lockstep (the ret/exit closing a body) */
     IRF_ACCUM = 1u << 27,   /* video SIMD .add: accumulate the lanes into c */
     IRF_FPARAM = 1u << 28,  /* a function's .param access, lowered to its local frame */
-    IRF_DSRC = 1u << 29     /* d[] are read, not written (sust's values) */
+    IRF_DSRC = 1u << 29,    /* d[] are read, not written (sust's values, wmma.store's) */
+    IRF_WMMA = 1u << 30     /* a part of wmma.load/store: lane offsets (ir_wmfrag) */
 };
 
 #define IR_NO_PC 0xffffffffu
@@ -334,6 +358,8 @@ typedef struct ir_module {
     uint32_t ncalls;
     ir_shref *shrefs;
     uint32_t nshrefs;
+    struct ir_mma *mmas;    /* wmma.mma operands (ir_insn.target of an OP_WMMA) */
+    uint32_t nmmas;
     uint64_t *kpool;        /* constant rows, 32 lanes each */
     uint32_t nkrows;
     const char **files;     /* CUDA source files named by .file */

@@ -40,7 +40,8 @@
 #define F(x) (1ull << MF_##x)
 
 /* The fields of MC_TEX words (their value's high byte). */
-enum { TXF_GEOM, TXF_QUERY, TXF_CLAMP, TXF_COMP, TXF_ACCESS, TXF_LOD, TXF_COUNT };
+enum { TXF_GEOM, TXF_QUERY, TXF_CLAMP, TXF_COMP, TXF_ACCESS, TXF_LOD,
+       WMF_KIND, WMF_MAT, WMF_LAY1, WMF_LAY2, WMF_SHAPE, WMF_SATF, TXF_COUNT };
 
 typedef struct modword {
     const char *w;
@@ -127,6 +128,15 @@ static const modword modwords[] = {
     {".b", MC_TEX, TXF_COMP << 8 | 3}, {".a", MC_TEX, TXF_COMP << 8 | 4},
     {".p", MC_TEX, TXF_ACCESS << 8 | 2},
     {".level", MC_TEX, TXF_LOD << 8 | 1}, {".grad", MC_TEX, TXF_LOD << 8 | 2},
+    /* wmma words: (field << 8) | value, fields WMF_* */
+    {".load", MC_WMMA, WMF_KIND << 8 | 1}, {".store", MC_WMMA, WMF_KIND << 8 | 2},
+    {".mma", MC_WMMA, WMF_KIND << 8 | 3},
+    {".a", MC_WMMA, WMF_MAT << 8 | 1}, {".b", MC_WMMA, WMF_MAT << 8 | 2},
+    {".c", MC_WMMA, WMF_MAT << 8 | 3}, {".d", MC_WMMA, WMF_MAT << 8 | 4},
+    {".row", MC_WMMA, WMF_LAY1 << 8 | 1}, {".col", MC_WMMA, WMF_LAY1 << 8 | 2},
+    {".m16n16k16", MC_WMMA, WMF_SHAPE << 8 | 1}, {".m8n32k16", MC_WMMA, WMF_SHAPE << 8 | 2},
+    {".m32n8k16", MC_WMMA, WMF_SHAPE << 8 | 3}, {".m16n16k8", MC_WMMA, WMF_SHAPE << 8 | 4},
+    {".satfinite", MC_WMMA, WMF_SATF << 8 | 1},
 };
 
 /* Valid PTX that lockstep does not implement (yet): a clear load-time error. */
@@ -135,7 +145,7 @@ static const struct {
     const char *what;
 } unsupported_ops[] = {
     {"sured", "surface reductions"}, {"istypep", "texture/surface type tests"},
-    {"wmma", "warp matrix (tensor core) operations"}, {"mma", "tensor core operations"},
+    {"mma", "mma.sync tensor core operations"},
     {"wgmma", "warpgroup tensor core operations"}, {"ldmatrix", "matrix loads"},
     {"stmatrix", "matrix stores"}, {"movmatrix", "matrix moves"},
     {"cp", "asynchronous copies"}, {"mbarrier", "memory barrier objects"},
@@ -201,6 +211,8 @@ typedef struct lower {
     VEC(ir_srcpos) pos;
     VEC(ir_call) calls;
     VEC(ir_shref) shrefs;
+    VEC(ir_mma) mmas;
+    VEC(ir_insn) extra;   /* more instructions the one being lowered became */
     VEC(ir_var) vars;
     VEC(uint64_t) krows;  /* one value per constant row */
     kmap_slot *kmap;
@@ -302,8 +314,8 @@ static int is_known_modword(const char *w)
 
 /* The decoded modifiers of one instruction. */
 typedef struct mods {
-    ptx_type types[3];
-    ast_loc typelocs[3];
+    ptx_type types[4];
+    ast_loc typelocs[4];
     int ntypes;
     int rnd, irnd, cmp, boolop, atomop, space, sem, scope, cache, vec, shfl, vote, prmt, testp,
         bar, match;
@@ -325,7 +337,7 @@ static int decode_mods(lower *L, const ast_insn *in, const ptx_opinfo *spec, mod
         ast_loc loc = in->modlocs[i];
         ptx_type t = ptx_type_from_name(w);
         if (t != PT_NONE && (spec->cats & MC_TYPE)) {
-            if (md->ntypes == 3) {
+            if (md->ntypes == 4) {
                 diag_error(L->d, loc, "too many type suffixes on '%s'", in->op);
                 ok = 0;
                 continue;
@@ -385,6 +397,17 @@ static int decode_mods(lower *L, const ast_insn *in, const ptx_opinfo *spec, mod
             continue;
         case MC_HINT:
             continue;
+        case MC_WMMA: {
+            int f = (int)(mw->val >> 8);
+            if (f == WMF_LAY1 && md->tex[WMF_LAY1] && !md->tex[WMF_LAY2])
+                f = WMF_LAY2; /* wmma.mma: the second layout is B's */
+            if (md->tex[f]) {
+                diag_error(L->d, loc, "conflicting modifier '%s' on '%s'", w, in->op);
+                ok = 0;
+            }
+            md->tex[f] = (int)(mw->val & 0xff);
+            continue;
+        }
         case MC_TEX: {
             int f = (int)(mw->val >> 8);
             if (md->tex[f]) {
@@ -910,7 +933,7 @@ static int want_ntypes(lower *L, const ast_insn *in, const mods *md, int n)
     if (md->ntypes < n)
         diag_error(L->d, in->loc, "'%s' needs %d type suffix%s", in->op, n, n == 1 ? "" : "es");
     else
-        diag_error(L->d, md->typelocs[n < 3 ? n : 2], "too many type suffixes on '%s'", in->op);
+        diag_error(L->d, md->typelocs[n < 4 ? n : 3], "too many type suffixes on '%s'", in->op);
     return 0;
 }
 
@@ -2669,6 +2692,214 @@ static int lower_tex(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     return tex_operand(L, in, adr, ir, 1, PT_S32);
 }
 
+/* ---- warp matrix operations (wmma) ------------------------------------------------ */
+
+/* The registers of a vector operand of n registers of `what` into rows[]. */
+static int wmma_regs(lower *L, const ast_insn *in, const ast_opnd *o, uint32_t n, uint32_t *rows,
+                     const char *what)
+{
+    if (o->kind != AO_VEC || o->nelems != n) {
+        diag_error(L->d, o->loc, "'%s' needs %s as a vector of %u registers", in->op, what, n);
+        return 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        ir_opnd r;
+        const ast_opnd *e = &o->elems[i];
+        if (e->kind != AO_NAME || e->off || e->neg ||
+            !lookup_reg(L, e->name, in->scope, &r, NULL) || r.kind != IRO_REG) {
+            diag_error(L->d, e->loc, "'%s' needs registers in %s", in->op, what);
+            return 0;
+        }
+        rows[i] = r.idx;
+    }
+    return 1;
+}
+
+static int lower_wmma(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
+{
+    const int *wm = md->tex;
+    int kind = wm[WMF_KIND];
+    if (!kind) {
+        diag_error(L->d, in->loc, "'wmma' needs .load, .store or .mma");
+        return 0;
+    }
+    if (!(md->flags & F(SYNC)) || !(md->flags & F(ALIGNED))) {
+        diag_error(L->d, in->loc, "'wmma' needs .sync.aligned");
+        return 0;
+    }
+    if (wm[WMF_SHAPE] != 1) {
+        diag_unsupported(L->d, in->loc,
+                         "unsupported instruction 'wmma' of shape %s (lockstep runs .m16n16k16)",
+                         wm[WMF_SHAPE] == 2 ? ".m8n32k16" : wm[WMF_SHAPE] == 3 ? ".m32n8k16"
+                         : wm[WMF_SHAPE] == 4 ? ".m16n16k8" : "(none)");
+        return 0;
+    }
+    if (kind == 3) {
+        /* wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype d, a, b, c
+         * (f16/f32 C and D with f16 A/B), or .f32.bf16.bf16.f32, or
+         * .s32.{s8,u8}.{s8,u8}.s32{.satfinite} */
+        if (wm[WMF_MAT] || !wm[WMF_LAY1] || !wm[WMF_LAY2] || md->space >= 0) {
+            diag_error(L->d, in->loc, "'wmma.mma' takes two layouts (.row/.col, A's then B's), "
+                                      "a shape and its types");
+            return 0;
+        }
+        ir_mma mm;
+        memset(&mm, 0, sizeof mm);
+        mm.acol = wm[WMF_LAY1] == 2;
+        mm.bcol = wm[WMF_LAY2] == 2;
+        mm.satfinite = wm[WMF_SATF] != 0;
+        ptx_type d, c, a, bt;
+        if (md->ntypes == 2) {
+            d = md->types[0];
+            c = md->types[1];
+            a = bt = PT_F16;
+            if ((d != PT_F16 && d != PT_F32) || (c != PT_F16 && c != PT_F32)) {
+                diag_error(L->d, in->loc, "'wmma.mma' with f16 inputs takes .f16 or .f32 for D and C");
+                return 0;
+            }
+        } else if (md->ntypes == 4) {
+            d = md->types[0];
+            a = md->types[1];
+            bt = md->types[2];
+            c = md->types[3];
+            int i8 = (a == PT_S8 || a == PT_U8) && (bt == PT_S8 || bt == PT_U8);
+            if (!((a == PT_BF16 && bt == PT_BF16 && d == PT_F32 && c == PT_F32) ||
+                  (i8 && d == PT_S32 && c == PT_S32))) {
+                diag_error(L->d, in->loc, "'wmma.mma' types must be .f32.bf16.bf16.f32 or "
+                                          ".s32 with .s8 or .u8 inputs");
+                return 0;
+            }
+        } else {
+            diag_error(L->d, in->loc, "'wmma.mma' needs 2 or 4 type suffixes");
+            return 0;
+        }
+        if (mm.satfinite && d != PT_S32) {
+            diag_error(L->d, in->loc, "'.satfinite' is for integer wmma.mma here");
+            return 0;
+        }
+        if (!want_nops(L, in, 4, 4))
+            return 0;
+        mm.atype = (uint8_t)a;
+        mm.btype = (uint8_t)bt;
+        mm.ctype = (uint8_t)c;
+        mm.dtype = (uint8_t)d;
+        mm.na = a == PT_S8 || a == PT_U8 ? 2 : 8;
+        mm.nc = c == PT_F16 ? 4 : 8;
+        mm.nd = d == PT_F16 ? 4 : 8;
+        if (!wmma_regs(L, in, &in->ops[0], mm.nd, mm.d, "D") ||
+            !wmma_regs(L, in, &in->ops[1], mm.na, mm.a, "A") ||
+            !wmma_regs(L, in, &in->ops[2], mm.na, mm.b, "B") ||
+            !wmma_regs(L, in, &in->ops[3], mm.nc, mm.c, "C"))
+            return 0;
+        if (vec_push(&L->mmas, mm)) {
+            L->oom = 1;
+            return 0;
+        }
+        ir->target = (uint32_t)L->mmas.n - 1;
+        ir->type = (uint8_t)a;
+        ir->type2 = (uint8_t)c;
+        return 1;
+    }
+    /* wmma.load.{a,b,c} / wmma.store.d: ld/st parts */
+    int mat = wm[WMF_MAT];
+    if (!mat || (kind == 1 && mat == 4) || (kind == 2 && mat != 4) || !wm[WMF_LAY1] ||
+        wm[WMF_LAY2] || wm[WMF_SATF]) {
+        diag_error(L->d, in->loc, "'wmma.%s' needs %s, one layout (.row or .col) and a shape",
+                   kind == 1 ? "load" : "store", kind == 1 ? ".a, .b or .c" : ".d");
+        return 0;
+    }
+    if (!want_ntypes(L, in, md, 1))
+        return 0;
+    ptx_type t = md->types[0];
+    int col = wm[WMF_LAY1] == 2, frag, nregs, esize;
+    if (mat <= 2) {
+        if (t == PT_F16 || t == PT_BF16) {
+            frag = WM_AB16;
+            nregs = 8;
+            esize = 2;
+        } else if (t == PT_S8 || t == PT_U8) {
+            frag = WM_AB8;
+            nregs = 2;
+            esize = 1;
+        } else {
+            diag_error(L->d, md->typelocs[0], "'wmma.load.%c' takes .f16, .bf16, .s8 or .u8",
+                       mat == 1 ? 'a' : 'b');
+            return 0;
+        }
+    } else if (t == PT_F32 || t == PT_S32) {
+        frag = WM_C32;
+        nregs = 8;
+        esize = 4;
+    } else if (t == PT_F16) {
+        frag = WM_C16;
+        nregs = 4;
+        esize = 2;
+        if (col) {
+            diag_unsupported(L->d, in->loc,
+                             "unsupported instruction 'wmma.%s' of a column-major f16 "
+                             "accumulator (lockstep runs .row for f16 C and D)",
+                             kind == 1 ? "load" : "store");
+            return 0;
+        }
+    } else {
+        diag_error(L->d, md->typelocs[0], "'wmma.%s.%c' takes .f16, .f32 or .s32",
+                   kind == 1 ? "load" : "store", mat == 3 ? 'c' : 'd');
+        return 0;
+    }
+    (void)esize;
+    if (!want_nops(L, in, 2, 3))
+        return 0;
+    const ast_opnd *vals = kind == 1 ? &in->ops[0] : &in->ops[1];
+    const ast_opnd *adr = kind == 1 ? &in->ops[1] : &in->ops[0];
+    uint32_t rows[8];
+    if (!wmma_regs(L, in, vals, (uint32_t)nregs, rows, kind == 1 ? "the fragment" : "the fragment"))
+        return 0;
+    /* the template: address, stride, space, guard */
+    ir_insn base = *ir;
+    base.op = (uint16_t)(kind == 1 ? OP_LD : OP_ST);
+    base.type = PT_U32;
+    base.space = (uint8_t)(md->space >= 0 ? md->space : SP_GENERIC);
+    base.flags |= IRF_WMMA;
+    if (!addr_opnd(L, in, adr, &base))
+        return 0;
+    if (base.space == SP_CONST || base.space == SP_KPARAM || base.space == SP_LOCAL ||
+        base.amode == AM_FRAME) {
+        diag_error(L->d, adr->loc, "'wmma' accesses global or shared memory");
+        return 0;
+    }
+    if (in->nops == 3) {
+        if (!src_opnd(L, in, &in->ops[2], PT_U32, &base.s[0]))
+            return 0;
+    } else {
+        uint32_t row; /* the stride defaults to the matrix's 16 */
+        if (!const_row(L, 16, &row))
+            return 0;
+        base.s[0] = (ir_opnd){row, IRO_CONST, 0, 0};
+    }
+    base.nsrc = 1;
+    if (kind == 2)
+        base.flags |= IRF_DSRC;
+    /* the parts: registers in groups of up to 4, each one access per lane */
+    int per = frag == WM_AB8 ? 2 : frag == WM_C32 && col ? 1 : 4;
+    int nparts = frag == WM_AB16 ? 2 : nregs / per;
+    for (int p = 0; p < nparts; p++) {
+        ir_insn part = base;
+        part.vec = (uint8_t)per;
+        for (int k = 0; k < per; k++)
+            part.d[k] = (ir_opnd){rows[p * per + k], IRO_REG, 0, 0};
+        if (kind == 1)
+            part.ndst = (uint8_t)per;
+        part.target = (uint32_t)(p | frag << 8 | col << 12);
+        if (p == 0) {
+            *ir = part;
+        } else if (vec_push(&L->extra, part)) {
+            L->oom = 1;
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Lower one instruction into ir; 0 on error (already reported). */
 /* The lowering of each family (ptx_family), in the table's order. */
 typedef int (*lower_fn)(lower *L, const ast_insn *in, const mods *md, ir_insn *ir);
@@ -2678,6 +2909,7 @@ static const lower_fn lower_family[FAM_COUNT] = {
     [FAM_CVTA] = lower_cvta,   [FAM_MEM] = lower_mem,   [FAM_ATOM] = lower_atom,
     [FAM_BAR] = lower_bar,     [FAM_WARP] = lower_warp, [FAM_CALL] = lower_call,
     [FAM_VOP4] = lower_vop4,   [FAM_MISC] = lower_misc,  [FAM_TEX] = lower_tex,
+    [FAM_WMMA] = lower_wmma,
 };
 
 static int lower_insn(lower *L, const ast_insn *in, ir_insn *ir)
@@ -2917,16 +3149,25 @@ static int lower_function(lower *L, uint32_t fi, const ast_func *af)
     f->nrets = af->is_entry ? 0 : af->nrets;
     ok = ok && declare_body(L);
     f->start = (uint32_t)L->code.n;
-    for (size_t i = 0; ok && i < af->insns.n && !L->oom; i++) {
+    /* where each PTX instruction's code starts: one PTX instruction may
+     * become several (wmma.load/store), so branch targets, given as PTX
+     * instruction indices, are mapped once the body is done */
+    uint32_t *at = malloc((af->insns.n + 1) * sizeof *at);
+    if (!at)
+        L->oom = 1;
+    size_t done = 0;
+    for (size_t i = 0; at && ok && i < af->insns.n && !L->oom; i++) {
         const ast_insn *in = &af->insns.v[i];
         ir_insn ir;
+        at[i] = (uint32_t)(L->code.n - f->start);
+        done = i + 1;
+        L->extra.n = 0;
         if (!lower_insn(L, in, &ir)) {
             memset(&ir, 0, sizeof ir);
             ir.op = OP_TRAP;
             ir.target = ir.reconv = IR_NO_PC;
+            L->extra.n = 0;
         }
-        if (ir.op == OP_BRA && ir.target != IR_NO_PC)
-            ir.target += f->start;
         ir_srcpos sp = {in->loc.line, in->loc.col, in->src_line, 0, 0};
         for (size_t k = 0; k < L->am->files.n; k++)
             if (L->am->files.v[k].id == in->src_file && in->src_line)
@@ -2935,8 +3176,23 @@ static int lower_function(lower *L, uint32_t fi, const ast_func *af)
             L->oom = 1;
             break;
         }
+        for (size_t k = 0; k < L->extra.n; k++)
+            if (vec_push(&L->code, L->extra.v[k]) || vec_push(&L->pos, sp)) {
+                L->oom = 1;
+                break;
+            }
         if (L->d->nerrors >= DIAG_MAX_ERRORS)
             break;
+    }
+    if (at) {
+        for (size_t i = done; i <= af->insns.n; i++)
+            at[i] = (uint32_t)(L->code.n - f->start);
+        for (size_t pc = f->start; pc < L->code.n; pc++) {
+            ir_insn *b = &L->code.v[pc];
+            if (b->op == OP_BRA && b->target != IR_NO_PC)
+                b->target = f->start + at[b->target <= af->insns.n ? b->target : af->insns.n];
+        }
+        free(at);
     }
     /* close the body: falling off the end returns (or exits a kernel) */
     const ir_insn *last = L->code.n > f->start ? &L->code.v[L->code.n - 1] : NULL;
@@ -3377,6 +3633,10 @@ static int lower_module(lower *L)
     m->shrefs = L->shrefs.v;
     m->nshrefs = (uint32_t)L->shrefs.n;
     L->shrefs.v = NULL;
+    m->mmas = L->mmas.v;
+    m->nmmas = (uint32_t)L->mmas.n;
+    L->mmas.v = NULL;
+    L->mmas.n = 0;
     /* constant pool rows */
     m->nkrows = (uint32_t)L->krows.n;
     m->kpool = malloc((L->krows.n ? L->krows.n : 1) * 32 * sizeof(uint64_t));
@@ -3485,6 +3745,8 @@ int ptx_lower(const ast_module *am, const lower_env *env, diag *d, ir_module **o
     vec_free(&L.code);
     vec_free(&L.pos);
     vec_free(&L.shrefs);
+    vec_free(&L.mmas);
+    vec_free(&L.extra);
     vec_free(&L.krows);
     vec_free(&L.regs);
     vec_free(&L.fvars);

@@ -47,6 +47,7 @@ typedef enum ir_unit {
     UNIT_CTRL, /* branches, calls */
     UNIT_SYNC, /* barriers, fences */
     UNIT_WARP, /* warp-wide exchanges (shfl, vote, match, redux): the SP pipeline */
+    UNIT_TENSOR, /* matrix multiply-accumulate (wmma.mma): the tensor cores */
     UNIT_NONE
 } ir_unit;
 
@@ -56,7 +57,7 @@ typedef enum ptx_latcls { LAT_ADD, LAT_MAX, LAT_MUL, LAT_MAD, LAT_DIV, LAT_NONE 
 /* Lowering families: one lower_<family> function each (lower.c). */
 typedef enum ptx_family {
     FAM_ARITH, FAM_SFU, FAM_BITS, FAM_CMP, FAM_CVT, FAM_MOV, FAM_CVTA, FAM_MEM, FAM_ATOM,
-    FAM_BAR, FAM_WARP, FAM_CALL, FAM_VOP4, FAM_MISC, FAM_TEX, FAM_COUNT
+    FAM_BAR, FAM_WARP, FAM_CALL, FAM_VOP4, FAM_MISC, FAM_TEX, FAM_WMMA, FAM_COUNT
 } ptx_family;
 
 /* Instruction-mix kinds (ir_classify turns them into ir_mix classes). */
@@ -91,7 +92,8 @@ enum ptx_modcat {
     MC_HINT = 1u << 16, /* accepted and ignored: cache eviction hints, prefetch sizes */
     MC_BAR = 1u << 17,
     MC_MATCH = 1u << 18,
-    MC_TEX = 1u << 19   /* geometry, query, clamp mode, tld4 channel, .level/.grad */
+    MC_TEX = 1u << 19,  /* geometry, query, clamp mode, tld4 channel, .level/.grad */
+    MC_WMMA = 1u << 20  /* wmma: .load/.store/.mma, .a/.b/.c/.d, .row/.col, shape, .satfinite */
 };
 #define MC_ALLT MC_TYPE
 #define MC_MEMC (MC_TYPE | MC_SPACE | MC_SEM | MC_SCOPE | MC_CACHE | MC_VEC | MC_HINT)
@@ -216,6 +218,7 @@ enum ptx_opprop {
     X(VSUB4,      "vsub4",      UNIT_INT,  LAT_ADD, FAM_VOP4,  MK_TYPE,    MC_ALLT | MC_ATOM,          MF(SAT), 0,                                                             "vsub4.s32.s32.s32.sat %r1, %r2, %r3, %r4;") \
     X(TXQ,        "txq",        UNIT_INT,  LAT_ADD, FAM_TEX,   MK_INT,     MC_TEX | MC_TYPE,           0, OPF_TEX | OPF_INTALU,                                                "txq.width.b32 %r1, [%rd4];") \
     X(VOTE,       "vote",       UNIT_WARP, LAT_ADD, FAM_WARP,  MK_WARP,    MC_ALLT | MC_VOTE,          MF(SYNC), OPF_WARPX,                                                    "vote.sync.ballot.b32 %r1, %p1, 0xffffffff;") \
+    X(WMMA,       "wmma",       UNIT_TENSOR,LAT_NONE,FAM_WMMA, MK_TYPE,    MC_WMMA | MC_TYPE | MC_SPACE, MF(SYNC) | MF(ALIGNED), 0,                                     "wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%r1, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r2, %r3, %r4};") \
     X(XOR,        "xor",        UNIT_INT,  LAT_ADD, FAM_BITS,  MK_TYPE,    MC_ALLT,                    0, 0,                                                                   "xor.b64 %rd1, %rd2, %rd3;")
 
 typedef enum ptx_op {

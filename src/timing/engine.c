@@ -204,6 +204,7 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     g->units[TU_INT] = cfg->num_int_units;
     g->units[TU_LDST] = 1;
     g->units[TU_NONE] = 0;
+    g->units[TU_TENSOR] = cfg->num_tensor_units;
     g->have_l1 = strcmp(cfg->cache_dl1, "none") != 0;
     if ((g->have_l1 && parse_cache("-gpgpu_cache:dl1", cfg->cache_dl1, &g->l1cfg, err, errlen)) ||
         parse_cache("-gpgpu_const_cache:l1", cfg->cache_const, &g->ccfg, err, errlen) ||
@@ -404,6 +405,12 @@ static void insn_facts(const timing_gpu *g, const ir_module *m, uint32_t pc, tm_
         break;
     }
     case UNIT_WARP: unit = TU_SP; break; /* warp exchanges: the SP pipeline, integer latencies */
+    case UNIT_TENSOR:
+        unit = TU_TENSOR;
+        lat = g->cfg->lat_tensor;
+        ii = g->cfg->ii_tensor;
+        cls = -1;
+        break;
     default: unit = TU_NONE; cls = -1; break;
     }
     if (cls >= 0) {
@@ -435,6 +442,22 @@ static void insn_facts(const timing_gpu *g, const ir_module *m, uint32_t pc, tm_
             t->arr[t->n++] = (uint16_t)(o).idx;                                            \
     } while (0)
     ADD_P(in->guard, sp, nsp, 4);
+    if (in->op == OP_WMMA && in->target < m->nmmas) {
+        /* wmma.mma: its operands are in the module's table */
+        const ir_mma *mm = &m->mmas[in->target];
+        int na = mm->na > 4 ? 4 : mm->na; /* f16 fragments repeat regs 0-3 in 4-7 */
+        for (int i = 0; i < na; i++) {
+            ADD_R(((ir_opnd){mm->a[i], IRO_REG, 0, 0}), sr, nsr, 20);
+            ADD_R(((ir_opnd){mm->b[i], IRO_REG, 0, 0}), sr, nsr, 20);
+        }
+        for (int i = 0; i < mm->nc; i++)
+            ADD_R(((ir_opnd){mm->c[i], IRO_REG, 0, 0}), sr, nsr, 20);
+        for (int i = 0; i < mm->nd; i++)
+            ADD_R(((ir_opnd){mm->d[i], IRO_REG, 0, 0}), dr, ndr, 8);
+        for (int i = 0; i < mm->nd; i++)
+            if (mm->d[i] > 65535)
+                t->complex = 1;
+    }
     for (int i = 0; i < 4; i++) {
         ADD_R(in->s[i], sr, nsr, 9);
         ADD_P(in->s[i], sp, nsp, 4);

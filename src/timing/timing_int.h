@@ -42,7 +42,7 @@
 #define TM_NEVER UINT64_MAX
 #define TM_MAX_SCHED 4
 
-enum tm_unit { TU_SP, TU_SFU, TU_DP, TU_INT, TU_LDST, TU_NONE, TU_COUNT };
+enum tm_unit { TU_SP, TU_SFU, TU_DP, TU_INT, TU_LDST, TU_NONE, TU_TENSOR, TU_COUNT };
 enum tm_req_type { REQ_RD, REQ_WR, REQ_ATOM };
 enum {
     REQF_VALUES = 1,   /* carries values (global memory); else timing only */
@@ -57,7 +57,7 @@ typedef struct tm_insn {
                            2: no memory operation at all (a built-in call) */
     uint8_t nsr, ndr, nsp, ndp;
     uint16_t lat, ii;
-    uint16_t sr[9], dr[4];  /* source / destination register rows (window-relative) */
+    uint16_t sr[20], dr[8]; /* source / destination register rows (window-relative) */
     uint16_t sp[4], dp[2];  /* source / destination predicates */
 } tm_insn;
 

@@ -22,8 +22,8 @@ Each record says whether lockstep is expected to load it:
   expect=supported    everything in the PTX core, i.e. all of the census except
                       the families below.  A supported record that lockstep
                       rejects is a lockstep bug: the test fails and says why.
-  expect=unsupported  the warp-matrix (wmma*) family and the cube-map texture
-                      forms (tex.cube, tex.acube), which lockstep leaves to later work,
+  expect=unsupported  the cube-map texture forms (tex.cube, tex.acube), which
+                      lockstep leaves to later work,
                       plus instructions in LOCKSTEP_UNSUPPORTED below (what
                       `lockstep ptx check` reported as "unsupported instruction"
                       outside the core's required set).  Loading must fail with
@@ -866,7 +866,6 @@ ID_PREFIX = {"forms": "form", "base": "base", "sreg": "sreg", "directive": "dir"
 
 # The families the PTX core leaves out (by the form's first component).
 EXCLUDED = {
-    "wmma": "warp matrix (tensor core) operations: later still",
 }
 
 # Forms of otherwise supported instructions that lockstep leaves out, by the
@@ -888,8 +887,6 @@ LOCKSTEP_UNSUPPORTED = {
 LOCKSTEP_SAYS = {
     "tex.cube": "unsupported instruction 'tex.cube' (cube-map textures are not implemented in "
                 "lockstep)",
-    "wmma": "unsupported instruction 'wmma' (warp matrix (tensor core) operations are not "
-            "implemented in lockstep yet)",
 }
 
 # Entries that need a newer target than sm_75 (none so far): form -> target.
