@@ -190,7 +190,7 @@ typedef struct lockstep_texture_desc {
     uint8_t dims;              /* 1, 2 or 3 */
     uint8_t buffer;            /* linear memory (CUDA's cudaResourceTypeLinear): integer
                                   coordinates only, a fetch outside reads zeros */
-    uint8_t channels;          /* 1 to 4 */
+    uint8_t channels;          /* 1, 2 or 4 */
     uint8_t bits;              /* bits of every channel: 8, 16 or 32 */
     uint8_t kind;              /* lockstep_tex_kind */
     uint8_t address[3];        /* LOCKSTEP_TEX_WRAP ... per coordinate */

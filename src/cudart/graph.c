@@ -23,8 +23,10 @@
  *
  * Not supported, each with a message: graph memory nodes (cudaMallocAsync
  * in a capture), conditional nodes, kernel nodes given arguments in the
- * `extra` form, CUDA arrays in memcpy nodes (memcpy2d.c), and removing
- * nodes (cudaGraphDestroyNode).
+ * `extra` form.  Removing nodes (cudaGraphDestroyNode) is not implemented
+ * (a stub).  A host node runs with the runtime's lock released; an
+ * executable graph destroyed meanwhile is freed when its launch ends, and
+ * cudaGraphExecUpdate on it fails (cudaGraphExecUpdateError).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -64,13 +66,20 @@ struct rt_graph {
     void *handle;         /* its cudaGraph_t; NULL for a copy inside a node */
     node **nodes;
     uint32_t n, cap;
+    uint64_t id;          /* unique: which graph a node came from */
+    int owned;            /* a child graph node's: only the node frees it */
 };
 
 typedef struct rt_graph_exec {
     void *handle;
     graph *g;             /* a copy of the graph instantiated */
     uint32_t *order;      /* a topological order of g's nodes */
+    uint64_t src, updated; /* ids of the graph it came from, and of the last update's */
+    int running;          /* launches in progress (a host node runs unlocked) */
+    int doomed;           /* destroyed while running: freed when the last ends */
 } graph_exec;
+
+static uint64_t next_graph_id = 1;
 
 /* ---- graphs and nodes ------------------------------------------------------------------ */
 
@@ -109,6 +118,7 @@ static graph *graph_new(int with_handle)
     graph *g = calloc(1, sizeof *g);
     if (!g)
         return NULL;
+    g->id = next_graph_id++;
     if (with_handle && !(g->handle = cudart_handle_new(H_GRAPH, g))) {
         free(g);
         return NULL;
@@ -262,6 +272,8 @@ static int node_copy_params(node *dst, const node *src)
     }
     case cudaGraphNodeTypeGraph:
         dst->u.child = graph_copy(src->u.child, 0);
+        if (dst->u.child)
+            dst->u.child->owned = 1;
         return dst->u.child ? 0 : -1;
     default: return 0;
     }
@@ -387,7 +399,9 @@ static cudaError_t run_graph(const graph *g, const uint32_t *order, cudaStream_t
         order = own;
     }
     cudaError_t e = cudaSuccess;
-    for (uint32_t i = 0; i < g->n && !e; i++)
+    /* a kernel fault (the sticky error) ends the graph: later nodes would
+     * run on what the fault left, and a second fault would hide the first */
+    for (uint32_t i = 0; i < g->n && !e && !cudart_sticky(); i++)
         e = run_node(g->nodes[order[i]], stream);
     free(own);
     return e;
@@ -528,9 +542,16 @@ static cudaError_t capture_node(cudaStream_t s, int type, node **out)
     if (e)
         return e;
     for (uint32_t i = 0; i < cs->ntail; i++)
-        if (add_dep(nd, cs->tail[i]))
+        if (add_dep(nd, cs->tail[i])) {
+            cs->cap->g->n--;
+            node_free(nd);
             return cudaErrorMemoryAllocation;
-    set_tail(cs, &nd->index, 1);
+        }
+    if (set_tail(cs, &nd->index, 1)) {
+        cs->cap->g->n--;
+        node_free(nd);
+        return cudaErrorMemoryAllocation;
+    }
     *out = nd;
     return cudaSuccess;
 }
@@ -579,6 +600,16 @@ cudaError_t graph_capture_memset(cudaStream_t s, const struct cudaMemsetParams *
     if (!e && !(e = capture_node(s, cudaGraphNodeTypeMemset, &nd)))
         nd->u.set = *p;
     return e;
+}
+
+cudaError_t graph_capture_event_node(cudaStream_t s, cudaEvent_t e, int wait)
+{
+    node *nd;
+    cudaError_t err =
+        capture_node(s, wait ? cudaGraphNodeTypeWaitEvent : cudaGraphNodeTypeEventRecord, &nd);
+    if (!err)
+        nd->u.event = e;
+    return err;
 }
 
 cudaError_t graph_capture_host(cudaStream_t s, cudaHostFn_t fn, void *data)
@@ -917,7 +948,7 @@ CUDART_API cudaError_t cudaGraphDestroy(cudaGraph_t h)
 {
     API_ENTER();
     graph *g = graph_of(h);
-    if (!g)
+    if (!g || g->owned) /* a child graph node's graph is the node's to free */
         return cudart_leave(cudaErrorInvalidValue);
     for (uint32_t i = 0; i < ncaptures; i++)
         if (captures[i]->g == g)
@@ -1061,6 +1092,7 @@ CUDART_API cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, c
         add_undo(nd);
         return cudart_leave(cudaErrorMemoryAllocation);
     }
+    nd->u.child->owned = 1;
     nd->type = cudaGraphNodeTypeGraph;
     *pGraphNode = nd->handle;
     return cudart_leave(cudaSuccess);
@@ -1215,6 +1247,8 @@ CUDART_API cudaError_t cudaGraphGetEdges(cudaGraph_t graph_h, cudaGraphNode_t *f
             }
             k++;
         }
+    for (size_t i = k; from && i < *numEdges; i++)
+        from[i] = to[i] = NULL;
     if (!from || k < *numEdges)
         *numEdges = k;
     return cudart_leave(cudaSuccess);
@@ -1250,6 +1284,8 @@ static cudaError_t node_links(cudaGraphNode_t h, cudaGraphNode_t *out, void *edg
         }
         k++;
     }
+    for (size_t i = k; out && i < *num; i++)
+        out[i] = NULL;
     if (!out || k < *num)
         *num = k;
     return cudart_leave(cudaSuccess);
@@ -1381,6 +1417,21 @@ static void exec_free(graph_exec *x)
     free(x);
 }
 
+/* Whether a child graph, at any depth, has a dependency cycle. */
+static int children_cyclic(const graph *g)
+{
+    for (uint32_t i = 0; i < g->n; i++) {
+        if (g->nodes[i]->type != cudaGraphNodeTypeGraph)
+            continue;
+        int cycle = 0;
+        uint32_t *order = topo_order(g->nodes[i]->u.child, &cycle);
+        free(order);
+        if (cycle || children_cyclic(g->nodes[i]->u.child))
+            return 1;
+    }
+    return 0;
+}
+
 static cudaError_t instantiate(cudaGraphExec_t *pExec, cudaGraph_t h, unsigned long long flags)
 {
     if (!pExec || (flags & ~0xfull))
@@ -1393,8 +1444,9 @@ static cudaError_t instantiate(cudaGraphExec_t *pExec, cudaGraph_t h, unsigned l
     if (!x)
         return cudart_leave(cudaErrorMemoryAllocation);
     int cycle = 0;
+    x->src = g->id;
     if (!(x->g = graph_copy(g, 0)) || !(x->order = topo_order(x->g, &cycle)) ||
-        !(x->handle = cudart_handle_new(H_GRAPH_EXEC, x))) {
+        (cycle = children_cyclic(x->g)) || !(x->handle = cudart_handle_new(H_GRAPH_EXEC, x))) {
         exec_free(x);
         if (cycle)
             cudart_say("cudaGraphInstantiate: the graph's dependencies form a cycle");
@@ -1422,6 +1474,14 @@ CUDART_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t h)
     graph_exec *x = exec_of(h);
     if (!x)
         return cudart_leave(cudaErrorInvalidValue);
+    if (x->running) {
+        /* a host node of a launch in another thread runs now: the launch
+         * frees it when it ends */
+        cudart_handle_free(x->handle, H_GRAPH_EXEC);
+        x->handle = NULL;
+        x->doomed = 1;
+        return cudart_leave(cudaSuccess);
+    }
     exec_free(x);
     return cudart_leave(cudaSuccess);
 }
@@ -1444,10 +1504,15 @@ CUDART_API cudaError_t cudaGraphLaunch(cudaGraphExec_t h, cudaStream_t stream)
             capture_undo(stream, nd);
             return cudart_leave(cudaErrorMemoryAllocation);
         }
+        nd->u.child->owned = 1;
         nd->type = cudaGraphNodeTypeGraph;
         return cudart_leave(cudaSuccess);
     }
-    return cudart_leave(run_graph(x->g, x->order, stream));
+    x->running++;
+    cudaError_t e = run_graph(x->g, x->order, stream);
+    if (--x->running == 0 && x->doomed)
+        exec_free(x);
+    return cudart_leave(e);
 }
 
 CUDART_API cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t h, cudaStream_t stream)
@@ -1469,11 +1534,12 @@ CUDART_API cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t h, cudaStream_t stre
     return cudaGraphUpload(h, stream);
 }
 
-/* The executable graph's copy of node h of the graph it was made from. */
+/* The executable graph's copy of node h of the graph it was made from (or
+ * last updated from); NULL for a node of any other graph. */
 static node *exec_node(graph_exec *x, cudaGraphNode_t h, int type)
 {
     node *nd = typed(h, type);
-    if (!x || !nd || nd->index >= x->g->n)
+    if (!x || !nd || nd->index >= x->g->n || (nd->g->id != x->src && nd->g->id != x->updated))
         return NULL;
     node *c = x->g->nodes[nd->index];
     return c->type == type ? c : NULL;
@@ -1547,17 +1613,18 @@ CUDART_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hx, cudaGraph_t hg,
         else if (a->ndeps != b->ndeps ||
                  (a->ndeps && memcmp(a->deps, b->deps, a->ndeps * sizeof *a->deps)))
             result = cudaGraphExecUpdateErrorTopologyChanged;
-        else if (a->type == cudaGraphNodeTypeKernel && a->u.k.func != b->u.k.func)
-            result = cudaGraphExecUpdateErrorFunctionChanged;
         else if (a->type == cudaGraphNodeTypeGraph)
             result = cudaGraphExecUpdateErrorNotSupported;
     }
+    if (result == cudaGraphExecUpdateSuccess && x->running)
+        result = cudaGraphExecUpdateError; /* a host node of a launch runs now */
     if (result == cudaGraphExecUpdateSuccess) {
         graph *c = graph_copy(g, 0);
         if (!c)
             return cudart_leave(cudaErrorMemoryAllocation);
         graph_free(x->g);
         x->g = c; /* same topology: the order stands */
+        x->updated = g->id;
         bad = NULL;
     }
     if (info)

@@ -7,8 +7,8 @@
  * copy and one fill (cudart_copy, cudart_fill), so the checks, the
  * simulated clock and the statistics are those of linear copies.  Graphs
  * keep a 2-D copy as the 3-D parameters (cudart_params2d), and a capturing
- * stream records the copy instead of running it.  CUDA arrays (cudaArray_t)
- * are not supported: a copy naming one says so.
+ * stream records the copy instead of running it.  A CUDA array in a copy is
+ * its rows (texture.c), bounds-checked against its size.
  */
 #include <stdint.h>
 #include <string.h>
@@ -34,48 +34,80 @@ struct cudaMemcpy3DParms cudart_params2d(void *dst, size_t dpitch, const void *s
 
 /* Copy extent.width bytes x height rows x depth slices between two pitched
  * pointers, from the positions given (lock held). */
-cudaError_t cudart_copy3d(const struct cudaMemcpy3DParms *p)
+/* Does [pos, pos + n) fit in [0, size)?  (No overflow.) */
+static int fits(size_t pos, size_t n, size_t size) { return n <= size && pos <= size - n; }
+
+/* The copy between two pitched pointers; a side with `slices` (an array's
+ * slices or layers; 0 for a plain pointer) is bounds-checked in rows and
+ * slices too. */
+static cudaError_t copy_pitched(const struct cudaMemcpy3DParms *p, size_t sslices, size_t dslices)
 {
-    if (!p)
-        return cudaErrorInvalidValue;
-    if (p->srcArray || p->dstArray) {
-        /* an array is a pitched pointer to its rows; with one in the copy,
-         * the width and the array side's x position count its texels */
-        struct cudaMemcpy3DParms q = *p;
-        size_t es = 0, ed = 0;
-        if ((p->srcArray && cudart_array_pitched(p->srcArray, &q.srcPtr, &es)) ||
-            (p->dstArray && cudart_array_pitched(p->dstArray, &q.dstPtr, &ed)))
-            return cudaErrorInvalidValue;
-        size_t elem = es ? es : ed;
-        q.srcArray = q.dstArray = NULL;
-        q.extent.width *= elem;
-        if (es)
-            q.srcPos.x *= es;
-        if (ed)
-            q.dstPos.x *= ed;
-        return cudart_copy3d(&q);
-    }
     const struct cudaPitchedPtr *s = &p->srcPtr, *d = &p->dstPtr;
     size_t w = p->extent.width, h = p->extent.height, depth = p->extent.depth;
     if (!w || !h || !depth)
         return cudaSuccess;
     if (!s->ptr || !d->ptr)
         return cudaErrorInvalidValue;
-    if (p->srcPos.x + w > s->pitch || p->dstPos.x + w > d->pitch)
+    if (!fits(p->srcPos.x, w, s->pitch) || !fits(p->dstPos.x, w, d->pitch))
         return cudaErrorInvalidPitchValue;
     /* a slice of a pitched pointer holds ysize rows (2-D copies: height) */
     size_t sy = s->ysize ? s->ysize : h, dy = d->ysize ? d->ysize : h;
-    if (depth > 1 && (p->srcPos.y + h > sy || p->dstPos.y + h > dy))
+    if (((sslices || depth > 1) && !fits(p->srcPos.y, h, sy)) ||
+        ((dslices || depth > 1) && !fits(p->dstPos.y, h, dy)) ||
+        (sslices && !fits(p->srcPos.z, depth, sslices)) ||
+        (dslices && !fits(p->dstPos.z, depth, dslices)))
         return cudaErrorInvalidValue;
     for (size_t z = 0; z < depth; z++)
         for (size_t y = 0; y < h; y++) {
-            size_t so = ((p->srcPos.z + z) * sy + p->srcPos.y + y) * s->pitch + p->srcPos.x;
-            size_t dof = ((p->dstPos.z + z) * dy + p->dstPos.y + y) * d->pitch + p->dstPos.x;
+            size_t so, dof;
+            /* offsets of far-out positions on host memory must not wrap */
+            if (__builtin_mul_overflow(p->srcPos.z + z, sy, &so) ||
+                __builtin_add_overflow(so, p->srcPos.y + y, &so) ||
+                __builtin_mul_overflow(so, s->pitch, &so) ||
+                __builtin_add_overflow(so, p->srcPos.x, &so) ||
+                __builtin_mul_overflow(p->dstPos.z + z, dy, &dof) ||
+                __builtin_add_overflow(dof, p->dstPos.y + y, &dof) ||
+                __builtin_mul_overflow(dof, d->pitch, &dof) ||
+                __builtin_add_overflow(dof, p->dstPos.x, &dof) ||
+                (uintptr_t)s->ptr + so < (uintptr_t)s->ptr || (uintptr_t)d->ptr + dof < (uintptr_t)d->ptr)
+                return cudaErrorInvalidValue;
             cudaError_t e = cudart_copy((char *)d->ptr + dof, (const char *)s->ptr + so, w, p->kind);
             if (e)
                 return e;
         }
     return cudaSuccess;
+}
+
+/* Copy extent.width bytes x height rows x depth slices between two pitched
+ * pointers or CUDA arrays, from the positions given (lock held). */
+cudaError_t cudart_copy3d(const struct cudaMemcpy3DParms *p)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    if (!p->srcArray && !p->dstArray)
+        return copy_pitched(p, 0, 0);
+    /* an array is a pitched pointer to its rows; with one in the copy, the
+     * width and the array side's x position count its texels */
+    struct cudaMemcpy3DParms q = *p;
+    size_t es = 0, ed = 0, ss = 0, ds = 0;
+    if ((p->srcArray && cudart_array_pitched(p->srcArray, &q.srcPtr, &es, &ss)) ||
+        (p->dstArray && cudart_array_pitched(p->dstArray, &q.dstPtr, &ed, &ds)))
+        return cudaErrorInvalidValue;
+    size_t elem = es ? es : ed;
+    q.srcArray = q.dstArray = NULL;
+    if (__builtin_mul_overflow(q.extent.width, elem, &q.extent.width) ||
+        (es && __builtin_mul_overflow(q.srcPos.x, es, &q.srcPos.x)) ||
+        (ed && __builtin_mul_overflow(q.dstPos.x, ed, &q.dstPos.x)))
+        return cudaErrorInvalidValue;
+    return copy_pitched(&q, ss, ds);
+}
+
+/* A 2-D copy naming arrays by pitched pointers (their x in bytes): checked
+ * against the arrays' rows and slices (lock held). */
+cudaError_t cudart_copy2d_arrays(const struct cudaMemcpy3DParms *p, size_t sslices,
+                                 size_t dslices)
+{
+    return copy_pitched(p, sslices, dslices);
 }
 
 cudaError_t cudart_fill2d(void *dst, size_t pitch, int value, size_t width, size_t height)

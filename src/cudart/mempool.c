@@ -104,12 +104,25 @@ static cudaError_t pool_malloc(void **ptr, size_t size, mem_pool *pool, cudaStre
 
 /* Take ptr out of its pool's count (it was freed); 0, or -1 if it is not a
  * pool allocation (lock held). */
+/* A destroyed pool goes with its last allocation. */
+static void pool_maybe_free(mem_pool *p)
+{
+    if (p->live)
+        return;
+    for (size_t i = 0; i < nallocs; i++)
+        if (allocs[i].pool == p)
+            return;
+    free(p);
+}
+
 int mempool_forget(const void *ptr)
 {
     for (size_t i = 0; i < nallocs; i++)
         if (allocs[i].ptr == ptr) {
-            allocs[i].pool->used -= allocs[i].size;
+            mem_pool *p = allocs[i].pool;
+            p->used -= allocs[i].size;
             allocs[i] = allocs[--nallocs];
+            pool_maybe_free(p);
             return 0;
         }
     return -1;
@@ -117,9 +130,12 @@ int mempool_forget(const void *ptr)
 
 void mempool_reset(void)
 {
-    for (size_t i = 0; i < nallocs; i++)
-        allocs[i].pool->used -= allocs[i].size;
-    nallocs = 0;
+    while (nallocs) {
+        mem_pool *p = allocs[nallocs - 1].pool;
+        p->used -= allocs[nallocs - 1].size;
+        nallocs--;
+        pool_maybe_free(p);
+    }
 }
 
 CUDART_API cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)

@@ -340,6 +340,8 @@ void cudart_say(const char *fmt, ...)
 
 lockstep_device *cudart_device(void) { return rt.dev; }
 
+cudaError_t cudart_sticky(void) { return rt.sticky; }
+
 void cudart_sync_point(void) { sync_point(); }
 
 void cudart_call_host(cudaHostFn_t fn, void *data)
@@ -761,16 +763,18 @@ static cudaError_t launch(struct rt_function *f, dim3 grid, dim3 block, void **a
     lockstep_launch_stats st;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (cooperative) {
-        /* the co-residency check a GPU makes before anything runs */
+    uint64_t block_threads = (uint64_t)block.x * block.y * block.z;
+    if (cooperative && block_threads && block_threads <= 1024) {
+        /* the co-residency check a GPU makes before anything runs (a bad
+         * shape is the launch's own error, below) */
         uint32_t occ = 0, nsm = 0;
-        lockstep_kernel_occupancy(rt.dev, f->k, block.x * block.y * block.z, (uint32_t)shared,
-                                  &occ, &nsm);
+        lockstep_kernel_occupancy(rt.dev, f->k, (uint32_t)block_threads, (uint32_t)shared, &occ,
+                                  &nsm);
         uint64_t nctas = (uint64_t)grid.x * grid.y * grid.z;
         if (nctas > (uint64_t)occ * nsm) {
             say("cooperative launch of %s: %llu blocks cannot all be resident at once "
                 "(%u SMs x %u blocks of %u threads)",
-                f->name, (unsigned long long)nctas, nsm, occ, block.x * block.y * block.z);
+                f->name, (unsigned long long)nctas, nsm, occ, (unsigned)block_threads);
             return cudaErrorCooperativeLaunchTooLarge;
         }
     }
@@ -1594,11 +1598,14 @@ CUDART_API cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t stream, int *prio
 CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                            unsigned int flags)
 {
-    (void)flags;
+    if (flags & ~1u)
+        return set_error(cudaErrorInvalidValue);
     ENTER();
     CHECK_STREAM(stream);
     if (!handle_get(event, H_EVENT))
         LEAVE(cudaErrorInvalidResourceHandle);
+    if ((flags & 1) && graph_capturing(stream)) /* cudaEventWaitExternal */
+        LEAVE(graph_capture_event_node(stream, event, 1));
     /* the event's work is complete (it completed when issued); an event
      * recorded during a capture brings this stream into the capture */
     LEAVE(graph_capture_event_wait(stream, event));
@@ -1720,7 +1727,17 @@ CUDART_API cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stre
 CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
                                                 unsigned int flags)
 {
-    (void)flags;
+    if (flags & ~1u)
+        return set_error(cudaErrorInvalidValue);
+    if (flags & 1) { /* cudaEventRecordExternal: a node of the capture */
+        ENTER();
+        if (!handle_get(event, H_EVENT))
+            LEAVE(cudaErrorInvalidResourceHandle);
+        CHECK_STREAM(stream);
+        if (graph_capturing(stream))
+            LEAVE(graph_capture_event_node(stream, event, 0));
+        unlock();
+    }
     return cudaEventRecord(event, stream);
 }
 
@@ -2078,6 +2095,7 @@ CUDART_API cudaError_t cudaDeviceReset(void)
         rt.nhosts = 0;
         cudart_free_user_allocations(rt.dev);
         mempool_reset();
+        cudart_texture_reset();
     }
     rt.sticky = cudaSuccess;
     last_error = cudaSuccess;

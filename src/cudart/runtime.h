@@ -37,6 +37,7 @@ cudaError_t cudart_leave(cudaError_t e);
 cudaError_t cudart_error(cudaError_t e);
 void cudart_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 lockstep_device *cudart_device(void);                   /* lock held */
+cudaError_t cudart_sticky(void);                        /* lock held: a kernel fault, or 0 */
 void cudart_sync_point(void);                           /* lock held: deliver printf */
 int cudart_stream_valid(cudaStream_t s);                /* lock held */
 /* One linear copy or fill of any kind, and a launch (all lock held); each
@@ -79,6 +80,10 @@ cudaError_t graph_capture_kernel(cudaStream_t s, const void *func, dim3 grid, di
 cudaError_t graph_capture_copy(cudaStream_t s, const struct cudaMemcpy3DParms *p);
 cudaError_t graph_capture_memset(cudaStream_t s, const struct cudaMemsetParams *p);
 cudaError_t graph_capture_host(cudaStream_t s, cudaHostFn_t fn, void *data);
+/* An external event record (wait 0) or wait (1) node: the event is recorded
+ * or waited for each time the graph runs (cudaEventRecordExternal,
+ * cudaEventWaitExternal). */
+cudaError_t graph_capture_event_node(cudaStream_t s, cudaEvent_t e, int wait);
 /* An event recorded in a capturing stream (0), or recorded for real (1). */
 int graph_capture_event_record(cudaEvent_t e, cudaStream_t s);
 /* A stream waits on an event: joins the event's capture when it has one. */
@@ -95,10 +100,16 @@ void mempool_reset(void);
 /* ---- texture.c (lock held) ---- */
 /* A CUDA array as a pitched pointer (rows of its texels; ysize: rows per
  * slice or layer) and its texel bytes: 0, or -1 if not a live array. */
-int cudart_array_pitched(cudaArray_t a, struct cudaPitchedPtr *p, size_t *elem);
+int cudart_array_pitched(cudaArray_t a, struct cudaPitchedPtr *p, size_t *elem, size_t *slices);
+/* Every array and texture/surface object ends (cudaDeviceReset). */
+void cudart_texture_reset(void);
 
 /* ---- memcpy2d.c: pitched and 3-D copies and fills (lock held) ------------------------- */
 cudaError_t cudart_copy3d(const struct cudaMemcpy3DParms *p);
+/* A copy between pitched pointers where a side with slices != 0 is an
+ * array of that many slices (its rows and slices are bounds-checked). */
+cudaError_t cudart_copy2d_arrays(const struct cudaMemcpy3DParms *p, size_t sslices,
+                                 size_t dslices);
 cudaError_t cudart_fill2d(void *dst, size_t pitch, int value, size_t width, size_t height);
 /* A 2-D copy or fill as the 3-D parameters graphs keep. */
 struct cudaMemcpy3DParms cudart_params2d(void *dst, size_t dpitch, const void *src,

@@ -45,6 +45,8 @@ typedef struct obj_desc {
 
 static obj_desc *objs;
 static size_t nobjs, capobjs;
+static struct rt_array **arrays; /* the live arrays (for cudaDeviceReset) */
+static size_t narrays, caparrays;
 
 /* ---- arrays ------------------------------------------------------------------------- */
 
@@ -118,22 +120,57 @@ static cudaError_t array_new(cudaArray_t *out, const struct cudaChannelFormatDes
         free(a);
         return cudaErrorMemoryAllocation;
     }
+    if (narrays == caparrays) {
+        size_t c = caparrays ? 2 * caparrays : 16;
+        struct rt_array **v = realloc(arrays, c * sizeof *v);
+        if (!v) {
+            lockstep_free(cudart_device(), a->base);
+            free(a);
+            return cudaErrorMemoryAllocation;
+        }
+        arrays = v;
+        caparrays = c;
+    }
     if (!(a->handle = cudart_handle_new(H_ARRAY, a))) {
         lockstep_free(cudart_device(), a->base);
         free(a);
         return cudaErrorMemoryAllocation;
     }
+    arrays[narrays++] = a;
     *out = a->handle;
     return cudaSuccess;
 }
 
+static void array_forget(struct rt_array *a)
+{
+    for (size_t i = 0; i < narrays; i++)
+        if (arrays[i] == a) {
+            arrays[i] = arrays[--narrays];
+            break;
+        }
+    cudart_handle_free(a->handle, H_ARRAY);
+    free(a);
+}
+
+void cudart_texture_reset(void)
+{
+    /* the device freed the memory: every array handle and texture or
+     * surface object ends with it */
+    for (size_t i = 0; i < nobjs; i++)
+        lockstep_texture_destroy(cudart_device(), objs[i].handle);
+    nobjs = 0;
+    while (narrays)
+        array_forget(arrays[narrays - 1]);
+}
+
 static struct rt_array *array_of(const void *h) { return cudart_handle_obj(h, H_ARRAY); }
 
-int cudart_array_pitched(cudaArray_t h, struct cudaPitchedPtr *p, size_t *elem)
+int cudart_array_pitched(cudaArray_t h, struct cudaPitchedPtr *p, size_t *elem, size_t *slices)
 {
     struct rt_array *a = array_of(h);
     if (!a)
         return -1;
+    *slices = a->depth ? a->depth : 1;
     *p = (struct cudaPitchedPtr){(void *)(uintptr_t)a->base, a->width * a->elem, a->width,
                                  a->height ? a->height : 1};
     *elem = a->elem;
@@ -170,10 +207,9 @@ CUDART_API cudaError_t cudaFreeArray(cudaArray_t array)
     struct rt_array *a = array_of(array);
     if (!a)
         return cudart_leave(cudaErrorInvalidValue);
-    lockstep_free(cudart_device(), a->base);
-    cudart_handle_free(array, H_ARRAY);
-    free(a);
-    return cudart_leave(cudaSuccess);
+    lockstep_status st = lockstep_free(cudart_device(), a->base);
+    array_forget(a);
+    return cudart_leave(st == LOCKSTEP_SUCCESS ? cudaSuccess : cudaErrorInvalidValue);
 }
 
 CUDART_API cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc,
@@ -216,14 +252,14 @@ static cudaError_t array_copy2d(cudaArray_t dst_a, size_t dx, size_t dy, void *d
         return cudart_leave(cudaErrorInvalidResourceHandle);
     struct cudaMemcpy3DParms p;
     memset(&p, 0, sizeof p);
-    size_t elem = 1;
+    size_t elem = 1, ss = 0, ds = 0;
     if (dst_a) {
-        if (cudart_array_pitched(dst_a, &p.dstPtr, &elem))
+        if (cudart_array_pitched(dst_a, &p.dstPtr, &elem, &ds))
             return cudart_leave(cudaErrorInvalidValue);
         p.dstPos = (struct cudaPos){dx, dy, 0};
         p.srcPtr = (struct cudaPitchedPtr){(void *)(uintptr_t)src, spitch, width, height};
     } else {
-        if (cudart_array_pitched(src_a, &p.srcPtr, &elem))
+        if (cudart_array_pitched(src_a, &p.srcPtr, &elem, &ss))
             return cudart_leave(cudaErrorInvalidValue);
         p.srcPos = (struct cudaPos){sx, sy, 0};
         p.dstPtr = (struct cudaPitchedPtr){dst, dpitch, width, height};
@@ -232,7 +268,7 @@ static cudaError_t array_copy2d(cudaArray_t dst_a, size_t dx, size_t dy, void *d
     p.kind = kind;
     if (graph_capturing(stream))
         return cudart_leave(sync ? graph_capture_refuse(stream) : graph_capture_copy(stream, &p));
-    e = cudart_copy3d(&p);
+    e = cudart_copy2d_arrays(&p, ss, ds);
     if (sync)
         cudart_sync_point();
     return cudart_leave(e);
@@ -373,14 +409,15 @@ CUDART_API cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetD
         return e;
     struct cudaMemcpy3DParms p;
     memset(&p, 0, sizeof p);
-    size_t es, ed;
-    if (cudart_array_pitched(src, &p.srcPtr, &es) || cudart_array_pitched(dst, &p.dstPtr, &ed))
+    size_t es, ed, ss, ds;
+    if (cudart_array_pitched(src, &p.srcPtr, &es, &ss) ||
+        cudart_array_pitched(dst, &p.dstPtr, &ed, &ds))
         return cudart_leave(cudaErrorInvalidValue);
     p.srcPos = (struct cudaPos){wOffsetSrc, hOffsetSrc, 0};
     p.dstPos = (struct cudaPos){wOffsetDst, hOffsetDst, 0};
     p.extent = (struct cudaExtent){width, height, 1};
     p.kind = cudaMemcpyDeviceToDevice;
-    e = cudart_copy3d(&p);
+    e = cudart_copy2d_arrays(&p, ss, ds);
     cudart_sync_point();
     return cudart_leave(e);
 }

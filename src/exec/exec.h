@@ -98,6 +98,7 @@ typedef struct exec_warp {
     uint32_t preds_cap;
     uint64_t insts;       /* warp instructions executed (for %clock) */
     uint32_t spin;        /* uniform backward branches of the top path in a row (ITS) */
+    uint32_t spin_pc;     /* ... to this target */
     void *timing;         /* the timing model's state of this warp (timing mode) */
     uint32_t tid[3][WARP_SIZE]; /* %tid of each lane */
 } exec_warp;

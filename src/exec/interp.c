@@ -292,6 +292,10 @@ static int simt_push(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t pc, uin
  */
 static int its_yield(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t target)
 {
+    if (w->spin_pc != target) {
+        w->spin_pc = target; /* another loop: count again */
+        w->spin = 0;
+    }
     if (++w->spin < L->opt.its_yield)
         return 0;
     w->spin = 0;

@@ -48,10 +48,12 @@ int exec_texop(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uin
     for (int i = 0; i < in->nsrc && i < 4; i++)
         S[i] = exec_operand(L, c, w, &in->s[i], tmp[i], active);
     const exec_texture *T[WARP_SIZE];
+    int surf = in->op == OP_SULD || in->op == OP_SUST || in->op == OP_SUQ;
     for (uint32_t m = active; m; m &= m - 1) {
         int l = ctz32(m);
         T[l] = exec_texture_find(L, H[l]);
-        if (!T[l])
+        /* a surface instruction needs a surface object, a texture one a texture object */
+        if (!T[l] || T[l]->d.surface != surf)
             return bad_handle(L, c, w, in, l, H[l]);
     }
     int arrayed = in->mode == TEXG_A1D || in->mode == TEXG_A2D;

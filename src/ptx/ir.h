@@ -162,7 +162,8 @@ typedef enum ir_surfclamp { SURF_TRAP, SURF_CLAMP, SURF_ZERO } ir_surfclamp;
  * implementation).  Lane l holds, of a 16 x 16 matrix:
  *   WM_AB16  A or B of f16/bf16: line l>>1 (a row for .row, a column for
  *            .col), elements (l&1)*8 .. +7, two per register in regs 0-3;
- *            regs 4-7 repeat them (PTX's fragment has 8 registers)
+ *            for f16, regs 4-7 repeat them (PTX's f16 fragment has 8
+ *            registers, its bf16 fragment 4)
  *   WM_AB8   A or B of s8/u8: line l>>1, elements (l&1)*8 .. +7, four per
  *            register in regs 0-1
  *   WM_C32   C or D of f32/s32: row l>>1, columns (l&1)*8 .. +7, one per

@@ -2783,7 +2783,7 @@ static int lower_wmma(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         mm.btype = (uint8_t)bt;
         mm.ctype = (uint8_t)c;
         mm.dtype = (uint8_t)d;
-        mm.na = a == PT_S8 || a == PT_U8 ? 2 : 8;
+        mm.na = a == PT_S8 || a == PT_U8 ? 2 : a == PT_BF16 ? 4 : 8;
         mm.nc = c == PT_F16 ? 4 : 8;
         mm.nd = d == PT_F16 ? 4 : 8;
         if (!wmma_regs(L, in, &in->ops[0], mm.nd, mm.d, "D") ||
@@ -2815,7 +2815,7 @@ static int lower_wmma(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     if (mat <= 2) {
         if (t == PT_F16 || t == PT_BF16) {
             frag = WM_AB16;
-            nregs = 8;
+            nregs = t == PT_F16 ? 8 : 4; /* PTX gives bf16 A and B four registers */
             esize = 2;
         } else if (t == PT_S8 || t == PT_U8) {
             frag = WM_AB8;
@@ -2881,7 +2881,7 @@ static int lower_wmma(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         base.flags |= IRF_DSRC;
     /* the parts: registers in groups of up to 4, each one access per lane */
     int per = frag == WM_AB8 ? 2 : frag == WM_C32 && col ? 1 : 4;
-    int nparts = frag == WM_AB16 ? 2 : nregs / per;
+    int nparts = nregs / per;
     for (int p = 0; p < nparts; p++) {
         ir_insn part = base;
         part.vec = (uint8_t)per;

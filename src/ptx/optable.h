@@ -21,9 +21,10 @@
  *   props    what the timing model, the CFG and the seams need to know
  *            (OPF_*: memory, fence, branch, barrier, ...)
  *   sample   one instruction of it, in a kernel that declares %r<8>,
- *            %rd<8>, %f<8>, %fd<8>, %h<4>, %p<4>, a .shared buffer `sh`,
+ *            %rd<9>, %f<8>, %fd<8>, %h<4>, %p<4>, a .shared buffer `sh`,
  *            a label `L1` and a function `fn`, with a texture object (a
- *            2-D texture and surface of floats) in %rd4 (tests/unit/test_optable.c
+ *            2-D texture of floats) in %rd4 and a surface object over the
+ *            same texels in %rd8 (tests/unit/test_optable.c
  *            loads and runs every sample in both modes: a row whose
  *            opcode has no handler fails there)
  *
@@ -201,9 +202,9 @@ enum ptx_opprop {
     X(ST,         "st",         UNIT_MEM,  LAT_NONE,FAM_MEM,   MK_MEM,     MC_MEMC,                    0, OPF_STORE | OPF_MEM,                                                 "st.shared.u32 [sh], %r2;") \
     X(SUB,        "sub",        UNIT_INT,  LAT_ADD, FAM_ARITH, MK_TYPE,    MC_ALLT | MC_RND,           MF(FTZ) | MF(SAT) | MF(CC) | MF(RELU), 0,                               "sub.f64 %fd1, %fd2, %fd3;") \
     X(SUBC,       "subc",       UNIT_INT,  LAT_ADD, FAM_ARITH, MK_TYPE,    MC_ALLT,                    MF(CC), 0,                                                              "subc.u32 %r1, %r2, %r3;") \
-    X(SULD,       "suld",       UNIT_MEM,  LAT_NONE,FAM_TEX,   MK_MEM,     MC_TEX | MC_TYPE | MC_VEC | MC_CACHE, 0, OPF_LOAD | OPF_MEM | OPF_TEX,                    "suld.b.2d.b32.trap {%r1}, [%rd4, {%r1, %r3}];") \
-    X(SUQ,        "suq",        UNIT_INT,  LAT_ADD, FAM_TEX,   MK_INT,     MC_TEX | MC_TYPE,           0, OPF_TEX | OPF_INTALU,                                                "suq.width.b32 %r1, [%rd4];") \
-    X(SUST,       "sust",       UNIT_MEM,  LAT_NONE,FAM_TEX,   MK_MEM,     MC_TEX | MC_TYPE | MC_VEC | MC_CACHE, 0, OPF_STORE | OPF_MEM | OPF_TEX,                   "sust.b.2d.b32.trap [%rd4, {%r1, %r3}], {%r4};") \
+    X(SULD,       "suld",       UNIT_MEM,  LAT_NONE,FAM_TEX,   MK_MEM,     MC_TEX | MC_TYPE | MC_VEC | MC_CACHE, 0, OPF_LOAD | OPF_MEM | OPF_TEX,                    "suld.b.2d.b32.trap {%r1}, [%rd8, {%r1, %r3}];") \
+    X(SUQ,        "suq",        UNIT_INT,  LAT_ADD, FAM_TEX,   MK_INT,     MC_TEX | MC_TYPE,           0, OPF_TEX | OPF_INTALU,                                                "suq.width.b32 %r1, [%rd8];") \
+    X(SUST,       "sust",       UNIT_MEM,  LAT_NONE,FAM_TEX,   MK_MEM,     MC_TEX | MC_TYPE | MC_VEC | MC_CACHE, 0, OPF_STORE | OPF_MEM | OPF_TEX,                   "sust.b.2d.b32.trap [%rd8, {%r1, %r3}], {%r4};") \
     X(SZEXT,      "szext",      UNIT_INT,  LAT_ADD, FAM_BITS,  MK_TYPE,    MC_ALLT,                    MF(CLAMP) | MF(WRAP), 0,                                                "szext.clamp.s32 %r1, %r2, %r3;") \
     X(TANH,       "tanh",       UNIT_SFU,  LAT_DIV, FAM_SFU,   MK_SFU,     MC_ALLT,                    MF(APPROX), 0,                                                          "tanh.approx.f32 %f1, %f2;") \
     X(TEX,        "tex",        UNIT_MEM,  LAT_NONE,FAM_TEX,   MK_MEM,     MC_TEX | MC_TYPE | MC_VEC,  0, OPF_MEM | OPF_TEX | OPF_SAMPLE,                                   "tex.2d.v4.f32.f32 {%f1, %f5, %f6, %f7}, [%rd4, {%f2, %f3}];") \

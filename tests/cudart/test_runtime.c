@@ -429,6 +429,21 @@ static void test_graphs(void)
     CHECK(cudaGraphCreate(&g2, 0) == cudaSuccess);
     cudaGraphNode_t e2;
     CHECK(cudaGraphAddEmptyNode(&e2, g2, &kn, 1) == cudaErrorInvalidValue);
+    /* exec parameters only for the instantiated graph's own nodes */
+    CHECK(cudaGraphAddKernelNode(&e2, g2, NULL, 0, &kp) == cudaSuccess);
+    CHECK(cudaGraphExecKernelNodeSetParams(x, e2, &kp) == cudaErrorInvalidValue);
+    CHECK(cudaGraphExecKernelNodeSetParams(x, kn, &kp) == cudaSuccess);
+    /* a child graph belongs to its node */
+    cudaGraphNode_t cn;
+    cudaGraph_t child;
+    CHECK(cudaGraphAddChildGraphNode(&cn, g2, NULL, 0, g) == cudaSuccess);
+    CHECK(cudaGraphChildGraphNodeGetGraph(cn, &child) == cudaSuccess);
+    CHECK(cudaGraphDestroy(child) == cudaErrorInvalidValue);
+    /* unused entries of an edge list are NULL */
+    cudaGraphNode_t ef[5], et[5];
+    size_t ne = 5;
+    CHECK(cudaGraphGetEdges(g, ef, et, NULL, &ne) == cudaSuccess && ne == 3);
+    CHECK(ef[3] == NULL && et[4] == NULL && ef[2] != NULL);
     CHECK(cudaGraphDestroy(g2) == cudaSuccess);
     CHECK(cudaGraphDestroy(g2) == cudaErrorInvalidValue);
     CHECK(cudaGraphLaunch((cudaGraphExec_t)(uintptr_t)0x1234567a, NULL) == cudaErrorInvalidValue);
@@ -471,6 +486,26 @@ static void test_graphs(void)
         CHECK_EQ_U64(h[i], 0x01010101u * 3 + 10);
     CHECK(cudaGraphExecDestroy(x) == cudaSuccess);
     CHECK(cudaGraphDestroy(cg) == cudaSuccess);
+    /* external events become event nodes of the capture */
+    cudaEvent_t ev;
+    CHECK(cudaEventCreate(&ev) == cudaSuccess);
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    CHECK(cudaEventRecordWithFlags(ev, s, 1) == cudaSuccess);
+    CHECK(cudaStreamWaitEvent(s, ev, 1) == cudaSuccess);
+    CHECK(cudaStreamEndCapture(s, &cg) == cudaSuccess);
+    cudaGraphNode_t evn[2];
+    count = 2;
+    CHECK(cudaGraphGetNodes(cg, evn, &count) == cudaSuccess && count == 2);
+    CHECK(cudaGraphNodeGetType(evn[0], &type) == cudaSuccess && type == cudaGraphNodeTypeEventRecord);
+    CHECK(cudaGraphNodeGetType(evn[1], &type) == cudaSuccess && type == cudaGraphNodeTypeWaitEvent);
+    float evms = -1;
+    CHECK(cudaEventElapsedTime(&evms, ev, ev) == cudaErrorInvalidResourceHandle); /* not recorded yet */
+    CHECK(cudaGraphInstantiate(&x, cg, 0) == cudaSuccess);
+    CHECK(cudaGraphLaunch(x, s) == cudaSuccess);
+    CHECK(cudaEventElapsedTime(&evms, ev, ev) == cudaSuccess && evms == 0); /* the node recorded it */
+    CHECK(cudaGraphExecDestroy(x) == cudaSuccess);
+    CHECK(cudaGraphDestroy(cg) == cudaSuccess);
+    CHECK(cudaEventDestroy(ev) == cudaSuccess);
     CHECK(cudaStreamDestroy(s) == cudaSuccess);
     cudaGetLastError();
     cudaFree(d);
@@ -606,6 +641,45 @@ static void test_more_memory_and_streams(void)
     cudaFree(mm);
     cudaFree(p0);
     cudaFree(p1);
+
+    /* arrays: copies are checked against the array's rows; a reset ends
+     * every array and texture object */
+    struct cudaChannelFormatDesc cf = {32, 0, 0, 0, cudaChannelFormatKindFloat};
+    cudaArray_t tarr;
+    CHECK(cudaMallocArray(&tarr, &cf, 16, 16, 0) == cudaSuccess);
+    float rows[16 * 16] = {0};
+    CHECK(cudaMemcpy2DToArray(tarr, 0, 10, rows, 64, 64, 16, cudaMemcpyHostToDevice) ==
+          cudaErrorInvalidValue); /* rows 10..25 of 16 */
+    CHECK(cudaMemcpy2DToArray(tarr, 0, 10, rows, 64, 64, 6, cudaMemcpyHostToDevice) == cudaSuccess);
+    struct cudaMemcpy3DParms far = {0};
+    far.srcArray = tarr;
+    far.dstPtr = (struct cudaPitchedPtr){rows, 64, 16, 16};
+    far.dstPos.x = (size_t)-1;
+    far.extent = (struct cudaExtent){4, 1, 1};
+    far.kind = cudaMemcpyDeviceToHost;
+    CHECK(cudaMemcpy3D(&far) != cudaSuccess); /* no wrap-around to a wild address */
+    CHECK(cudaDeviceReset() == cudaSuccess);
+    CHECK(cudaFreeArray(tarr) == cudaErrorInvalidValue);
+    cudaGetLastError();
+
+    /* a kernel fault ends a graph: the host node after it does not run */
+    unsigned *small;
+    CHECK(cudaMalloc((void **)&small, 64) == cudaSuccess);
+    cudaGraph_t fg;
+    cudaGraphNode_t fk, fh;
+    CHECK(cudaGraphCreate(&fg, 0) == cudaSuccess);
+    void *oargs[] = {&small};
+    struct cudaKernelNodeParams okp = {&host_oob, {1, 1, 1}, {1, 1, 1}, 0, oargs, NULL};
+    CHECK(cudaGraphAddKernelNode(&fk, fg, NULL, 0, &okp) == cudaSuccess);
+    struct cudaHostNodeParams fhp = {host_fn, (void *)42};
+    CHECK(cudaGraphAddHostNode(&fh, fg, &fk, 1, &fhp) == cudaSuccess);
+    cudaGraphExec_t fx;
+    CHECK(cudaGraphInstantiate(&fx, fg, 0) == cudaSuccess);
+    host_n = 0;
+    CHECK(cudaGraphLaunch(fx, NULL) == cudaSuccess);
+    CHECK_EQ_U64(host_n, 0);
+    CHECK(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+    CHECK(cudaDeviceReset() == cudaSuccess);
     cudaGetLastError();
     CHECK(cudaStreamDestroy(s) == cudaSuccess);
 }

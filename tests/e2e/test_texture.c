@@ -16,12 +16,12 @@
 static const char ptx[] =
     ".version 8.0\n.target sm_75\n.address_size 64\n"
     /* out[t*8 + 0..7] = txq width, height, depth, filter, normalized, addr0, array_size, suq width */
-    ".visible .entry q(.param .u64 out, .param .u64 t)\n{\n"
+    ".visible .entry q(.param .u64 out, .param .u64 t, .param .u64 s)\n{\n"
     "  .reg .b32 %r<9>; .reg .b64 %rd<4>;\n"
-    "  ld.param.u64 %rd1, [out]; ld.param.u64 %rd2, [t];\n"
+    "  ld.param.u64 %rd1, [out]; ld.param.u64 %rd2, [t]; ld.param.u64 %rd3, [s];\n"
     "  txq.width.b32 %r1, [%rd2]; txq.height.b32 %r2, [%rd2]; txq.depth.b32 %r3, [%rd2];\n"
     "  txq.filter_mode.b32 %r4, [%rd2]; txq.normalized_coords.b32 %r5, [%rd2];\n"
-    "  txq.addr_mode_0.b32 %r6, [%rd2]; txq.array_size.b32 %r7, [%rd2]; suq.width.b32 %r8, [%rd2];\n"
+    "  txq.addr_mode_0.b32 %r6, [%rd2]; txq.array_size.b32 %r7, [%rd2]; suq.width.b32 %r8, [%rd3];\n"
     "  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n"
     "  st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};\n  ret;\n}\n"
     /* out[tid] = channel 0 of tex.1d with integer coordinate tid + base */
@@ -142,9 +142,13 @@ static void run_mode(const char *mode)
         d.address[0] = LOCKSTEP_TEX_MIRROR;
         d.linear_filter = 1;
         d.normalized_coords = 1;
-        uint64_t h;
+        uint64_t h, sh;
         CHECK(lockstep_texture_create(dev, &d, &h) == LOCKSTEP_SUCCESS);
-        void *args[] = {&out, &h};
+        lockstep_texture_desc sd = d; /* a surface object over the same texels */
+        sd.surface = 1;
+        sd.linear_filter = 0;
+        CHECK(lockstep_texture_create(dev, &sd, &sh) == LOCKSTEP_SUCCESS);
+        void *args[] = {&out, &h, &sh};
         CHECK(lockstep_launch_args(dev, kq, (lockstep_dim3){1, 1, 1}, (lockstep_dim3){1, 1, 1}, 0,
                                    args, NULL) == LOCKSTEP_SUCCESS);
         uint32_t r[8];
@@ -155,7 +159,7 @@ static void run_mode(const char *mode)
 
         /* the layered surface: 4 x 3 x 5 layers of 4-byte texels */
         memset(v, 0, sizeof v);
-        void *sargs[] = {&out, &h};
+        void *sargs[] = {&out, &sh};
         CHECK(lockstep_launch_args(dev, ks, (lockstep_dim3){1, 1, 1}, (lockstep_dim3){20, 1, 1}, 0,
                                    sargs, NULL) == LOCKSTEP_SUCCESS);
         uint32_t got[20], raw[60];
@@ -168,7 +172,7 @@ static void run_mode(const char *mode)
         }
         /* outside the surface under .trap, and misaligned */
         uint32_t x = 16;
-        void *pargs[] = {&h, &x};
+        void *pargs[] = {&sh, &x};
         lockstep_status st = lockstep_launch_args(dev, kp, (lockstep_dim3){1, 1, 1},
                                                   (lockstep_dim3){1, 1, 1}, 0, pargs, NULL);
         CHECK_MSG(st == LOCKSTEP_ERROR_ILLEGAL_ADDRESS &&
@@ -181,6 +185,16 @@ static void run_mode(const char *mode)
         CHECK_MSG(st == LOCKSTEP_ERROR_MISALIGNED_ADDRESS, "%s: %s", mode,
                   lockstep_device_last_error(dev));
         lockstep_synchronize(dev);
+        /* a texture object is no surface: sust through it faults */
+        void *targs[] = {&h, &x};
+        x = 0;
+        st = lockstep_launch_args(dev, kp, (lockstep_dim3){1, 1, 1}, (lockstep_dim3){1, 1, 1}, 0,
+                                  targs, NULL);
+        CHECK_MSG(st == LOCKSTEP_ERROR_ILLEGAL_ADDRESS &&
+                      strstr(lockstep_device_last_error(dev), "no live surface object"),
+                  "%s: %s", mode, lockstep_device_last_error(dev));
+        lockstep_synchronize(dev);
+        lockstep_texture_destroy(dev, sh);
         /* a destroyed object is no texture */
         CHECK(lockstep_texture_destroy(dev, h) == LOCKSTEP_SUCCESS);
         CHECK(lockstep_texture_destroy(dev, h) == LOCKSTEP_ERROR_INVALID_VALUE);

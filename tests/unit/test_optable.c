@@ -16,11 +16,11 @@
 static const char prologue[] =
     ".version 8.0\n.target sm_75\n.address_size 64\n"
     ".func fn()\n{\n  ret;\n}\n"
-    ".visible .entry k(.param .u64 out, .param .u64 tex)\n{\n"
-    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n  .reg .f32 %f<8>;\n  .reg .f64 %fd<8>;\n"
+    ".visible .entry k(.param .u64 out, .param .u64 tex, .param .u64 surf)\n{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<9>;\n  .reg .f32 %f<8>;\n  .reg .f64 %fd<8>;\n"
     "  .reg .b16 %h<4>;\n  .reg .pred %p<4>;\n"
     "  .shared .align 8 .b8 sh[256];\n"
-    "  ld.param.u64 %rd7, [out];\n  mov.u64 %rd1, %rd7;\n  ld.param.u64 %rd4, [tex];\n"
+    "  ld.param.u64 %rd7, [out];\n  mov.u64 %rd1, %rd7;\n  ld.param.u64 %rd4, [tex];\n  ld.param.u64 %rd8, [surf];\n"
     "  mov.u32 %r1, 0;\n  mov.u32 %r2, %tid.x;\n  add.u32 %r2, %r2, 7;\n"
     "  mov.u32 %r3, 3;\n  mov.u32 %r4, 0x01020304;\n"
     "  mov.u64 %rd2, 0;\n  cvt.u64.u32 %rd3, %r2;\n"
@@ -57,12 +57,12 @@ static lockstep_status run_sample(const char *ptx, const char *mode, uint8_t out
     if (!st)
         st = lockstep_module_get_kernel(mod, "k", &k);
     lockstep_dptr buf = 0, img = 0;
-    uint64_t tex = 0;
+    uint64_t tex = 0, surf = 0;
     if (!st)
         st = lockstep_malloc(dev, 32 * 32, &buf);
     if (!st)
         st = lockstep_memset(dev, buf, 0, 32 * 32);
-    /* %rd4: an 8 x 8 texture (and surface) of floats i + 0.5 */
+    /* %rd4: an 8 x 8 texture of floats i + 0.5 */
     if (!st)
         st = lockstep_malloc(dev, 8 * 8 * 4, &img);
     if (!st) {
@@ -84,11 +84,15 @@ static lockstep_status run_sample(const char *ptx, const char *mode, uint8_t out
         d.kind = LOCKSTEP_TEX_FLOAT;
         d.address[0] = d.address[1] = LOCKSTEP_TEX_CLAMP;
         d.linear_filter = 1;
-        d.surface = 1;
         st = lockstep_texture_create(dev, &d, &tex);
+        /* and a surface object over the same texels in %rd8 */
+        d.linear_filter = 0;
+        d.surface = 1;
+        if (!st)
+            st = lockstep_texture_create(dev, &d, &surf);
     }
     if (!st) {
-        void *args[] = {&buf, &tex};
+        void *args[] = {&buf, &tex, &surf};
         st = lockstep_launch_args(dev, k, (lockstep_dim3){1, 1, 1}, (lockstep_dim3){32, 1, 1}, 0,
                                   args, NULL);
         if (!st)
