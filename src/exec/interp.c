@@ -1377,21 +1377,8 @@ void exec_mem_capture(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *
     capture(L, c, w, in, active, rq);
 }
 
-/* A memory instruction through the seam: address generation, the captured
- * request, the interposers in order, then the memory system (exec.h, "The
- * memory seam").  The answer is left in L->mem; returns its status. */
-static int mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
-                     uint32_t active)
-{
-    exec_memreq rq;
-    exec_memres *res = &L->mem;
-    if (exec_mem_addr(L, c, w, in, active, &rq.ad))
-        return res->status = EXEC_MEM_FAULT;
-    capture(L, c, w, in, active, &rq);
-    return exec_mem_issue_req(L, c, w, &rq);
-}
-
-int exec_mem_issue_req(exec_launch *L, exec_cta *c, exec_warp *w, exec_memreq *rq)
+/* The interposers, then the memory system (exec_mem_issue_req). */
+static inline int mem_issue_req(exec_launch *L, exec_cta *c, exec_warp *w, exec_memreq *rq)
 {
     exec_memres *res = &L->mem;
     L->mem_space = rq->ad.space[ctz32(rq->lanes)];
@@ -1411,6 +1398,25 @@ int exec_mem_issue_req(exec_launch *L, exec_cta *c, exec_warp *w, exec_memreq *r
     if (rc)
         res->status = EXEC_MEM_FAULT;
     return res->status;
+}
+
+/* A memory instruction through the seam: address generation, the captured
+ * request, the interposers in order, then the memory system (exec.h, "The
+ * memory seam").  The answer is left in L->mem; returns its status. */
+static int mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
+                     uint32_t active)
+{
+    exec_memreq rq;
+    exec_memres *res = &L->mem;
+    if (exec_mem_addr(L, c, w, in, active, &rq.ad))
+        return res->status = EXEC_MEM_FAULT;
+    capture(L, c, w, in, active, &rq);
+    return mem_issue_req(L, c, w, &rq);
+}
+
+int exec_mem_issue_req(exec_launch *L, exec_cta *c, exec_warp *w, exec_memreq *rq)
+{
+    return mem_issue_req(L, c, w, rq);
 }
 
 static uint32_t hooked_step(exec_launch *L, exec_cta *c, exec_warp *w);

@@ -52,16 +52,22 @@ int exec_mem_addr(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, 
     else if (in->amode == AM_SHSYM)
         off += L->shref_val[in->aux];
     uint8_t sp = in->space == SP_CONST ? SP_GLOBAL : in->space;
-    uint64_t ldm_tmp[WARP_SIZE];
-    const uint64_t *ldm = (in->flags & IRF_WMMA) ? exec_operand(L, c, w, &in->s[0], ldm_tmp, active)
-                                                 : NULL;
+    uint64_t wbase[WARP_SIZE];
+    if (UNLIKELY(in->flags & IRF_WMMA)) {
+        /* a wmma part: each lane's place in the fragment, from the stride */
+        uint64_t ldm_tmp[WARP_SIZE];
+        const uint64_t *ldm = exec_operand(L, c, w, &in->s[0], ldm_tmp, active);
+        for (uint32_t m = active; m; m &= m - 1) {
+            int l = ctz32(m);
+            wbase[l] = (base ? base[l] : 0) + exec_wmma_offset(in, l, (uint32_t)ldm[l]);
+        }
+        base = wbase;
+    }
     uint32_t m = active;
     while (m) {
         int l = ctz32(m);
         m &= m - 1;
         uint64_t a = (base ? base[l] : 0) + off;
-        if (ldm) /* a wmma part: this lane's place in the fragment */
-            a += exec_wmma_offset(in, l, (uint32_t)ldm[l]);
         uint8_t s = sp;
         if (s == SP_GENERIC) {
             if (addr_in_window(a, ADDR_SHARED_WINDOW)) {
