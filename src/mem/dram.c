@@ -80,6 +80,11 @@ struct dram {
     dram_stats st;
     uint64_t ev;          /* dram_next_event's answer while ev_ok: the state is unchanged */
     int ev_ok;
+    /* the command dram_next_event's scan found ready at cur, kept for
+     * dram_advance while no push and no issue changed the state */
+    dram_cmd pend;
+    uint64_t pend_at;
+    int pend_ok;
 };
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -335,6 +340,7 @@ int dram_push(dram *d, uint64_t now, uint64_t local_addr, uint32_t bytes, int is
     if (bytes == 0 || bytes % 32 || bytes > d->c.row_bytes)
         return -1;
     d->ev_ok = 0;
+    d->pend_ok = 0;
     if (!dram_can_accept(d)) {
         d->st.queue_full++;
         return -1;
@@ -417,7 +423,13 @@ static int scan(const dram *d, uint64_t t, dram_cmd *best, uint64_t *next)
         return best->kind != CMD_NONE;
     }
 
-    /* Column commands of row hits among the requests that have arrived. */
+    /* Column commands of row hits among the requests that have arrived.
+     * The queue is in sequence order, so the first ready one wins: no
+     * later column command, and no ACT or PRE, can beat it (and *next
+     * matters only when nothing is ready).  A request's column readiness
+     * depends only on its bank and direction: computed once per scan. */
+    uint64_t colr[DRAM_MAX_BANKS][2];
+    uint64_t known[2] = {0, 0}; /* banks whose colr[b][w] is computed */
     size_t i;
     for (i = 0; i < d->qn && d->q[i].arrive <= t; i++) {
         const dram_req *r = &d->q[i];
@@ -433,8 +445,15 @@ static int scan(const dram *d, uint64_t t, dram_cmd *best, uint64_t *next)
         hit |= bit;
         if (d->c.scheduler == 0 && !first)
             continue; /* FIFO: only the bank's oldest request */
+        uint32_t w = r->is_write;
+        if (!(known[w] & bit)) {
+            known[w] |= bit;
+            colr[r->bank][w] = col_ready(d, r);
+        }
         c = (dram_cmd){CMD_COL, r->bank, i, 0, r->seq};
-        offer(&c, col_ready(d, r), t, best, next);
+        offer(&c, colr[r->bank][w], t, best, next);
+        if (best->kind != CMD_NONE)
+            return 1;
     }
     if (i < d->qn)
         *next = min64(*next, d->q[i].arrive);
@@ -474,6 +493,7 @@ static void add_done(dram *d, const dram_req *r, uint64_t done)
 /* Issue a REF at cycle t. */
 static void issue_ref(dram *d, uint64_t t)
 {
+    d->pend_ok = 0;
     for (uint32_t b = 0; b < d->c.nbk; b++)
         d->bank[b].act_ready = max64(d->bank[b].act_ready, t + d->c.tRFC);
     d->st.refreshes++;
@@ -485,6 +505,7 @@ static void issue(dram *d, const dram_cmd *c, uint64_t t)
 {
     const dram_config *k = &d->c;
     dram_bank *bk = &d->bank[c->bank];
+    d->pend_ok = 0;
     switch (c->kind) {
     case CMD_ACT: {
         dram_req *r = &d->q[c->qi];
@@ -616,6 +637,14 @@ void dram_advance(dram *d, uint64_t now)
         }
         dram_cmd c;
         uint64_t next;
+        if (d->pend_ok && d->pend_at == d->cur) {
+            /* dram_next_event found it at this cycle, in this state */
+            c = d->pend;
+            issue(d, &c, d->cur);
+            acted = 1;
+            d->cur++;
+            continue;
+        }
         if (scan(d, d->cur, &c, &next)) {
             issue(d, &c, d->cur);
             acted = 1;
@@ -650,7 +679,8 @@ int dram_pop_done(dram *d, uint64_t *tag, uint64_t *done_cycle)
 {
     if (d->head == d->counted)
         return 0;
-    d->ev_ok = 0;
+    /* the remembered next event stays right: it looks at the queue and at
+     * the first completion not yet counted, and a pop takes a counted one */
     const dram_done *e = &d->dn[d->head++];
     if (tag)
         *tag = e->tag;
@@ -671,8 +701,12 @@ uint64_t dram_next_event(dram *d)
     if (d->qn) {
         dram_cmd c;
         uint64_t next;
-        if (scan(d, d->cur, &c, &next))
+        if (scan(d, d->cur, &c, &next)) {
             next = d->cur;
+            d->pend = c;
+            d->pend_at = d->cur;
+            d->pend_ok = 1;
+        }
         t = min64(t, next);
     }
     d->ev = t;

@@ -133,12 +133,13 @@ struct icnt {
 /* The packet `off` places behind input in's head. */
 static icnt_pkt *icnt_in_pkt(const icnt *n, const icnt_in *in, uint32_t off)
 {
-    return &in->q[(in->head + off) % n->c.in_queue_flits];
+    uint32_t i = in->head + off; /* head, off < in_queue_flits: no division */
+    return &in->q[i >= n->c.in_queue_flits ? i - n->c.in_queue_flits : i];
 }
 
 /* Bypass: may packet `off` of input in go before the older ones?  Only if
  * none of them is bound for its output. */
-static int icnt_first_for_dst(const icnt *n, const icnt_in *in, uint32_t off)
+static inline int icnt_first_for_dst(const icnt *n, const icnt_in *in, uint32_t off)
 {
     uint32_t dst = icnt_in_pkt(n, in, off)->dst;
     for (uint32_t j = 0; j < off; j++)
@@ -298,31 +299,33 @@ int icnt_push(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes,
 /* Earliest cycle after n->now at which a flit can move or a packet becomes
  * deliverable.  An input mid-packet, or whose head's output is open, moves
  * (or loses to one that moves) as soon as its head is eligible; an input
- * blocked on a full ejection buffer waits for a pop, which is no event. */
+ * blocked on a full ejection buffer waits for a pop, which is no event.
+ * With bypass, the packets that may pass a blocked head count too; which of
+ * them icnt_cycle may pick (the first for its output) does not matter to
+ * the minimum: an older packet bound for the same output opens at the same
+ * cycle and was pushed no later. */
 uint64_t icnt_next_event(const icnt *n)
 {
+    const uint64_t soonest = n->now + 1; /* nothing can be earlier */
     uint64_t ev = n->fl_count ? n->fl[n->fl_head].when : UINT64_MAX;
+    if (ev <= soonest)
+        return soonest;
     /* every input: pushes since the last advance are not in the active list */
     for (uint32_t i = 0; i < n->c.nin; i++) {
         const icnt_in *in = &n->in[i];
         if (!in->count)
             continue;
         if (in->sent)
-            return n->now + 1; /* a holder moves; nothing can be earlier */
-        /* the head, and with bypass, while the head's output is full, the
-         * packets that may pass it (pushed later, so never earlier unless
-         * their output opens first) */
+            return soonest; /* a holder moves */
         uint32_t look = in->count < n->c.bypass + 1 ? in->count : n->c.bypass + 1;
         const icnt_out *hout = &n->out[in->q[in->head].dst];
         if (hout->holder == ICNT_NONE && hout->occ < n->c.out_buffer_pkts)
             look = 1;
         for (uint32_t off = 0; off < look; off++) {
             const icnt_pkt *p = icnt_in_pkt(n, in, off);
-            if (off && !icnt_first_for_dst(n, in, off))
-                continue;
             const icnt_out *out = &n->out[p->dst];
             /* (An output with a holder has an input with in->sent > 0.) */
-            uint64_t t = p->push + 1 > n->now + 1 ? p->push + 1 : n->now + 1;
+            uint64_t t = p->push + 1 > soonest ? p->push + 1 : soonest;
             if (out->holder == ICNT_NONE && out->occ >= n->c.out_buffer_pkts) {
                 uint32_t j = out->occ - n->c.out_buffer_pkts; /* pops before one that opens it */
                 if (j >= out->pcount)
@@ -331,8 +334,11 @@ uint64_t icnt_next_event(const icnt *n)
                 if (f > t)
                     t = f;
             }
-            if (t < ev)
+            if (t < ev) {
+                if (t == soonest)
+                    return soonest;
                 ev = t;
+            }
         }
     }
     return ev;
@@ -403,7 +409,10 @@ static void icnt_cycle(icnt *n, uint64_t c)
                 if (q->push >= c)
                     break;
                 const icnt_out *oq = &n->out[q->dst];
-                if (oq->holder == ICNT_NONE && oq->occ < obuf && icnt_first_for_dst(n, in, off)) {
+                /* the first open one is the first for its output too: an
+                 * older packet for the same output would be open as well */
+                if (oq->holder == ICNT_NONE && oq->occ < obuf) {
+                    LS_ASSERT(icnt_first_for_dst(n, in, off));
                     in->off = off;
                     p = q;
                     out = &n->out[q->dst];

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "timing/timing_int.h"
+#include "util/check.h"
 #include "util/common.h"
 
 /* DRAM cycles elapsed at core cycle t, and the core cycle at DRAM cycle d. */
@@ -34,6 +35,67 @@ static uint64_t core_cycle_at(const timing_gpu *g, uint64_t d)
     return t;
 }
 
+/* ---- the MSHR index ------------------------------------------------------------------- */
+
+static uint32_t mshr_slot(const tm_part *p, uint64_t line)
+{
+    return (uint32_t)((line / TM_LINE) * 0x9E3779B97F4A7C15ull >> 32) & p->mshr_index_mask;
+}
+
+/* The MSHR in use for line, or -1. */
+static int mshr_find(const tm_part *p, uint64_t line)
+{
+    for (uint32_t h = mshr_slot(p, line);; h = (h + 1) & p->mshr_index_mask) {
+        int32_t i = p->mshr_index[h];
+        if (i < 0 || p->mshr[i].line == line)
+            return i;
+    }
+}
+
+/* The lowest-numbered free MSHR, or -1. */
+static int mshr_lowest_free(const tm_part *p)
+{
+    for (uint32_t w = 0; w * 64 < p->nmshr; w++)
+        if (p->mshr_free[w])
+            return (int)(w * 64 + (uint32_t)__builtin_ctzll(p->mshr_free[w]));
+    return -1;
+}
+
+static void mshr_take(tm_part *p, uint32_t i, uint64_t line)
+{
+    LS_ASSERT(!p->mshr[i].used && mshr_find(p, line) < 0);
+    p->mshr[i].used = 1;
+    p->mshr[i].line = line;
+    p->mshr_free[i / 64] &= ~(1ull << (i % 64));
+    uint32_t h = mshr_slot(p, line);
+    while (p->mshr_index[h] >= 0)
+        h = (h + 1) & p->mshr_index_mask;
+    p->mshr_index[h] = (int32_t)i;
+}
+
+/* Free MSHR i: its index slot is emptied and the entries after it in its
+ * probe run move back where a lookup finds them (deletion without
+ * tombstones). */
+static void mshr_release(tm_part *p, uint32_t i)
+{
+    LS_ASSERT(p->mshr[i].used);
+    uint32_t mask = p->mshr_index_mask;
+    uint32_t h = mshr_slot(p, p->mshr[i].line);
+    while (p->mshr_index[h] != (int32_t)i)
+        h = (h + 1) & mask;
+    for (uint32_t j = (h + 1) & mask; p->mshr_index[j] >= 0; j = (j + 1) & mask) {
+        uint32_t home = mshr_slot(p, p->mshr[p->mshr_index[j]].line);
+        /* entry j may fill the hole at h unless its home lies cyclically in (h, j] */
+        if (((j - home) & mask) >= ((j - h) & mask)) {
+            p->mshr_index[h] = p->mshr_index[j];
+            h = j;
+        }
+    }
+    p->mshr_index[h] = -1;
+    p->mshr[i].used = 0;
+    p->mshr_free[i / 64] |= 1ull << (i % 64);
+}
+
 int part_init(timing_gpu *g, tm_part *p, uint32_t id)
 {
     memset(p, 0, sizeof *p);
@@ -46,6 +108,17 @@ int part_init(timing_gpu *g, tm_part *p, uint32_t id)
     p->nmshr = g->l2cfg.mshr_entries ? g->l2cfg.mshr_entries : 1;
     if (!(p->mshr = calloc(p->nmshr, sizeof *p->mshr)))
         return -1;
+    uint32_t cap = 4;
+    while (cap < 2 * p->nmshr)
+        cap *= 2;
+    p->mshr_index_mask = cap - 1;
+    if (!(p->mshr_index = malloc(cap * sizeof *p->mshr_index)) ||
+        !(p->mshr_free = calloc((p->nmshr + 63) / 64, sizeof *p->mshr_free)))
+        return -1;
+    for (uint32_t h = 0; h < cap; h++)
+        p->mshr_index[h] = -1;
+    for (uint32_t i = 0; i < p->nmshr; i++)
+        p->mshr_free[i / 64] |= 1ull << (i % 64);
     p->dq_cap = 64;
     if (!(p->dq = calloc(p->dq_cap, sizeof *p->dq)))
         return -1;
@@ -60,6 +133,8 @@ void part_release(tm_part *p)
     cache_free(p->l2);
     dram_free(p->dram);
     free(p->mshr);
+    free(p->mshr_index);
+    free(p->mshr_free);
     free(p->dq);
 }
 
@@ -87,8 +162,8 @@ void part_reset_inflight(tm_part *p)
             cache_victim ev;
             cache_fill(p->l2, p->mshr[i].l2line, 0, NULL); /* release the reservation */
             cache_invalidate(p->l2, tm_part_local(p->g, p->mshr[i].line), &ev);
+            mshr_release(p, i);
         }
-        p->mshr[i].used = 0;
         p->mshr[i].waiting.head = p->mshr[i].waiting.tail = NULL;
         p->mshr[i].waiting.n = 0;
     }
@@ -199,13 +274,13 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
     timing_gpu *g = p->g;
     lockstep_timing_stats *st = &p->st;
     uint64_t la = tm_part_local(g, r->pline);
-    for (uint32_t i = 0; i < p->nmshr; i++)
-        if (p->mshr[i].used && p->mshr[i].line == r->pline) {
-            /* a fill of this line is outstanding: wait behind it, in order */
-            st->l2_accesses++;
-            reqq_push(&p->mshr[i].waiting, r);
-            return 1;
-        }
+    int busy = mshr_find(p, r->pline);
+    if (busy >= 0) {
+        /* a fill of this line is outstanding: wait behind it, in order */
+        st->l2_accesses++;
+        reqq_push(&p->mshr[busy].waiting, r);
+        return 1;
+    }
     uint32_t valid = 0;
     int reserved = 0;
     int idx = cache_probe(p->l2, la, &valid, &reserved, 1, now);
@@ -233,14 +308,10 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
         serve(p, r, now);
         return 1;
     }
-    tm_l2mshr *m = NULL;
-    for (uint32_t i = 0; i < p->nmshr; i++)
-        if (!p->mshr[i].used) {
-            m = &p->mshr[i];
-            break;
-        }
-    if (!m)
+    int free_i = mshr_lowest_free(p);
+    if (free_i < 0)
         return 0;
+    tm_l2mshr *m = &p->mshr[free_i];
     if (idx >= 0) {
         /* present with other sectors: refetch it whole as a reserved line */
         cache_invalidate(p->l2, la, &ev);
@@ -252,8 +323,7 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
     writeback(p, &ev, now);
     st->l2_accesses++;
     st->l2_misses++;
-    m->used = 1;
-    m->line = r->pline;
+    mshr_take(p, (uint32_t)free_i, r->pline);
     m->l2line = li;
     m->waiting.head = m->waiting.tail = NULL;
     m->waiting.n = 0;
@@ -290,7 +360,7 @@ void part_cycle(tm_part *p, uint64_t now)
                 cache_set_dirty(p->l2, m->l2line, r->sectors);
             serve(p, r, now);
         }
-        m->used = 0;
+        mshr_release(p, (uint32_t)tag);
     }
     while (p->dq_n && p->dq[p->dq_head].t <= now && dram_can_accept(p->dram)) {
         tm_djob *j = &p->dq[p->dq_head];

@@ -156,6 +156,7 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     tw->ib_n = 0;
     tw->ib_ready = 0;
     tw->npc = IR_NO_PC;
+    tw->ldst_pc = IR_NO_PC;
     if (tw->rcap)
         memset(tw->rready, 0, tw->rcap * sizeof *tw->rready);
     if (tw->pcap)
@@ -838,9 +839,65 @@ static void fetch(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     tw->ib_ready = t + sm->g->cfg->fetch_latency;
 }
 
+/* Is the LD/ST unit unable to take an instruction at `now`?  If so, the
+ * warp's stall: *when, and tw's ready_at and ready_why. */
+static inline int ldst_stall(tm_sm *sm, tm_warp *tw, uint64_t now, uint64_t *when)
+{
+    if (!sm->lq_n && sm->ldst_busy_until <= now && sm->out.n < sm->g->cfg->ldst_queue)
+        return 0;
+    /* the LD/ST unit takes one queued line access per cycle, so it is not
+     * free before its queue has drained */
+    uint64_t t1 = now + (sm->lq_n ? sm->lq_n : 1);
+    if (sm->ldst_busy_until > t1)
+        t1 = sm->ldst_busy_until;
+    if (sm->out.n >= sm->g->cfg->ldst_queue) {
+        /* nothing moves until the crossbar takes a request: sm_out_drained
+         * wakes the warp then */
+        sm->out_waiters = 1;
+        t1 = TM_NEVER;
+    }
+    *when = tw->ready_at = t1;
+    tw->ready_why = LOCKSTEP_STALL_MEMORY;
+    return 1;
+}
+
+static int can_issue_checks(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out,
+                            uint64_t *when);
+
 /* Why warp tw cannot issue at `now` (or ISSUED if it can); *when: the
- * earliest cycle it might (TM_NEVER: an event will wake it). */
+ * earliest cycle it might (TM_NEVER: an event will wake it).
+ *
+ * Fast path: a warp whose instruction waited only for the busy LD/ST unit
+ * (tw->ldst_pc) asks only that again.  Its other checks cannot fail before
+ * it issues: its registers' ready times and its outstanding loads, stores
+ * and acquires only move towards ready without an issue of its own, and
+ * its instruction buffer holds the instruction.  The determinism modes'
+ * gates can close again, so they always take the full path. */
 static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uint64_t *when)
+{
+    if (tw->ldst_pc != IR_NO_PC && tw->ldst_pc == tw->npc && tw->ready_at <= now &&
+        tw->w->state == WARP_RUNNING && !sm->g->det && !sm->g->dab) {
+        int why = LOCKSTEP_STALL_ISSUED;
+        *pc_out = tw->npc;
+        *when = TM_NEVER;
+        if (ldst_stall(sm, tw, now, when))
+            why = LOCKSTEP_STALL_MEMORY;
+#ifdef LOCKSTEP_DEBUG
+        /* the full checks must agree (they change nothing they did not
+         * set the same way the first time) */
+        uint64_t ready_at = tw->ready_at, when2;
+        uint32_t pc2;
+        tw->ready_at = now;
+        LS_ASSERT(can_issue_checks(sm, tw, now, &pc2, &when2) == why && pc2 == *pc_out);
+        tw->ready_at = ready_at;
+#endif
+        return why;
+    }
+    return can_issue_checks(sm, tw, now, pc_out, when);
+}
+
+static int can_issue_checks(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out,
+                            uint64_t *when)
 {
     timing_gpu *g = sm->g;
     exec_launch *L = &sm->L;
@@ -921,20 +978,9 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
         return tw->ready_why = LOCKSTEP_STALL_FENCE;
     }
     if (ti->unit == TU_LDST) {
-        if (sm->lq_n || sm->ldst_busy_until > now || sm->out.n >= g->cfg->ldst_queue) {
-            /* the LD/ST unit takes one queued line access per cycle, so
-             * it is not free before its queue has drained */
-            uint64_t t1 = now + (sm->lq_n ? sm->lq_n : 1);
-            if (sm->ldst_busy_until > t1)
-                t1 = sm->ldst_busy_until;
-            if (sm->out.n >= g->cfg->ldst_queue) {
-                /* nothing moves until the crossbar takes a request:
-                 * sm_out_drained wakes the warp then */
-                sm->out_waiters = 1;
-                t1 = TM_NEVER;
-            }
-            *when = tw->ready_at = t1;
-            return tw->ready_why = LOCKSTEP_STALL_MEMORY;
+        if (ldst_stall(sm, tw, now, when)) {
+            tw->ldst_pc = pc;
+            return LOCKSTEP_STALL_MEMORY;
         }
     } else if (ti->unit != TU_NONE) {
         uint32_t n = g->units[ti->unit];
@@ -1044,6 +1090,7 @@ void sm_syscall(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now)
 {
     exec_warp *w = tw->w;
     tw->npc = IR_NO_PC;
+    tw->ldst_pc = IR_NO_PC;
     uint32_t n = exec_warp_run(L, tw->tc->c, w, 1);
     sm->insts += n;
     ibuffer_next(sm, tw, L, now);
@@ -1069,6 +1116,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     const tm_insn *ti = &g->ti[pc];
     const ir_insn *in = &L->mod->code[pc];
     uint32_t reg_base = w->reg_base, pred_base = w->pred_base;
+    tw->ldst_pc = IR_NO_PC;
     if (ti->complex == 2) {
         if (g->det)
             gpudet_issued(sm, tw);
@@ -1178,8 +1226,9 @@ void sm_cycle(tm_sm *sm, uint64_t now)
         tm_warp *chosen = NULL;
         uint32_t chosen_pc = 0, chosen_k = 0;
         uint32_t start = 0;
-        int greedy = g->policy == 1;
-        if (g->policy != 1)
+        const int policy = g->policy, greedy = policy == 1;
+        uint8_t best_rank = rank[best_reason]; /* = rank[best_reason] throughout */
+        if (!greedy)
             start = sm->rr[s] % (n ? n : 1);
         uint32_t limit = n, considered = 0;
         if (greedy && sm->last[s] && sm->last[s]->tc->active) {
@@ -1190,8 +1239,10 @@ void sm_cycle(tm_sm *sm, uint64_t now)
                 chosen = sm->last[s];
                 chosen_pc = pc;
             } else {
-                if (rank[why] > rank[best_reason])
+                if (rank[why] > best_rank) {
                     best_reason = why;
+                    best_rank = rank[why];
+                }
                 if (when < wake)
                     wake = when;
             }
@@ -1201,9 +1252,10 @@ void sm_cycle(tm_sm *sm, uint64_t now)
             tm_warp *tw = list[k];
             if (!tw || tw == skip)
                 continue;
-            if (g->policy == 2) {
+            uint64_t ready_at = tw->ready_at;
+            if (policy == 2) {
                 /* two-level: only the first N warps not waiting on memory compete */
-                if (!tw->tc->active || (tw->ready_at == TM_NEVER && tw->loads_out))
+                if (!tw->tc->active || (ready_at == TM_NEVER && tw->loads_out))
                     continue;
                 if (considered++ >= g->two_level_n)
                     break;
@@ -1211,11 +1263,14 @@ void sm_cycle(tm_sm *sm, uint64_t now)
             /* can_issue's first answer, without the call: most warps wait,
              * and a warp of an empty slot or one that does not run waits
              * for an event (park_if_stopped, sm_cta_slot_free) */
-            if (tw->ready_at > now) {
-                if (rank[tw->ready_why] > rank[best_reason])
+            if (ready_at > now) {
+                uint8_t r = rank[tw->ready_why];
+                if (r > best_rank) {
                     best_reason = tw->ready_why;
-                if (tw->ready_at < wake)
-                    wake = tw->ready_at;
+                    best_rank = r;
+                }
+                if (ready_at < wake)
+                    wake = ready_at;
                 continue;
             }
             uint32_t pc;
@@ -1227,8 +1282,10 @@ void sm_cycle(tm_sm *sm, uint64_t now)
                 chosen_k = k;
                 break;
             }
-            if (rank[why] > rank[best_reason])
+            if (rank[why] > best_rank) {
                 best_reason = why;
+                best_rank = rank[why];
+            }
             if (when < wake)
                 wake = when;
             if (sm->L.fault != LOCKSTEP_SUCCESS)

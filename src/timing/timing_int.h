@@ -206,6 +206,10 @@ typedef struct tm_warp {
      * ask again); only the warp's own execution (issue, sm_syscall) moves
      * it, and those forget it */
     uint32_t npc;
+    /* the pc (npc) at which the busy LD/ST unit was the only obstacle: every
+     * other check passed, and none of them can fail again before the warp
+     * issues (can_issue's fast path); IR_NO_PC: none */
+    uint32_t ldst_pc;
     tm_detwarp det;        /* GPUDet's per-warp state (-lockstep_det gpudet) */
     tm_dabwarp dab;        /* DAB's (-lockstep_det dab) */
 } tm_warp;
@@ -322,6 +326,12 @@ typedef struct tm_part {
     tm_reqq replies;       /* serviced, waiting to leave (t) */
     tm_l2mshr *mshr;
     uint32_t nmshr;
+    /* the MSHRs in use by line (open addressing, linear probing, -1:
+     * empty), and a bitmask of the free ones: a lookup and the lowest free
+     * one without a scan */
+    int32_t *mshr_index;
+    uint32_t mshr_index_mask;
+    uint64_t *mshr_free;
     uint64_t dram_now;     /* DRAM cycles advanced to */
     uint64_t next_ev;      /* its next event (part_next_event), kept by part_window */
     uint64_t last_active;  /* last cycle it took a request or stepped with work */
