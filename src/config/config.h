@@ -198,6 +198,8 @@
       "synchronisation: faster, and inexact")                                                   \
     X(U32, window_order, "-lockstep_window_order", "0", 0, 1,                                    \
       "order components run in within a window: 0 index, 1 reverse (a check: same results)")   \
+    X(U32, skip, "-lockstep_skip", "1", 0, 1,                                                    \
+      "jump over cycles in which nothing can act (0: run every window; a check: same results)") \
     /* ---- determinism modes (src/timing/gpudet.c) ---- */                                  \
     X(STR, det, "-lockstep_det", "none", 0, 0,                                                   \
       "deterministic execution: none, gpudet (GPUDet: quanta, store buffers, commit, serial "   \

@@ -235,7 +235,7 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
      * longer window (-lockstep_window) is relaxed synchronisation: a
      * message can then arrive up to a window late, so results move a
      * little, for fewer serial steps. */
-    g->window = icnt_lat;
+    g->window = g->xwin = icnt_lat;
     if (cfg->window > icnt_lat)
         g->window = cfg->window;
     g->exact = g->window == icnt_lat;
@@ -290,6 +290,8 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     g->det_livelock = cfg->gpudet_livelock != 0;
     if (!(g->det_scratch = calloc(g->nparts, sizeof *g->det_scratch)))
         goto oom;
+    if (!(g->sys_next = calloc(g->nsms, sizeof *g->sys_next)))
+        goto oom;
     if (cfg->nondet) {
         g->nd_skew = cfg->sm_skew;
         g->nd_drift = cfg->clock_drift;
@@ -340,6 +342,7 @@ void timing_gpu_free(timing_gpu *g)
     icnt_free(g->repnet);
     free(g->ti);
     free(g->det_scratch);
+    free(g->sys_next);
     free(g->det_zcache);
     free(g->det_ztab);
     free(g->det_dwp_next);
@@ -509,6 +512,12 @@ typedef struct launch_state {
     uint32_t occ, nslots;
     uint32_t next_sm;     /* where the next round of CTA dispatch starts */
     uint64_t next_cta, total_ctas, done_ctas, age;
+    /* slots that CTAs left since the last dispatch, with when they left */
+    struct freed_slot {
+        uint64_t at;
+        uint32_t s, k;
+    } *freed;
+    uint32_t nfreed;
 } launch_state;
 
 static lockstep_status fail_launch(exec_launch *L, lockstep_status st, const char *fmt, uint32_t a,
@@ -518,9 +527,11 @@ static lockstep_status fail_launch(exec_launch *L, lockstep_status st, const cha
     return L->fault;
 }
 
-/* Start CTA `id` in slot k (free) of SM s: 1, or 0 after a fault. */
+/* Start CTA `id` in slot k (free) of SM s at the serial step at `now`, its
+ * warps from cycle `from` on (or later, with the seeded dispatch delay): 1,
+ * or 0 after a fault. */
 static int dispatch_slot(timing_gpu *g, launch_state *ls, uint32_t s, uint32_t k, uint64_t id,
-                         uint64_t now)
+                         uint64_t now, uint64_t from)
 {
     exec_launch *L = g->L;
     tm_sm *sm = &g->sms[s];
@@ -536,8 +547,10 @@ static int dispatch_slot(timing_gpu *g, launch_state *ls, uint32_t s, uint32_t k
     tc->c->smid = s;
     tc->active = 1;
     tc->age = ls->age++;
+    tc->done_at = 0;
+    tc->finished = 0;
     tm_observe_cta_start(g, s, k, now);
-    uint64_t start = sm_cta_start_cycle(sm, now);
+    uint64_t start = sm_cta_start_cycle(sm, MAX(now, from));
     for (uint32_t i = 0; i < L->nwarps; i++) {
         sm_warp_bind(sm, &tc->warps[i], &tc->c->warps[i], tc, tc->age * 64 + i);
         if (start > now) {
@@ -546,8 +559,11 @@ static int dispatch_slot(timing_gpu *g, launch_state *ls, uint32_t s, uint32_t k
         }
     }
     sm->nresident++;
-    sm->wake = now;
-    sm->sched_at = now;
+    /* the SM looks at the new warps when they can start: waking it at the
+     * serial step instead would make its cycles (and its clock drift)
+     * depend on where the window ended */
+    sm->wake = MIN(sm->wake, start > now ? start : now);
+    sm->sched_at = MIN(sm->sched_at, start > now ? start : now);
     if (g->dab)
         dab_cta_started(sm, k, now);
     if (g->policy != 0)
@@ -564,7 +580,7 @@ static int dispatch(timing_gpu *g, launch_state *ls, uint32_t s, uint64_t now)
         return 0;
     for (uint32_t k = 0; k < ls->occ; k++)
         if (!sm->ctas[k].active)
-            return dispatch_slot(g, ls, s, k, ls->next_cta, now);
+            return dispatch_slot(g, ls, s, k, ls->next_cta, now, now);
     return 0;
 }
 
@@ -575,13 +591,25 @@ static int dispatch(timing_gpu *g, launch_state *ls, uint32_t s, uint64_t now)
  * not depend on timing. */
 static void dispatch_dwp(timing_gpu *g, launch_state *ls, uint64_t now)
 {
+    ls->nfreed = 0; /* each slot has its own CTAs: the order slots freed in does not matter */
     for (uint32_t s = 0; s < g->nsms && g->L->fault == LOCKSTEP_SUCCESS; s++)
         for (uint32_t k = 0; k < ls->occ; k++) {
             uint64_t *next = &g->det_dwp_next[(size_t)k * g->nsms + s];
             if (!g->sms[s].ctas[k].active && *next < ls->total_ctas &&
-                dispatch_slot(g, ls, s, k, *next, now))
+                dispatch_slot(g, ls, s, k, *next, now, now))
                 *next += ls->nslots;
         }
+}
+
+/* Freed slots in the order they freed: cycle, SM, slot. */
+static int freed_cmp(const void *a, const void *b)
+{
+    const struct freed_slot *x = a, *y = b;
+    if (x->at != y->at)
+        return x->at < y->at ? -1 : 1;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
 }
 
 /* Dispatch CTAs breadth-first, as GPGPU-Sim and the hardware's block
@@ -591,6 +619,21 @@ static void dispatch_dwp(timing_gpu *g, launch_state *ls, uint64_t now)
  * grid on a few SMs while the rest idle.) */
 static void dispatch_round_robin(timing_gpu *g, launch_state *ls, uint64_t now)
 {
+    /* Slots CTAs left take the next CTAs in the order they left (cycle,
+     * SM, slot), each starting one crossbar latency after its slot freed:
+     * that is never before this serial step (the CTA finished in the
+     * window just run, which is that long), so neither the order nor the
+     * start depends on where windows begin or on the cycles skipped
+     * (-lockstep_skip 0 checks it). */
+    qsort(ls->freed, ls->nfreed, sizeof *ls->freed, freed_cmp);
+    for (uint32_t i = 0; i < ls->nfreed && ls->next_cta < ls->total_ctas &&
+                         g->L->fault == LOCKSTEP_SUCCESS; i++) {
+        const struct freed_slot *f = &ls->freed[i];
+        LS_ASSERT(!g->sms[f->s].ctas[f->k].active);
+        dispatch_slot(g, ls, f->s, f->k, ls->next_cta, now, f->at + g->xwin);
+    }
+    ls->nfreed = 0;
+    /* the rest, at the launch's start: breadth-first */
     uint32_t s = ls->next_sm, idle = 0; /* idle: SMs in a row that took no CTA */
     while (idle < g->nsms && ls->next_cta < ls->total_ctas && g->L->fault == LOCKSTEP_SUCCESS) {
         if (dispatch(g, ls, s, now)) {
@@ -627,9 +670,15 @@ static void retire(timing_gpu *g, launch_state *ls, uint32_t s)
         }
         LS_ASSERT(sm->nresident > 0 && ls->done_ctas < ls->total_ctas);
         tc->active = 0;
+        LS_ASSERT(ls->nfreed < ls->nslots);
+        ls->freed[ls->nfreed++] = (struct freed_slot){tc->done_at, s, k};
         for (uint32_t i = 0; i < L->nwarps; i++)
             sm_warp_park(&tc->warps[i]);
         sm->nresident--;
+        if (tc->finished) {
+            tc->finished = 0;
+            sm->nfinished--;
+        }
         ls->done_ctas++;
         tm_observe_cta_end(g, s, k, tc->c, MAX(sm->last_active + 1, g->now - g->window + 1));
     }
@@ -640,7 +689,7 @@ static void retire(timing_gpu *g, launch_state *ls, uint32_t s)
 static void sm_charge(tm_sm *sm, uint32_t nsched, uint64_t n)
 {
     for (uint32_t q = 0; q < nsched; q++)
-        sm->stall[sm->nresident ? sm->last_reason[q] : LOCKSTEP_STALL_IDLE] += n;
+        sm->stall[sm->nresident > sm->nfinished ? sm->last_reason[q] : LOCKSTEP_STALL_IDLE] += n;
 }
 
 /* The earliest cycle after t at which SM s can act on its own: its LD/ST
@@ -650,7 +699,7 @@ static uint64_t sm_next(const timing_gpu *g, const tm_sm *sm, uint64_t t)
 {
     if (sm_lq_active(sm) || sm->out.n)
         return t + 1;
-    uint64_t nx = sm->nresident ? sm->wake : TM_NEVER;
+    uint64_t nx = sm->nresident > sm->nfinished ? sm->wake : TM_NEVER;
     uint64_t d = icnt_next_delivery(g->repnet, sm->id);
     if (d < nx)
         nx = d;
@@ -672,7 +721,7 @@ static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
             sm->last_active = t;
         }
         if (sm->wake <= t || sm_lq_active(sm)) {
-            if (sm->nresident || sm->lq_n)
+            if (sm->nresident > sm->nfinished || sm->lq_n)
                 sm->last_active = t;
             sm_cycle(sm, t);
         } else {
@@ -806,19 +855,31 @@ static int merge_faults(timing_gpu *g)
 }
 
 /* The serial step's built-in calls: each warp that reached a call of
- * vprintf, malloc, free or __assertfail in the window, SM by SM in index
- * order and in the order each SM issued them, runs it now on the launch
- * itself (device memory's allocator and the printf buffer are the whole
- * GPU's) and goes on in the next window. */
+ * vprintf, malloc, free or __assertfail in the window runs it now on the
+ * launch itself (device memory's allocator and the printf buffer are the
+ * whole GPU's), in the order (cycle issued, SM, order on the SM), and goes
+ * on one crossbar latency after it issued the call: never before this
+ * step, and independent of where the window began. */
 static void run_syscalls(timing_gpu *g, uint64_t now)
 {
     exec_launch *L = g->L;
-    for (uint32_t s = 0; s < g->nsms && L->fault == LOCKSTEP_SUCCESS; s++) {
-        tm_sm *sm = &g->sms[s];
-        for (uint32_t k = 0; k < sm->nsys && L->fault == LOCKSTEP_SUCCESS; k++)
-            sm_syscall(sm, sm->sys[k], L, now);
-        sm->nsys = 0;
+    uint32_t *done = g->sys_next; /* per SM: calls taken */
+    memset(done, 0, g->nsms * sizeof *done);
+    while (L->fault == LOCKSTEP_SUCCESS) {
+        tm_sm *first = NULL;
+        for (uint32_t s = 0; s < g->nsms; s++) {
+            tm_sm *sm = &g->sms[s];
+            if (done[s] < sm->nsys &&
+                (!first || sm->sys[done[s]]->sys_at < first->sys[done[first->id]]->sys_at))
+                first = sm;
+        }
+        if (!first)
+            break;
+        tm_warp *tw = first->sys[done[first->id]++];
+        sm_syscall(first, tw, L, MAX(now, tw->sys_at + g->xwin));
     }
+    for (uint32_t s = 0; s < g->nsms; s++)
+        g->sms[s].nsys = 0;
 }
 
 /* The launch in windows of g->window cycles [T, T+W).  Within a window
@@ -934,6 +995,8 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
                        (unsigned long long)ls->total_ctas);
             break;
         }
+        if (!cfg->skip) /* -lockstep_skip 0: every window, to check that jumping is exact */
+            next = end;
         if (next > end) /* nothing acts in [end, next): charge it and jump */
             for (uint32_t s = 0; s < g->nsms; s++)
                 sm_charge(&g->sms[s], g->nsched, next - end);
@@ -951,9 +1014,24 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
     if (g->dab && L->fault == LOCKSTEP_SUCCESS && g->dab_busy_until)
         last = MAX(last, g->dab_busy_until - 1); /* the last flush's cycles */
     g->end = last + 1;
-    /* the next launch starts after the crossbars' time, so its first window
-     * holds (see icnt.h): the gap is idle time between launches */
-    g->now = MAX(g->end, MAX(icnt_now(g->reqnet), icnt_now(g->repnet)) + 1);
+    /* The schedulers' cycles were charged through the last window, which
+     * ends up to a window after the launch does, wherever windows fell:
+     * those cycles, in which nothing was resident any more (or only CTAs
+     * all of whose warps had ended), are idle ones, and do not count. */
+    uint64_t charged_to = g->now + 1;
+    if (L->fault == LOCKSTEP_SUCCESS && charged_to > g->end)
+        for (uint32_t s = 0; s < g->nsms; s++) {
+            uint64_t over = (charged_to - g->end) * g->nsched;
+            tm_sm *sm = &g->sms[s];
+            LS_ASSERT(sm->stall[LOCKSTEP_STALL_IDLE] >= over);
+            sm->stall[LOCKSTEP_STALL_IDLE] -= MIN(over, sm->stall[LOCKSTEP_STALL_IDLE]);
+        }
+    /* The next launch starts after the crossbars' time, so that its first
+     * window holds (see icnt.h).  The last window ends less than a window
+     * after the launch, so a window's length after the launch's end is
+     * always enough, whatever the windows' placement: the gap is idle time
+     * between launches. */
+    g->now = MAX(g->end + g->window - 1, MAX(icnt_now(g->reqnet), icnt_now(g->repnet)) + 1);
     return L->fault;
 }
 
@@ -1050,15 +1128,17 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
     ls.total_ctas = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     ls.slots = exec_slots_get(L, ls.nslots);
     ls.ctas = calloc(ls.nslots, sizeof *ls.ctas);
+    ls.freed = calloc(ls.nslots, sizeof *ls.freed);
     ls.warps = calloc((size_t)ls.nslots * L->nwarps, sizeof *ls.warps);
     uint32_t nsw = (ls.occ * L->nwarps + g->nsched - 1) / g->nsched;
-    int ok = ls.slots && ls.ctas && ls.warps;
+    int ok = ls.slots && ls.ctas && ls.warps && ls.freed;
     L->cycle = &g->now; /* the serial step's clock */
     for (uint32_t s = 0; ok && s < g->nsms; s++) {
         tm_sm *sm = &g->sms[s];
         sm->ctas = ls.ctas + (size_t)s * ls.occ;
         sm->nresident_slots = ls.occ;
         sm->nresident = 0;
+        sm->nfinished = 0;
         sm->nsw = nsw;
         for (uint32_t q = 0; ok && q < g->nsched; q++) {
             free(sm->sched[q]);
@@ -1178,6 +1258,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         }
     free(ls.warps);
     free(ls.ctas);
+    free(ls.freed);
     if (ls.slots)
         exec_slots_put(L, ls.slots, ls.nslots);
     g->L = NULL;

@@ -153,6 +153,7 @@ int part_idle(const tm_part *p)
 
 void part_reset_inflight(tm_part *p)
 {
+    p->l2_stuck = 0;
     p->rop.head = p->rop.tail = NULL;
     p->rop.n = 0;
     p->replies.head = p->replies.tail = NULL;
@@ -347,6 +348,7 @@ void part_cycle(tm_part *p, uint64_t now)
     uint64_t tag, done;
     while (dram_pop_done(p->dram, &tag, &done)) {
         tm_progress(&p->progress_at, now);
+        p->l2_stuck = 0;
         if (tag == TM_WRITEBACK)
             continue;
         tm_l2mshr *m = &p->mshr[tag];
@@ -369,11 +371,17 @@ void part_cycle(tm_part *p, uint64_t now)
         p->dq_n--;
     }
     /* the L2 takes one request per cycle */
-    if (p->rop.head && p->rop.head->t <= now) {
+    if (p->rop.head && p->rop.head->t <= now && !p->l2_stuck) {
         tm_req *r = reqq_pop(&p->rop);
         if (l2_access(p, r, now)) {
             tm_progress(&p->progress_at, now);
-        } else { /* no MSHR or line free: back to the head, retried next cycle */
+        } else {
+            /* no MSHR or line free: back to the head, retried after the
+             * next DRAM completion (nothing else frees either, and a try
+             * before it would fail the same way: the only state a failed
+             * try changes is its line's LRU stamp, and no other access
+             * touches the L2 in between) */
+            p->l2_stuck = 1;
             r->next = p->rop.head;
             p->rop.head = r;
             if (!p->rop.tail)
@@ -416,7 +424,7 @@ uint64_t part_next_event(const tm_part *p, uint64_t now)
 {
     const timing_gpu *g = p->g;
     uint64_t t = TM_NEVER;
-    if (p->rop.head)
+    if (p->rop.head && !p->l2_stuck)
         t = MIN(t, p->rop.head->t > now ? p->rop.head->t : now + 1);
     if (p->replies.head)
         t = MIN(t, p->replies.head->t > now ? p->replies.head->t : now + 1);

@@ -186,6 +186,23 @@ static int sb_fit(tm_warp *tw)
     return 0;
 }
 
+/* A warp of tc ended, or an ended warp's last memory operation completed,
+ * at cycle t: the CTA finishes if that was the last thing it did. */
+static void cta_maybe_finished(tm_sm *sm, tm_cta *tc, uint64_t t)
+{
+    sm->retire_hint = 1;
+    tc->done_at = MAX(tc->done_at, t);
+    if (tc->finished)
+        return;
+    for (uint32_t i = 0; i < sm->L.nwarps; i++) {
+        const tm_warp *tw = &tc->warps[i];
+        if (tw->w->state != WARP_DONE || tw->loads_out || tw->stores_out)
+            return; /* (warps at a barrier are not finished: a deadlock is the serial step's) */
+    }
+    tc->finished = 1;
+    sm->nfinished++;
+}
+
 int sm_busy(const tm_sm *sm)
 {
     return sm->lq_n || sm->out.n || sm->nresident;
@@ -252,7 +269,7 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
     else
         tw->loads_out--;
     if (!tw->loads_out && !tw->stores_out && tw->w->state != WARP_RUNNING)
-        sm->retire_hint = 1;
+        cta_maybe_finished(sm, tw->tc, t);
     if (m->acquire) {
         tw->acq_pending = 0;
         if (sm->g->cfg->l1_inval_on_fence && sm->l1) {
@@ -1082,6 +1099,7 @@ static void syscall_enqueue(tm_sm *sm, tm_warp *tw)
         sm->sys_cap = cap;
     }
     sm->sys[sm->nsys++] = tw;
+    tw->sys_at = sm->now;
     tw->ready_at = TM_NEVER;
     tw->ready_why = LOCKSTEP_STALL_FENCE;
 }
@@ -1096,7 +1114,7 @@ void sm_syscall(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now)
     ibuffer_next(sm, tw, L, now);
     if (w->state != WARP_RUNNING) {
         wake_cta(tw->tc, L->nwarps, now);
-        sm->retire_hint = 1;
+        cta_maybe_finished(sm, tw->tc, now);
     }
     tw->ready_at = now;
     tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
@@ -1174,7 +1192,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     if ((ptx_op_props(in->op) & (OPF_BARRIER | OPF_ENDS)) || w->state != WARP_RUNNING)
         wake_cta(tw->tc, L->nwarps, now + 1);
     if (w->state != WARP_RUNNING)
-        sm->retire_hint = 1;
+        cta_maybe_finished(sm, tw->tc, now);
     tw->ready_at = now + 1;
     tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
     park_if_stopped(tw);

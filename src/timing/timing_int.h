@@ -206,6 +206,7 @@ typedef struct tm_warp {
      * ask again); only the warp's own execution (issue, sm_syscall) moves
      * it, and those forget it */
     uint32_t npc;
+    uint64_t sys_at;       /* the cycle it issued the built-in call it waits for */
     /* the pc (npc) at which the busy LD/ST unit was the only obstacle: every
      * other check passed, and none of them can fail again before the warp
      * issues (can_issue's fast path); IR_NO_PC: none */
@@ -219,6 +220,11 @@ struct tm_cta {
     tm_warp *warps;
     int active;
     uint64_t age;
+    /* the last cycle one of its warps ended or a memory operation of an
+     * ended warp completed: when the CTA finished, once it retires (the
+     * next CTA of the slot starts from it, not from where a window ends) */
+    uint64_t done_at;
+    int finished;          /* every warp ended and nothing of theirs in flight (not yet retired) */
 };
 
 /* One queued line access of the LD/ST unit. */
@@ -253,6 +259,8 @@ typedef struct tm_sm {
     uint32_t nsys, sys_cap;
     tm_cta *ctas;
     uint32_t nresident;
+    uint32_t nfinished;       /* of those, CTAs that finished and wait for the serial step to
+                                 retire them: they do nothing, wherever the window ends */
     tm_warp **sched[TM_MAX_SCHED];
     uint32_t nsw;          /* warps per scheduler list */
     uint32_t rr[TM_MAX_SCHED];
@@ -338,6 +346,10 @@ typedef struct tm_part {
     rng rng;               /* reply order */
     rng l2_rng;            /* L2 latency jitter */
     uint64_t atom_changes; /* atomic lanes that changed global memory (GPUDet's livelock check) */
+    /* the L2 could not take the ROP's head (no MSHR, or every way of its
+     * set reserved): only a DRAM completion frees either, so the head waits
+     * for one instead of retrying every cycle */
+    int l2_stuck;
 } tm_part;
 
 /* observe.c's snapshot of one SM at the last trace sample */
@@ -349,6 +361,8 @@ typedef struct tm_obs_sm {
 struct timing_gpu {
     const lockstep_config *cfg;
     uint32_t nsms, nparts, nsched;
+    uint32_t xwin;                   /* the exact window: the crossbar latency in core cycles */
+    uint32_t *sys_next;              /* run_syscalls' scratch: per SM, the calls taken */
     double mhz[4];
     uint32_t rop_lat, l2_lat, dram_lat; /* in core cycles (the config gives L2 cycles) */
     uint32_t lat[3][5], ii[3][5];   /* int, fp, dp */

@@ -16,17 +16,20 @@ __global__ void phases(int *a, int *b, long long *sum, int n)
     int tid = (int)grid.thread_rank(), nt = (int)grid.size();
     for (int i = tid; i < n; i += nt)
         a[i] = i % 97;
+    if (tid == 0)
+        *sum = 0;
     grid.sync();
     /* every element reads its neighbour, usually written by another block */
     for (int i = tid; i < n; i += nt)
         b[i] = a[i] * 2 + a[(i + 1) % n];
     grid.sync();
-    if (tid == 0) {
-        long long s = 0;
-        for (int i = 0; i < n; i++)
-            s += b[i];
-        *sum = s;
-    }
+    /* the sum of what every block wrote, from every thread (a serial sum in
+     * one thread would leave the whole grid spinning in grid.sync()) */
+    long long part = 0;
+    for (int i = tid; i < n; i += nt)
+        part += b[i];
+    if (part)
+        atomicAdd((unsigned long long *)sum, (unsigned long long)part);
     grid.sync();
     /* and again, so the barrier is reused */
     for (int i = tid; i < n; i += nt)
