@@ -57,8 +57,13 @@ LDLIBS += -lm -lpthread
 
 LIB_SRC  = $(wildcard src/util/*.c src/ptx/*.c src/litmus/*.c src/exec/*.c src/mem/*.c src/config/*.c src/timing/*.c src/core/*.c)
 CLI_SRC  = $(wildcard src/cli/*.c)
+# the campaign runner (src/campaign): the lockstep command's, not the
+# library's, so only the command (and its tests) link SQLite
+CAMPAIGN_SRC = $(wildcard src/campaign/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+CAMPAIGN_OBJ = $(CAMPAIGN_SRC:%.c=$(BUILD)/obj/%.o)
+CAMPAIGN_LIBS = -lsqlite3
 TEST_SRC = $(wildcard tests/unit/test_*.c tests/e2e/test_*.c)
 TESTS    = $(patsubst %.c,$(BUILD)/%,$(TEST_SRC))
 CUDART_TEST_SRC = $(wildcard tests/cudart/test_*.c)
@@ -82,8 +87,8 @@ $(BUILD)/liblockstep.a: $(LIB_OBJ)
 $(BUILD)/liblockstep.so: $(LIB_OBJ)
 	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,liblockstep.so.0 -o $@ $^ $(LDLIBS)
 
-$(BUILD)/lockstep: $(CLI_OBJ) $(BUILD)/liblockstep.a
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/lockstep: $(CLI_OBJ) $(CAMPAIGN_OBJ) $(BUILD)/liblockstep.a
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(CAMPAIGN_LIBS) $(LDLIBS)
 
 # The CUDA runtime replacement: libcudart.so.13 with nvcc 13's symbol
 # version, holding liblockstep inside it.  The zstd decompressor for the PTX
@@ -102,6 +107,18 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/liblockstep.a tests/test.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/liblockstep.a $(LDLIBS) $(TEST_LDFLAGS)
+
+# the campaign runner's tests link it (and SQLite); test_inject_job links
+# the pieces of `lockstep inject` it checks
+$(BUILD)/tests/unit/test_campaign: tests/unit/test_campaign.c $(CAMPAIGN_OBJ) $(BUILD)/liblockstep.a tests/test.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) -MMD -MP -o $@ $< $(CAMPAIGN_OBJ) $(BUILD)/liblockstep.a $(CAMPAIGN_LIBS) $(LDLIBS)
+INJECT_TEST_OBJ = $(BUILD)/obj/src/cli/inject_job.o $(BUILD)/obj/src/cli/runrec.o
+$(BUILD)/tests/unit/test_inject_job: tests/unit/test_inject_job.c $(INJECT_TEST_OBJ) $(CAMPAIGN_OBJ) $(BUILD)/liblockstep.a tests/test.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) -MMD -MP -o $@ $< $(INJECT_TEST_OBJ) $(CAMPAIGN_OBJ) $(BUILD)/liblockstep.a $(CAMPAIGN_LIBS) $(LDLIBS)
 
 # the allocation-failure sweep counts (and fails) the library's allocations
 $(BUILD)/tests/e2e/test_alloc_fail: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup
@@ -178,4 +195,4 @@ bench: all $(BUILD)/bench_kernels
 clean:
 	rm -rf build build-san build-tsan build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(CUDART_OBJ:.o=.d) $(TESTS:=.d) $(CUDART_TESTS:=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(CAMPAIGN_OBJ:.o=.d) $(CUDART_OBJ:.o=.d) $(TESTS:=.d) $(CUDART_TESTS:=.d)

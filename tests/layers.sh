@@ -13,7 +13,9 @@
 #   cudart   the CUDA runtime: the public API, the one internal
 #            interface core/device_int.h, and util
 #   litmus   litmus tests: a client of the public API   util
-#   cli      the lockstep command: the public API       litmus util
+#   campaign the campaign runner: job list, process
+#            pool, SQLite store, statistics             util
+#   cli      the lockstep command: the public API       litmus campaign util
 #
 # Every layer may include the public header lockstep.h for its types; only
 # config and core define or call lockstep_* functions (cudart, litmus and
@@ -31,7 +33,8 @@ allowed() {
     core) echo "core timing exec ptx mem config util" ;;
     cudart) echo "cudart core/device_int.h util" ;;
     litmus) echo "litmus util" ;;
-    cli) echo "cli litmus util" ;;
+    campaign) echo "campaign util" ;;
+    cli) echo "cli litmus campaign util" ;;
     esac
 }
 for dir in src/*/; do

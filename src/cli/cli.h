@@ -18,5 +18,6 @@ int cmd_run(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_detcheck(int argc, char **argv);
 int cmd_litmus(int argc, char **argv);
+int cmd_inject(int argc, char **argv);
 
 #endif

@@ -22,10 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "campaign/pool.h"
 #include "cli/cli.h"
+#include "cli/runrec.h"
 #include "util/hash.h"
 
 #define MAX_RUNS 1024
@@ -52,146 +53,33 @@ static void usage(FILE *f)
             MAX_RUNS);
 }
 
-/* ---- one run's record ------------------------------------------------------------------ */
-
-typedef struct launch_rec {
-    char name[128];
-    int status;
-    uint64_t cycles, hash;
-    size_t la_first, la_n; /* its allocations' hashes: la[la_first ..] */
-} launch_rec;
-
-typedef struct alloc_rec {
-    uint64_t base, size, hash;
-    long long off;
-} alloc_rec;
-
-typedef struct run_rec {
-    uint64_t seed;
-    int exit_status;      /* the program's (through lockstep run), or 128+signal */
-    int ended;            /* the record's "end" line was seen */
-    launch_rec *launches;
-    size_t nlaunches;
-    uint64_t *copies, *copy_bytes;
-    long long *copy_off;
-    size_t ncopies;
-    alloc_rec *allocs;
-    size_t nallocs;
-    alloc_rec *la;        /* allocations after each launch (off unused) */
-    size_t nla;
-    uint64_t stdout_hash;
-    char rec_path[PATH_MAX], out_path[PATH_MAX], err_path[PATH_MAX];
-} run_rec;
-
-/* Room for element n of *v (capacity 16, 32, 64, ...). */
-static int grow(void **v, size_t n, size_t elem)
-{
-    if (n && (n < 16 || (n & (n - 1))))
-        return 0;
-    size_t cap = n ? 2 * n : 16;
-    void *p = realloc(*v, cap * elem);
-    if (!p)
-        return -1;
-    *v = p;
-    return 0;
-}
-
-static int read_record(run_rec *r)
-{
-    FILE *f = fopen(r->rec_path, "r");
-    if (!f)
-        return -1;
-    char *line = NULL;
-    size_t cap = 0;
-    int ok = getline(&line, &cap, f) > 0 && !strncmp(line, "lockstep-det-record 1", 21);
-    while (ok && getline(&line, &cap, f) > 0) {
-        unsigned long long a, b, c;
-        long long off;
-        int st, at = -1;
-        if (sscanf(line, "launch %llu %d %llu %llx %n", &a, &st, &b, &c, &at) == 4 && at > 0) {
-            char name[128];
-            snprintf(name, sizeof name, "%.*s", (int)strcspn(line + at, "\n"), line + at);
-            if (grow((void **)&r->launches, r->nlaunches, sizeof *r->launches))
-                ok = 0;
-            else {
-                launch_rec *l = &r->launches[r->nlaunches++];
-                snprintf(l->name, sizeof l->name, "%s", name);
-                l->status = st;
-                l->cycles = b;
-                l->hash = c;
-                l->la_first = r->nla;
-                l->la_n = 0;
-            }
-        } else if (sscanf(line, "lalloc %llx %llu %llx", &a, &b, &c) == 3 && r->nlaunches) {
-            if (grow((void **)&r->la, r->nla, sizeof *r->la))
-                ok = 0;
-            else {
-                r->la[r->nla++] = (alloc_rec){a, b, c, -1};
-                r->launches[r->nlaunches - 1].la_n++;
-            }
-        } else if (sscanf(line, "copy %llu %llu %llx %lld", &a, &b, &c, &off) == 4) {
-            if (grow((void **)&r->copies, r->ncopies, sizeof *r->copies) ||
-                grow((void **)&r->copy_bytes, r->ncopies, sizeof *r->copy_bytes) ||
-                grow((void **)&r->copy_off, r->ncopies, sizeof *r->copy_off))
-                ok = 0;
-            else {
-                r->copy_bytes[r->ncopies] = b;
-                r->copy_off[r->ncopies] = off;
-                r->copies[r->ncopies++] = c;
-            }
-        } else if (sscanf(line, "alloc %llx %llu %llx %lld", &a, &b, &c, &off) == 4) {
-            if (grow((void **)&r->allocs, r->nallocs, sizeof *r->allocs))
-                ok = 0;
-            else
-                r->allocs[r->nallocs++] = (alloc_rec){a, b, c, off};
-        } else if (!strcmp(line, "end\n")) {
-            r->ended = 1;
-        }
-    }
-    free(line);
-    fclose(f);
-    return ok ? 0 : -1;
-}
-
-static uint64_t hash_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    uint64_t h = HASH_INIT, n = 0;
-    if (!f)
-        return 0;
-    char buf[1 << 16];
-    size_t k;
-    while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
-        h = hash_bytes(h, buf, k);
-        n += k;
-    }
-    fclose(f);
-    return hash_final(h, n);
-}
-
 /* ---- running ----------------------------------------------------------------------------- */
 
-/* Start `lockstep run` for run r (run_argv[seed_at] is the seed's slot);
- * its pid, or -1. */
-static int start_run(char **run_argv, int seed_at, run_rec *r)
+/* The runs go through the campaign runner's process pool
+ * (src/campaign/pool.h): run i is `lockstep run` with run_argv[seed_at]
+ * set to its seed and its record, output and errors in its files. */
+typedef struct dc_runs {
+    char **run_argv;
+    int seed_at;
+    run_rec *runs;
+} dc_runs;
+
+static int run_child(void *vctx, size_t i)
 {
+    dc_runs *c = vctx;
+    run_rec *r = &c->runs[i];
     char seed[32];
     snprintf(seed, sizeof seed, "%" PRIu64, r->seed);
-    run_argv[seed_at] = seed;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        FILE *o = freopen(r->out_path, "w", stdout), *e = freopen(r->err_path, "w", stderr);
-        if (!o || !e)
-            _exit(125);
-        setenv("LOCKSTEP_DET_RECORD", r->rec_path, 1);
-        execv("/proc/self/exe", run_argv);
-        fprintf(stderr, "lockstep detcheck: cannot start lockstep run: %s\n", strerror(errno));
-        _exit(125);
-    }
-    return (int)pid;
+    c->run_argv[c->seed_at] = seed;
+    const char *env[] = {"LOCKSTEP_DET_RECORD", r->rec_path, NULL};
+    return runrec_exec("/proc/self/exe", c->run_argv, r->out_path, r->err_path, env);
+}
+
+static int run_finished(void *vctx, size_t i, int code)
+{
+    dc_runs *c = vctx;
+    c->runs[i].exit_status = code;
+    return 0;
 }
 
 /* ---- comparing -------------------------------------------------------------------------- */
@@ -272,16 +160,6 @@ static void json_str(FILE *f, const char *s)
             fputc(*s, f);
     }
     fputc('"', f);
-}
-
-static void free_run(run_rec *r)
-{
-    free(r->launches);
-    free(r->copies);
-    free(r->copy_bytes);
-    free(r->allocs);
-    free(r->la);
-    free(r->copy_off);
 }
 
 static void remove_run_files(const run_rec *r)
@@ -395,7 +273,7 @@ int cmd_detcheck(int argc, char **argv)
     rargv[nr++] = "--no-stats";
     rargv[nr++] = "--no-progress";
     rargv[nr++] = "--nondet-seed";
-    int seed_slot = nr++; /* filled per run by start_run */
+    int seed_slot = nr++; /* filled per run by run_child */
     rargv[nr++] = "--";
     for (int k = i; k < argc; k++)
         rargv[nr++] = argv[k];
@@ -425,9 +303,8 @@ int cmd_detcheck(int argc, char **argv)
         }
     }
     run_rec *runs = calloc((size_t)n, sizeof *runs);
-    pid_t *pids = calloc((size_t)n, sizeof *pids);
     int rc = 2;
-    if (!runs || !pids) {
+    if (!runs) {
         fprintf(stderr, "lockstep detcheck: out of memory\n");
         goto done;
     }
@@ -439,45 +316,17 @@ int cmd_detcheck(int argc, char **argv)
     }
 
     /* run them, at most `jobs` at a time */
-    long next = 0, running = 0, finished = 0;
-    int start_failed = 0;
-    while (finished < n) {
-        while (running < jobs && next < n && !start_failed) {
-            int pid = start_run(rargv, seed_slot, &runs[next]);
-            if (pid < 0) {
-                fprintf(stderr, "lockstep detcheck: cannot start a run: %s\n", strerror(errno));
-                start_failed = 1;
-                break;
-            }
-            pids[next++] = pid;
-            running++;
-        }
-        if (!running)
-            break;
-        int status;
-        pid_t p = wait(&status);
-        if (p < 0) {
-            if (errno == EINTR)
-                continue;
-            fprintf(stderr, "lockstep detcheck: waiting for the runs: %s\n", strerror(errno));
-            break;
-        }
-        for (long r = 0; r < next; r++)
-            if (pids[r] == p) {
-                runs[r].exit_status = WIFEXITED(status) ? WEXITSTATUS(status)
-                                                        : 128 + WTERMSIG(status);
-                pids[r] = 0;
-            }
-        running--;
-        finished++;
-    }
-    if (start_failed || finished < n)
+    dc_runs ctx = {rargv, seed_slot, runs};
+    pool_ops ops = {run_child, run_finished, &ctx};
+    if (pool_run((size_t)n, (unsigned)jobs, &ops, NULL)) {
+        fprintf(stderr, "lockstep detcheck: cannot start a run: %s\n", strerror(errno));
         goto done;
+    }
 
     /* read every run; a run that could not start, or that lockstep run
      * refused (exit 2 with no record), is an error: show why */
     for (long r = 0; r < n; r++) {
-        if (read_record(&runs[r])) {
+        if (runrec_read(&runs[r])) {
             fprintf(stderr, "lockstep detcheck: run %ld (seed %" PRIu64 ") wrote no record "
                             "(exit status %d); its errors:\n", r + 1, runs[r].seed,
                     runs[r].exit_status);
@@ -490,7 +339,7 @@ int cmd_detcheck(int argc, char **argv)
                 fclose(e);
             goto done;
         }
-        runs[r].stdout_hash = hash_file(runs[r].out_path);
+        runs[r].stdout_hash = runrec_hash_file(runs[r].out_path);
     }
 
     /* compare */
@@ -738,13 +587,12 @@ done:
         for (long r = 0; r < n; r++) {
             if (!keep)
                 remove_run_files(&runs[r]);
-            free_run(&runs[r]);
+            runrec_free(&runs[r]);
         }
     }
     if (!keep)
         rmdir(dir);
     free(runs);
-    free(pids);
     free(rargv);
     return rc;
 }

@@ -1,6 +1,6 @@
 /*
  * main.c -- the `lockstep` command: global options and the command table.
- * Later issues add rows (run, config, litmus, detcheck, inject, sweep).
+ * Later issues add rows (sweep).
  * Exit status: 0 success, 1 the work failed (errors found, a kernel
  * faulted), 2 bad usage.
  */
@@ -14,6 +14,8 @@ static const cli_command commands[] = {
     {"config", cmd_config, "list the options; load, check and print a GPU configuration"},
     {"detcheck", cmd_detcheck,
      "run a CUDA program under several nondeterminism seeds: is its result the same?"},
+    {"inject", cmd_inject,
+     "fault-injection campaigns: classify faulty runs, store them in SQLite, report"},
     {"litmus", cmd_litmus,
      "run GPU litmus tests on the timing model: histograms, SC classification, CUDA programs"},
     {"ptx", cmd_ptx, "check PTX files: parse, decode and list kernels (lockstep ptx check FILE...)"},
