@@ -883,6 +883,14 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
             gpudet_step(g, ls->occ, L->nwarps, end, ls->done_ctas < ls->total_ctas);
         if (g->dab && L->fault == LOCKSTEP_SUCCESS)
             dab_step(g, ls->occ, L->nwarps, end, ls->done_ctas == ls->total_ctas);
+        /* observers of the whole launch (fault injection lands here, the
+         * same for any number of threads) */
+        if (L->hooks && L->hooks->step && L->fault == LOCKSTEP_SUCCESS) {
+            uint64_t n = L->warp_insts;
+            for (uint32_t s = 0; s < g->nsms; s++)
+                n += g->sms[s].L.warp_insts;
+            L->hooks->step(L->hooks->ud, L, end - start, n);
+        }
         tm_observe_window(g, end, ls->done_ctas, ls->total_ctas);
         if (L->fault == LOCKSTEP_SUCCESS && L->oom)
             exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
@@ -913,6 +921,8 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
                        fw ? "; this warp was running" : "");
             break;
         }
+        if (exec_program_insts_limit(L, insts, NULL, NULL))
+            break;
         if (exec_limits(L, end - start, ls->slots, ls->nslots))
             break;
         if (ls->done_ctas == ls->total_ctas) {
@@ -993,6 +1003,8 @@ static void view_begin(exec_launch *v, const exec_launch *L, void *owner, const 
     v->printf_out = NULL;
     v->dev = (exec_device_ops){0};
     v->pool = NULL;
+    v->slots = NULL; /* other SMs' CTAs: the serial step's */
+    v->nslots = 0;
 }
 
 /* Sum a view's counters into the launch. */
@@ -1054,6 +1066,8 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
     uint32_t nsw = (ls.occ * L->nwarps + g->nsched - 1) / g->nsched;
     int ok = ls.slots && ls.ctas && ls.warps;
     L->cycle = &g->now; /* the serial step's clock */
+    L->slots = ls.slots;
+    L->nslots = ls.slots ? ls.nslots : 0;
     for (uint32_t s = 0; ok && s < g->nsms; s++) {
         tm_sm *sm = &g->sms[s];
         sm->ctas = ls.ctas + (size_t)s * ls.occ;
@@ -1168,6 +1182,8 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         timing_reset_inflight(g);
     }
     L->cycle = NULL;
+    L->slots = NULL;
+    L->nslots = 0;
     for (uint32_t s = 0; s < g->nsms; s++)
         g->sms[s].ctas = NULL;
     if (ls.warps)
