@@ -9,7 +9,7 @@
 #   exec     the functional core: no cycles, no API     ptx mem util
 #   config   the option table (lockstep_config)         mem util
 #   timing   the cycle-level model: no API              exec ptx mem config util
-#   rel      fault injection: observers at the seams    exec ptx mem config util
+#   rel      fault injection: observers at the seams    timing exec ptx mem config util
 #   core     the public API's implementation            all of the above
 #   cudart   the CUDA runtime: the public API, the one internal
 #            interface core/device_int.h, and util
@@ -29,7 +29,7 @@ allowed() {
     exec) echo "exec ptx mem util" ;;
     config) echo "config mem util" ;;
     timing) echo "timing exec ptx mem config util" ;;
-    rel) echo "rel exec ptx mem config util" ;;
+    rel) echo "rel timing exec ptx mem config util" ;;
     core) echo "core rel timing exec ptx mem config util" ;;
     cudart) echo "cudart core/device_int.h util" ;;
     litmus) echo "litmus util" ;;

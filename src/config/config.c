@@ -619,6 +619,11 @@ lockstep_status lockstep_config_validate(lockstep_config *cfg)
                  "-lockstep_det %s runs on the timing model (-lockstep_mode timing); functional "
                  "mode is deterministic by itself", cfg->det);
         what = msg;
+    } else if (config_fault_site(cfg->fault_site) == FSITE_L1D && strcmp(cfg->mode, "timing")) {
+        snprintf(msg, sizeof msg,
+                 "-lockstep_fault_site %s corrupts a cache of the timing model; it needs "
+                 "-lockstep_mode timing", cfg->fault_site);
+        what = msg;
     } else if (cfg->gpudet_bloom % 128 && cfg->gpudet_bloom != 0) {
         snprintf(msg, sizeof msg,
                  "-gpudet_bloom_bits %u: give a multiple of 128 from 128 to 1024, or 0 (ideal)",

@@ -233,10 +233,12 @@ typedef struct exec_hooks {
     /* Timing mode: called in the serial step between windows, when no
      * component runs, whatever the trap word says (NULL: not called).  L is
      * the launch (its `slots` are every SM's CTA slots); cycles: the
-     * launch's cycles so far, insts: its warp instructions so far.  It may
-     * read and change any warp's state and device memory: that is the same
-     * for any number of host threads. */
-    void (*step)(void *ud, struct exec_launch *L, uint64_t cycles, uint64_t insts);
+     * launch's cycles so far, insts: its warp instructions so far; machine:
+     * the timing model (timing.h's timing_gpu) for observers that reach
+     * into it.  It may read and change any warp's state, device memory and
+     * the machine: that is the same for any number of host threads. */
+    void (*step)(void *ud, struct exec_launch *L, uint64_t cycles, uint64_t insts,
+                 void *machine);
 } exec_hooks;
 
 /* CTA slots with their warps' register, stack and memory buffers, kept

@@ -502,7 +502,8 @@ static lockstep_status run_ctas(exec_launch *L)
                                    (unsigned long long)L->opt.max_warp_insts);
                         break;
                     }
-                    if (exec_program_insts_limit(L, L->warp_insts, c, w))
+                    if (L->opt.max_program_insts &&
+                        exec_program_insts_limit(L, L->warp_insts, c, w))
                         break;
                 }
             }

@@ -22,7 +22,9 @@
  * warp alone, on that warp's SM's thread, so it too is deterministic.
  *
  * DESIGN: the injector never reaches into the interpreter or the timing
- * model; it sees warps through exec.h and memory through devmem.h.
+ * model's structures; it sees warps through exec.h, memory through
+ * devmem.h, and the L1 data caches (l1d) through the two functions
+ * timing.h offers for it, in the serial step.
  */
 #include "rel/inject.h"
 
@@ -33,12 +35,13 @@
 #include "ptx/cfg.h"
 #include "ptx/optable.h"
 #include "ptx/types.h"
+#include "timing/timing.h"
 #include "util/rng.h"
 
 /* What the fault hit (docs/RELIABILITY.md, "The report"). */
 typedef struct fault_report {
     int landed;
-    int has_cycle, has_warp, has_lane, has_addr, has_bit, has_line;
+    int has_cycle, has_sm, has_cta, has_warp, has_lane, has_addr, has_bit, has_line;
     uint64_t cycle, warp_inst;
     uint64_t launch;
     char *kernel;
@@ -190,6 +193,7 @@ static void report_where(rel_injector *inj, const exec_launch *L, const exec_cta
     free(r->kernel);
     r->kernel = strdup(L->kernel_name ? L->kernel_name : "");
     if (c) {
+        r->has_sm = r->has_cta = 1;
         r->sm = c->smid;
         memcpy(r->cta, c->ctaid, sizeof r->cta);
     }
@@ -496,6 +500,34 @@ static int land_dram(rel_injector *inj, exec_launch *L, uint64_t cycle, uint64_t
     return 0;
 }
 
+/* l1d: a 32-bit word in a valid sector of an SM's L1 data cache, changed
+ * in the L1's own copy of the line: loads that hit the line see it, a
+ * store that hits it overwrites it, it is gone when the line is evicted or
+ * invalidated (the L1 writes global stores through).  Memory never sees it. */
+static int land_l1d(rel_injector *inj, exec_launch *L, void *machine, uint64_t cycle,
+                    uint64_t inst)
+{
+    timing_gpu *g = machine;
+    uint64_t total = g ? timing_l1d_words(g) : 0;
+    if (!total)
+        return 0;
+    uint32_t sm;
+    uint64_t addr;
+    uint8_t *p = timing_l1d_word(g, draw(inj, total), &sm, &addr);
+    if (!p)
+        return 0;
+    report_where(inj, L, NULL, NULL, -1, cycle, inst);
+    inj->rep.has_sm = 1;
+    inj->rep.sm = sm;
+    int bit;
+    corrupt_word(inj, p, &bit, &inj->rep.old, &inj->rep.new_);
+    report_value(inj, inj->rep.old, inj->rep.new_, bit);
+    inj->rep.has_addr = 1;
+    inj->rep.addr = addr;
+    snprintf(inj->rep.target, sizeof inj->rep.target, "l1d");
+    return 1;
+}
+
 /* insn_out, alu: choose a resident warp; its next register write gets the
  * fault (on_written).  1 if one was armed. */
 static int arm(rel_injector *inj, exec_launch *L)
@@ -525,7 +557,8 @@ static int arm(rel_injector *inj, exec_launch *L)
 
 /* The fault point is reached: land the fault now if the site has anything
  * to corrupt (else it is tried again at the next point). */
-static void land(rel_injector *inj, exec_launch *L, uint64_t cycle, uint64_t inst)
+static void land(rel_injector *inj, exec_launch *L, void *machine, uint64_t cycle,
+                 uint64_t inst)
 {
     int ok = 0;
     switch (inj->site) {
@@ -536,6 +569,7 @@ static void land(rel_injector *inj, exec_launch *L, uint64_t cycle, uint64_t ins
     case FSITE_SHARED: ok = land_shared(inj, L, cycle, inst); break;
     case FSITE_LOCAL: ok = land_local(inj, L, cycle, inst); break;
     case FSITE_DRAM: ok = land_dram(inj, L, cycle, inst); break;
+    case FSITE_L1D: ok = land_l1d(inj, L, machine, cycle, inst); break;
     case FSITE_INSN_OUT: case FSITE_ALU:
         if (!inj->arm_w && arm(inj, L)) {
             /* where it was armed; the write's cycle replaces it (timing) */
@@ -552,7 +586,7 @@ static void land(rel_injector *inj, exec_launch *L, uint64_t cycle, uint64_t ins
 /* ---- the hooks ------------------------------------------------------------------------------ */
 
 /* Timing mode: the serial step. */
-static void on_step(void *ud, exec_launch *L, uint64_t cycles, uint64_t insts)
+static void on_step(void *ud, exec_launch *L, uint64_t cycles, uint64_t insts, void *machine)
 {
     rel_injector *inj = ud;
     if (!inj->t0_known && L->cycle) {
@@ -576,7 +610,7 @@ static void on_step(void *ud, exec_launch *L, uint64_t cycles, uint64_t insts)
     }
     uint64_t cycle = inj->cycles + cycles;
     if (cycle >= inj->at)
-        land(inj, L, cycle, inj->insts + insts);
+        land(inj, L, machine, cycle, inj->insts + insts);
 }
 
 /* Functional mode: before each warp instruction. */
@@ -584,6 +618,7 @@ static void on_before(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, const
                       uint32_t active)
 {
     (void)c;
+    (void)w;
     (void)in;
     (void)active;
     rel_injector *inj = ud;
@@ -596,9 +631,8 @@ static void on_before(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, const
         inj->arm_w = NULL;
         inj->arm_c = NULL;
     }
-    (void)w;
     if (inst >= inj->at)
-        land(inj, L, 0, inst);
+        land(inj, L, NULL, 0, inst);
 }
 
 static int is_alu(const ir_insn *in)
@@ -747,9 +781,10 @@ void rel_inject_report_json(const rel_injector *inj, strbuf *sb)
         sb_printf(sb, ",\"warp_inst\":%llu,\"launch\":%llu,\"kernel\":",
                   (unsigned long long)r->warp_inst, (unsigned long long)r->launch);
         sb_json_string(sb, r->kernel ? r->kernel : "");
-        if (inj->site != FSITE_DRAM)
-            sb_printf(sb, ",\"sm\":%u,\"cta\":[%u,%u,%u]", r->sm, r->cta[0], r->cta[1],
-                      r->cta[2]);
+        if (r->has_sm)
+            sb_printf(sb, ",\"sm\":%u", r->sm);
+        if (r->has_cta)
+            sb_printf(sb, ",\"cta\":[%u,%u,%u]", r->cta[0], r->cta[1], r->cta[2]);
         if (r->has_warp)
             sb_printf(sb, ",\"warp\":%u", r->warp);
         if (r->has_lane)

@@ -349,6 +349,57 @@ void timing_gpu_free(timing_gpu *g)
 int timing_trace_finish(timing_gpu *g) { return tm_observe_close(g); }
 
 uint64_t timing_total_cycles(const timing_gpu *g) { return g->now; }
+
+/* The valid sectors of an L1 line (a normal cache's one sector is bit 0). */
+static uint32_t l1_valid(const timing_gpu *g, const cache_line_state *st)
+{
+    uint32_t n = g->l1cfg.line_bytes / g->l1cfg.sector_bytes;
+    return st->present && !st->reserved ? st->valid & (n >= 32 ? ~0u : (1u << n) - 1) : 0;
+}
+
+uint64_t timing_l1d_words(const timing_gpu *g)
+{
+    uint64_t n = 0;
+    for (uint32_t s = 0; g->have_l1 && s < g->nsms; s++) {
+        const cache *c = g->sms[s].l1;
+        for (uint32_t i = 0; c && i < cache_nlines(c); i++) {
+            cache_line_state st;
+            cache_line_get(c, (int)i, &st);
+            n += (uint64_t)__builtin_popcount(l1_valid(g, &st)) * (g->l1cfg.sector_bytes / 4);
+        }
+    }
+    return n;
+}
+
+uint8_t *timing_l1d_word(timing_gpu *g, uint64_t k, uint32_t *sm, uint64_t *addr)
+{
+    uint32_t sector_words = g->l1cfg.sector_bytes / 4;
+    for (uint32_t s = 0; g->have_l1 && s < g->nsms; s++) {
+        cache *c = g->sms[s].l1;
+        for (uint32_t i = 0; c && i < cache_nlines(c); i++) {
+            cache_line_state st;
+            cache_line_get(c, (int)i, &st);
+            uint32_t v = l1_valid(g, &st);
+            uint64_t here = (uint64_t)__builtin_popcount(v) * sector_words;
+            if (k >= here) {
+                k -= here;
+                continue;
+            }
+            /* the (k / sector_words)-th valid sector, word k % sector_words */
+            for (uint64_t j = k / sector_words; j; j--)
+                v &= v - 1;
+            uint32_t off = (uint32_t)__builtin_ctz(v) * g->l1cfg.sector_bytes +
+                           (uint32_t)(k % sector_words) * 4;
+            uint8_t *d = cache_data(c, (int)i);
+            if (!d)
+                return NULL;
+            *sm = s;
+            *addr = st.line_addr + off;
+            return d + off;
+        }
+    }
+    return NULL;
+}
 double timing_core_mhz(const timing_gpu *g) { return g->mhz[0]; }
 uint32_t timing_num_sms(const timing_gpu *g) { return g->nsms; }
 
@@ -889,7 +940,7 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
             uint64_t n = L->warp_insts;
             for (uint32_t s = 0; s < g->nsms; s++)
                 n += g->sms[s].L.warp_insts;
-            L->hooks->step(L->hooks->ud, L, end - start, n);
+            L->hooks->step(L->hooks->ud, L, end - start, n, g);
         }
         tm_observe_window(g, end, ls->done_ctas, ls->total_ctas);
         if (L->fault == LOCKSTEP_SUCCESS && L->oom)
