@@ -7,13 +7,16 @@
  *  - each site changes what it must: small PTX kernels whose results the
  *    report predicts exactly (the reported lane's output changes by the
  *    reported old -> new, the reported shared/local/device word is the one
- *    that changed, a lane taken off the SIMT mask never stores), and the
- *    report's old/new differ as the model says;
+ *    that changed, a lane taken off the SIMT mask never stores, a word of
+ *    the L1's copy of a line reaches a load that hits it but not memory),
+ *    and the report's old/new differ as the model says;
  *  - the same options and seed give byte-identical reports and outputs,
  *    in timing mode on 1 and 2 host threads and both window orders;
- *  - different seeds choose different targets; a fault point past the
- *    program's end lands nowhere; a fault point in a later launch lands
- *    there;
+ *  - different seeds choose different targets (both modes); a fault point
+ *    past the program's end lands nowhere, the program's last warp
+ *    instruction is still one; a fault point in a later launch lands there;
+ *  - every site and model at many points of a divergent kernel ends the
+ *    run cleanly (run under ASan/UBSan and TSan in CI);
  *  - bad option values are refused, naming the option and the choices;
  *  - the program-wide bounds stop the launch that passes them.
  */
@@ -633,6 +636,31 @@ static void test_deterministic(void)
     }
 }
 
+/* Timing mode: different seeds choose different targets at one point. */
+static void test_seeds_timing(void)
+{
+    static run_res g, r;
+    run(chain_ptx, mkopts("timing", "none", "bit1", 0, 0, NULL), 4, 64, 1, &g);
+    uint64_t at = (uint64_t)jnum(g.rep, "total_cycles") / 4;
+    char seen[8][160];
+    int distinct = 0;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        run(chain_ptx, mkopts("timing", "reg_any", "bit1", at, seed, NULL), 4, 64, 1, &r);
+        CHECK_MSG(jnum(r.rep, "landed") == 1, "%s", r.rep);
+        char t[32], key[160];
+        jstr(r.rep, "target", t, sizeof t);
+        snprintf(key, sizeof key, "%lld/%lld/%lld/%lld/%s", (long long)jnum(r.rep, "sm"),
+                 (long long)jnum(r.rep, "warp"), (long long)jnum(r.rep, "lane"),
+                 (long long)jnum(r.rep, "bit"), t);
+        int dup = 0;
+        for (int i = 0; i < distinct; i++)
+            dup |= !strcmp(seen[i], key);
+        if (!dup)
+            snprintf(seen[distinct++], sizeof seen[0], "%s", key);
+    }
+    CHECK_MSG(distinct >= 6, "%d distinct targets of 8 seeds", distinct);
+}
+
 /* Every site and model at many points of a kernel with divergence, a
  * loop, shared and local memory and a barrier, in both modes: a run ends
  * (with its result or a kernel fault), never crashes, and lands. */
@@ -683,6 +711,18 @@ static void test_program_wide(void)
     CHECK_MSG(jnum(r.rep, "landed") == 0 && jnum(r.rep, "target") < 0, "%s", r.rep);
     for (uint32_t g = 0; g < 32; g++)
         CHECK_EQ_U64(r.out[g], chain_golden(g));
+    /* functional mode counts exactly the warp instructions the launches
+     * report: the last one is a fault point, the one after it is not */
+    run(with_head(diverge_body), mkopts("functional", "none", "bit1", 0, 0, NULL), 2, 64, 1, &r);
+    int64_t insts = jnum(r.rep, "total_warp_insts");
+    run(with_head(diverge_body), mkopts("functional", "reg_any", "bit1", (uint64_t)insts - 1, 1,
+                                        NULL),
+        2, 64, 1, &r);
+    CHECK_MSG(jnum(r.rep, "landed") == 1 && jnum(r.rep, "warp_inst") == insts - 1, "%s", r.rep);
+    CHECK_EQ_INT(jnum(r.rep, "total_warp_insts"), insts);
+    run(with_head(diverge_body), mkopts("functional", "reg_any", "bit1", (uint64_t)insts, 1, NULL),
+        2, 64, 1, &r);
+    CHECK_MSG(jnum(r.rep, "landed") == 0, "%s", r.rep);
     /* timing: in the second launch too */
     run(chain_ptx, mkopts("timing", "none", "bit1", 0, 0, NULL), 1, 32, 1, &r);
     int64_t one = jnum(r.rep, "total_cycles");
@@ -756,6 +796,7 @@ int main(void)
     RUN(test_l1d);
     RUN(test_timing_insn_out);
     RUN(test_deterministic);
+    RUN(test_seeds_timing);
     RUN(test_robust);
     RUN(test_program_wide);
     RUN(test_program_bounds);
