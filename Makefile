@@ -55,7 +55,7 @@ endif
 ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden $(CFLAGS)
 LDLIBS += -lm -lpthread
 
-LIB_SRC  = $(wildcard src/util/*.c src/ptx/*.c src/litmus/*.c src/exec/*.c src/mem/*.c src/config/*.c src/timing/*.c src/core/*.c)
+LIB_SRC  = $(wildcard src/util/*.c src/ptx/*.c src/litmus/*.c src/exec/*.c src/mem/*.c src/config/*.c src/timing/*.c src/rel/*.c src/core/*.c)
 CLI_SRC  = $(wildcard src/cli/*.c)
 # the campaign runner (src/campaign): the lockstep command's, not the
 # library's, so only the command (and its tests) link SQLite
@@ -145,7 +145,8 @@ test: all-tests
 # (make TSAN=1 tsan): any state two components of a window share shows up.
 TSAN_TESTS = $(BUILD)/tests/e2e/test_engine_threads $(BUILD)/tests/e2e/test_timing \
              $(BUILD)/tests/unit/test_pfor $(BUILD)/tests/e2e/test_mem_seam \
-             $(BUILD)/tests/e2e/test_gpudet $(BUILD)/tests/e2e/test_dab
+             $(BUILD)/tests/e2e/test_gpudet $(BUILD)/tests/e2e/test_dab \
+             $(BUILD)/tests/e2e/test_fault
 tsan: $(TSAN_TESTS)
 	@for t in $(TSAN_TESTS); do \
 	    if TSAN_OPTIONS="halt_on_error=1" $$t >$$t.log 2>&1; then \

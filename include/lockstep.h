@@ -536,6 +536,14 @@ typedef struct lockstep_fault_info {
 /* The returned strings stay valid until the next launch on the device. */
 LOCKSTEP_API void lockstep_device_last_fault(const lockstep_device *dev, lockstep_fault_info *out);
 
+/* Fault injection's report (-lockstep_fault_site and friends;
+ * docs/RELIABILITY.md, "The report"): one line of JSON, without a newline,
+ * saying where the run's one fault landed (or "landed":0) and the program's
+ * totals so far (cycles, warp instructions, launches), also for site none.
+ * Writes at most size bytes with a terminating NUL, like snprintf, and
+ * returns the report's length (0 for no device). */
+LOCKSTEP_API size_t lockstep_fault_report(const lockstep_device *dev, char *buf, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 #   exec     the functional core: no cycles, no API     ptx mem util
 #   config   the option table (lockstep_config)         mem util
 #   timing   the cycle-level model: no API              exec ptx mem config util
+#   rel      fault injection: observers at the seams    timing exec ptx mem config util
 #   core     the public API's implementation            all of the above
 #   cudart   the CUDA runtime: the public API, the one internal
 #            interface core/device_int.h, and util
@@ -30,7 +31,8 @@ allowed() {
     exec) echo "exec ptx mem util" ;;
     config) echo "config mem util" ;;
     timing) echo "timing exec ptx mem config util" ;;
-    core) echo "core timing exec ptx mem config util" ;;
+    rel) echo "rel timing exec ptx mem config util" ;;
+    core) echo "core rel timing exec ptx mem config util" ;;
     cudart) echo "cudart core/device_int.h util" ;;
     litmus) echo "litmus util" ;;
     campaign) echo "campaign util" ;;
@@ -62,7 +64,7 @@ for dir in src/*/; do
             fi
         done
         # calls into the public API from below it
-        case $layer in util | ptx | mem | exec | timing)
+        case $layer in util | ptx | mem | exec | timing | rel)
             grep -n 'lockstep_[a-z_0-9]*[[:space:]]*(' "$f" | grep -v '^[0-9]*:[[:space:]]*\*' |
                 grep -v '^[0-9]*:[[:space:]]*/[*/]' | while IFS= read -r line; do
                 echo "$f:${line%%:*}: the $layer layer calls the public API: ${line#*:}"

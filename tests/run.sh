@@ -50,6 +50,8 @@ check tests/cuda/run.sh 60 sh tests/cuda/run.sh "$build" "$build/lockstep"
 check tests/cuda/detcheck.sh 40 sh tests/cuda/detcheck.sh "$build" "$build/lockstep"
 # limits, exit paths, signals, output files, bounded output (skips without nvcc)
 check tests/cuda/robust.sh 60 sh tests/cuda/robust.sh "$build" "$build/lockstep"
+# fault injection's report under lockstep run (skips without nvcc)
+check tests/cuda/inject.sh 40 sh tests/cuda/inject.sh "$build" "$build/lockstep"
 # the suite driver on bad command lines and misbehaving workloads
 check tests/bench/run_driver.sh 40 sh tests/bench/run_driver.sh "$build/lockstep"
 # the workload suite (bench/run) at its small size in functional mode: every

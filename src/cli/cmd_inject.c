@@ -530,7 +530,8 @@ static int run_child(void *vctx, size_t i)
     char **owned;
     int nowned;
     if (!argv || inj_build_argv(argv, max, c->run_opts, c->nrun_opts, idx >= 0 ? &f : NULL,
-                                idx >= 0 ? c->bound : 0, c->prog, c->nprog, &owned, &nowned) < 0)
+                                idx >= 0 ? c->bound : 0, c->golden.functional, c->prog, c->nprog,
+                                &owned, &nowned) < 0)
         return 125;
     const char *env[] = {INJ_ENV_REPORT, rep, INJ_ENV_RECORD, rec,
                          "LOCKSTEP_DET_RECORD_CAP", "0", NULL};
@@ -702,7 +703,8 @@ int cmd_inject(int argc, char **argv)
                     functional = strstr(v + 14, "functional") != NULL;
                 }
                 if ((!strcmp(a, "-O") || !strcmp(a, "--option")) &&
-                    (strstr(v, "-lockstep_fault_") || strstr(v, INJ_OPT_BOUND))) {
+                    (strstr(v, "-lockstep_fault_") || strstr(v, INJ_OPT_BOUND) ||
+                     strstr(v, INJ_OPT_BOUND_INSTS))) {
                     fprintf(stderr, "lockstep inject: -O '%s': lockstep inject sets the fault "
                                     "options and the bound itself (--site, --model, --seed, "
                                     "--timeout-factor)\n", v);

@@ -99,8 +99,8 @@ static int add_O(char **argv, int *n, int max, char ***owned, int *nowned, const
 }
 
 int inj_build_argv(char **argv, int max, char *const *run_opts, int nrun_opts,
-                   const inj_fault *f, uint64_t bound, char *const *prog, int nprog,
-                   char ***owned, int *nowned)
+                   const inj_fault *f, uint64_t bound, int functional, char *const *prog,
+                   int nprog, char ***owned, int *nowned)
 {
     int n = 0;
     *owned = NULL;
@@ -127,7 +127,8 @@ int inj_build_argv(char **argv, int max, char *const *run_opts, int nrun_opts,
     }
     if (bound) {
         snprintf(b, sizeof b, "%" PRIu64, bound);
-        bad |= add_O(argv, &n, max, owned, nowned, INJ_OPT_BOUND, b);
+        bad |= add_O(argv, &n, max, owned, nowned, functional ? INJ_OPT_BOUND_INSTS : INJ_OPT_BOUND,
+                     b);
     }
     if (bad) {
         inj_argv_free(*owned, *nowned);

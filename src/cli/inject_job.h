@@ -14,6 +14,8 @@
  *       -O "-lockstep_fault_at N" -O "-lockstep_fault_seed S"
  *       -O "-lockstep_max_program_cycles C" -- PROGRAM ARGS...
  *
+ * (in functional mode the bound is -lockstep_max_program_warp_insts)
+ *
  * with LOCKSTEP_FAULT_REPORT=FILE (the runtime writes one JSON line there
  * at exit) and LOCKSTEP_DET_RECORD=FILE (the determinism record) in its
  * environment; the golden run is the same with only
@@ -33,7 +35,8 @@
 #define INJ_OPT_MODEL "-lockstep_fault_model"
 #define INJ_OPT_AT "-lockstep_fault_at"
 #define INJ_OPT_SEED "-lockstep_fault_seed"
-#define INJ_OPT_BOUND "-lockstep_max_program_cycles" /* warp instructions in functional mode */
+#define INJ_OPT_BOUND "-lockstep_max_program_cycles"            /* timing mode */
+#define INJ_OPT_BOUND_INSTS "-lockstep_max_program_warp_insts" /* functional mode */
 #define INJ_ENV_REPORT "LOCKSTEP_FAULT_REPORT"
 #define INJ_ENV_RECORD "LOCKSTEP_DET_RECORD"
 
@@ -85,13 +88,14 @@ inj_fault inj_fault_for(const inj_space *sp, uint64_t index);
 
 /* The argv (NULL-ended, into argv[0 .. max-1]) of one run: "lockstep",
  * "run", the run options, --no-stats --no-progress, the fault's -O
- * options (f NULL: the golden run, site none), the bound (0: none), "--",
+ * options (f NULL: the golden run, site none), the bound (0: none; in
+ * warp instructions when functional, else cycles), "--",
  * the program and its arguments.  Strings that are not the caller's are
  * kept in *owned (free with inj_argv_free).  The count, or -1 when max is
  * too small or memory ran out. */
 int inj_build_argv(char **argv, int max, char *const *run_opts, int nrun_opts,
-                   const inj_fault *f, uint64_t bound, char *const *prog, int nprog,
-                   char ***owned, int *nowned);
+                   const inj_fault *f, uint64_t bound, int functional, char *const *prog,
+                   int nprog, char ***owned, int *nowned);
 void inj_argv_free(char **owned, int nowned);
 
 /* The injector's report line. */

@@ -427,9 +427,59 @@ void config_clocks(const lockstep_config *cfg, double mhz[4])
         mhz[0] = mhz[1] = mhz[2] = mhz[3] = 1000.0;
 }
 
+const char *const config_fault_site_names[FSITE_COUNT] = {
+#define X(e, s) s,
+    LOCKSTEP_FAULT_SITES(X)
+#undef X
+};
+const char *const config_fault_model_names[FMODEL_COUNT] = {
+#define X(e, s) s,
+    LOCKSTEP_FAULT_MODELS(X)
+#undef X
+};
+
+int config_fault_site(const char *name)
+{
+    for (int i = 0; i < FSITE_COUNT; i++)
+        if (!strcmp(name, config_fault_site_names[i]))
+            return i;
+    return -1;
+}
+
+int config_fault_model(const char *name)
+{
+    for (int i = 0; i < FMODEL_COUNT; i++)
+        if (!strcmp(name, config_fault_model_names[i]))
+            return i;
+    return -1;
+}
+
+/* "expected a, b, ... or z" from a name table into err. */
+static void expected_one_of(const char *const *names, int n, char *err, size_t errlen)
+{
+    size_t len = (size_t)snprintf(err, errlen, "expected");
+    for (int i = 0; i < n && len < errlen; i++)
+        len += (size_t)snprintf(err + len, errlen - len, "%s %s", i == 0 ? "" : i == n - 1 ? " or" : ",",
+                                names[i]);
+}
+
 int config_check_string(const char *name, const char *value, char *err, size_t errlen)
 {
     err[0] = 0;
+    if (!strcmp(name, "-lockstep_fault_site")) {
+        if (config_fault_site(value) < 0) {
+            expected_one_of(config_fault_site_names, FSITE_COUNT, err, errlen);
+            return -1;
+        }
+        return 0;
+    }
+    if (!strcmp(name, "-lockstep_fault_model")) {
+        if (config_fault_model(value) < 0) {
+            expected_one_of(config_fault_model_names, FMODEL_COUNT, err, errlen);
+            return -1;
+        }
+        return 0;
+    }
     if (!strcmp(name, "-lockstep_mode")) {
         if (strcmp(value, "timing") && strcmp(value, "functional")) {
             snprintf(err, errlen, "expected timing or functional");
@@ -568,6 +618,11 @@ lockstep_status lockstep_config_validate(lockstep_config *cfg)
         snprintf(msg, sizeof msg,
                  "-lockstep_det %s runs on the timing model (-lockstep_mode timing); functional "
                  "mode is deterministic by itself", cfg->det);
+        what = msg;
+    } else if (config_fault_site(cfg->fault_site) == FSITE_L1D && strcmp(cfg->mode, "timing")) {
+        snprintf(msg, sizeof msg,
+                 "-lockstep_fault_site %s corrupts a cache of the timing model; it needs "
+                 "-lockstep_mode timing", cfg->fault_site);
         what = msg;
     } else if (cfg->gpudet_bloom % 128 && cfg->gpudet_bloom != 0) {
         snprintf(msg, sizeof msg,

@@ -263,6 +263,24 @@
       "DAB limit study (not deterministic): each cluster flushes when its own warps wait")      \
     X(U32, dab_no_reorder, "-no_reordering", "0", 0, 1,                                           \
       "DAB limit study (not deterministic): partitions apply flushed atomics in arrival order") \
+    /* ---- fault injection (src/rel/inject.c, docs/RELIABILITY.md) ---- */                    \
+    X(STR, fault_site, "-lockstep_fault_site", "none", 0, 0,                                      \
+      "fault injection: where one fault lands (none, reg_live, reg_any, pred, insn_out, alu, "   \
+      "shared, local, dram, simt; timing mode only: l1d)")                                                             \
+    X(STR, fault_model, "-lockstep_fault_model", "bit1", 0, 0,                                    \
+      "fault injection: bit1 (one bit flipped), bit2 (two adjacent bits), random (a random "     \
+      "value) or zero")                                                                         \
+    X(U64, fault_at, "-lockstep_fault_at", "0", 0, UINT64_MAX,                                    \
+      "fault injection: when the fault lands, counted over the whole program: the simulated "   \
+      "cycle (timing mode) or the warp instruction (functional mode)")                         \
+    X(U64, fault_seed, "-lockstep_fault_seed", "0", 0, UINT64_MAX,                                \
+      "fault injection: seed of the target's choice (SM, CTA, warp, lane, register, bit, address)") \
+    X(U64, max_program_cycles, "-lockstep_max_program_cycles", "0", 0, UINT64_MAX,                \
+      "timing mode: stop the launch that takes the program past this many simulated cycles "    \
+      "(all launches together) with a timeout error (0: no limit)")                             \
+    X(U64, max_program_insts, "-lockstep_max_program_warp_insts", "0", 0, UINT64_MAX,             \
+      "stop the launch that takes the program past this many warp instructions (all launches "  \
+      "together) with an instruction-limit error (0: no limit)")                                \
     X(STR, trace_file, "-lockstep_trace", "none", 0, 0,                                           \
       "write a Chrome trace (Perfetto) of the timing model to this file (none: no trace)")      \
     X(U64, trace_interval, "-lockstep_trace_interval", "1000", 1, UINT64_MAX,                    \
@@ -271,6 +289,33 @@
       "print a progress line (kernel, cycle, IPC) to stderr during long launches")
 
 enum cfg_type { CFG_U64, CFG_U32, CFG_STR };
+
+/* The fault-injection sites and models of -lockstep_fault_site and
+ * -lockstep_fault_model (src/rel/inject.c implements them; the option
+ * check here lists them). */
+#define LOCKSTEP_FAULT_SITES(X)                                                                 \
+    X(NONE, "none") X(REG_LIVE, "reg_live") X(REG_ANY, "reg_any") X(PRED, "pred")             \
+    X(INSN_OUT, "insn_out") X(ALU, "alu") X(SHARED, "shared") X(LOCAL, "local")               \
+    X(DRAM, "dram") X(SIMT, "simt") X(L1D, "l1d")
+#define LOCKSTEP_FAULT_MODELS(X) X(BIT1, "bit1") X(BIT2, "bit2") X(RANDOM, "random") X(ZERO, "zero")
+
+enum config_fault_site {
+#define X(e, s) FSITE_##e,
+    LOCKSTEP_FAULT_SITES(X)
+#undef X
+    FSITE_COUNT
+};
+enum config_fault_model {
+#define X(e, s) FMODEL_##e,
+    LOCKSTEP_FAULT_MODELS(X)
+#undef X
+    FMODEL_COUNT
+};
+extern const char *const config_fault_site_names[FSITE_COUNT];
+extern const char *const config_fault_model_names[FMODEL_COUNT];
+/* The index of a site or model name, or -1. */
+int config_fault_site(const char *name);
+int config_fault_model(const char *name);
 
 struct lockstep_config {
 #define X(type, field, name, def, lo, hi, help) CFG_FIELD_##type(field)

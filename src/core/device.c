@@ -23,6 +23,7 @@
 #include "ptx/link.h"
 #include "ptx/lower.h"
 #include "ptx/parse.h"
+#include "rel/inject.h"
 #include "timing/timing.h"
 #include "util/common.h"
 #include "util/status.h"
@@ -61,6 +62,7 @@ struct lockstep_device {
     const exec_hooks *hooks;
     uint32_t trap;
     timing_gpu *tg;       /* the timing model (timing mode), built at the first launch */
+    rel_injector *inj;    /* fault injection (-lockstep_fault_*) and the program's totals */
     int last_timing;      /* the last launch ran on it */
     VEC(exec_texture) tex; /* texture and surface objects; handle: gen << 32 | index + 1 */
     uint32_t free_tex;     /* first free entry + 1; 0: none (the free list runs through d.base) */
@@ -134,6 +136,18 @@ lockstep_status lockstep_device_create(const lockstep_config *cfg, lockstep_devi
         free(dev);
         return LOCKSTEP_ERROR_OUT_OF_MEMORY;
     }
+    dev->inj = rel_inject_create(dev->cfg, dev->dm, 1u << TAG_USER | 1u << TAG_MODULE);
+    if (!dev->inj) {
+        devmem_destroy(dev->dm);
+        lockstep_config_destroy(dev->cfg);
+        free(dev);
+        return LOCKSTEP_ERROR_OUT_OF_MEMORY;
+    }
+    /* the injector's observers, only when there is a fault to inject */
+    uint32_t trap;
+    const exec_hooks *h = rel_inject_hooks(dev->inj, &trap);
+    if (h)
+        device_set_hooks(dev, h, trap);
     dev->out_fn = default_output;
     *out = dev;
     return LOCKSTEP_SUCCESS;
@@ -184,6 +198,7 @@ void lockstep_device_destroy(lockstep_device *dev)
     vec_free(&dev->tex);
     exec_pool_free(&dev->pool);
     timing_gpu_free(dev->tg);
+    rel_inject_free(dev->inj);
     devmem_destroy(dev->dm);
     lockstep_config_destroy(dev->cfg);
     sb_free(&dev->last_error);
@@ -949,6 +964,10 @@ static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lo
     L.opt.gridid = ++dev->gridid;
     L.opt.its_yield = cfg->its ? cfg->its_yield : 0;
     L.opt.max_cycles = cfg->max_cycles;
+    uint64_t prog_launches;
+    rel_inject_totals(dev->inj, &L.opt.program_cycles, &L.opt.program_insts, &prog_launches);
+    L.opt.max_program_cycles = cfg->max_program_cycles;
+    L.opt.max_program_insts = cfg->max_program_insts;
     L.opt.timeout_ns = cfg->timeout_s > UINT64_MAX / 1000000000u ? 0 : cfg->timeout_s * 1000000000u;
     L.opt.stop = &dev->stop;
     atomic_store(&dev->stop, 0);
@@ -1018,10 +1037,12 @@ static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lo
         }
     }
     dev->last_timing = timing;
+    rel_inject_launch_begin(dev->inj, &L, timing);
     if (timing)
         st = timing_run(dev->tg, &L, &ts);
     else
         st = exec_run(&L);
+    rel_inject_launch_end(dev->inj, &L, timing ? ts.cycles : 0);
     if (stats) {
         if (timing) {
             stats->timing = 1;
@@ -1110,6 +1131,25 @@ lockstep_status lockstep_synchronize(lockstep_device *dev)
     lockstep_status st = dev->pending;
     dev->pending = LOCKSTEP_SUCCESS;
     return st;
+}
+
+size_t lockstep_fault_report(const lockstep_device *dev, char *buf, size_t size)
+{
+    if (!dev || !dev->inj) {
+        if (buf && size)
+            buf[0] = 0;
+        return 0;
+    }
+    strbuf sb = STRBUF_INIT;
+    rel_inject_report_json(dev->inj, &sb);
+    size_t n = sb.len;
+    if (buf && size) {
+        size_t k = n < size - 1 ? n : size - 1;
+        memcpy(buf, sb_cstr(&sb), k);
+        buf[k] = 0;
+    }
+    sb_free(&sb);
+    return n;
 }
 
 void lockstep_device_last_fault(const lockstep_device *dev, lockstep_fault_info *out)

@@ -2414,6 +2414,9 @@ static void write_stats_json(FILE *f)
 /* The statistics files, resolved to absolute paths when the library is
  * loaded (before the program can chdir). */
 static char *stats_path, *stats_json_path;
+/* LOCKSTEP_FAULT_REPORT: where fault injection's report goes (one line of
+ * JSON, docs/RELIABILITY.md), written at exit like the statistics. */
+static char *fault_report_path;
 
 /* A path made absolute against the current directory ("-": stderr). */
 static char *absolute(const char *p)
@@ -2467,12 +2470,39 @@ static int write_stats(const char *dest, void (*fn)(FILE *))
     return 0;
 }
 
+/* The fault-injection report of the device, one line. */
+static void write_fault_report(FILE *f)
+{
+    size_t n = lockstep_fault_report(rt.dev, NULL, 0);
+    char *buf = malloc(n + 1);
+    if (!buf)
+        return;
+    lockstep_fault_report(rt.dev, buf, n + 1);
+    fprintf(f, "%s\n", buf);
+    free(buf);
+}
+
+/* Write the report when one is asked for.  A program that never touched
+ * CUDA gets its device now, so the report still says what was asked (and
+ * that nothing landed); a configuration the device cannot be made from has
+ * been reported already, and gets no report. */
+static void finish_fault_report(int may_create)
+{
+    if (!fault_report_path)
+        return;
+    if (!rt.dev && may_create)
+        ensure_device();
+    if (rt.dev)
+        write_stats(fault_report_path, write_fault_report);
+}
+
 static void at_fork_child(void) { forked_child = 1; }
 
 __attribute__((constructor)) static void cudart_at_load(void)
 {
     stats_path = absolute(getenv("LOCKSTEP_STATS"));
     stats_json_path = absolute(getenv("LOCKSTEP_STATS_JSON"));
+    fault_report_path = absolute(getenv("LOCKSTEP_FAULT_REPORT"));
     pthread_atfork(NULL, NULL, at_fork_child);
 }
 
@@ -2503,6 +2533,7 @@ __attribute__((destructor)) static void cudart_at_exit(void)
         fflush(stdout);
         write_stats(stats_path, write_stats_text);
         write_stats(stats_json_path, write_stats_json);
+        finish_fault_report(0);
         return;
     }
     if (rt.dev) {
@@ -2514,6 +2545,7 @@ __attribute__((destructor)) static void cudart_at_exit(void)
     fflush(stdout); /* the program's output comes before the statistics */
     write_stats(stats_path, write_stats_text);
     write_stats(stats_json_path, write_stats_json);
+    finish_fault_report(1);
     fflush(stdout);
     /* The device (and with it the host mappings' bookkeeping) is left to the
      * process's exit: the program may still hold pointers into it. */

@@ -55,6 +55,9 @@ typedef struct exec_options {
     uint32_t its_yield;        /* independent thread scheduling: spin iterations before the
                                   lanes waiting to reconverge run ahead (0: pre-Volta SIMT) */
     uint64_t max_cycles;       /* timing mode: simulated cycles a launch may take (0: none) */
+    /* program-wide bounds (0: none) and what the earlier launches used */
+    uint64_t max_program_cycles, program_cycles;       /* timing mode */
+    uint64_t max_program_insts, program_insts;         /* warp instructions */
     uint64_t timeout_ns;       /* host nanoseconds a launch may take (0: none) */
     const atomic_int *stop;    /* set from outside (another thread, a signal): stop now */
 } exec_options;
@@ -227,6 +230,15 @@ typedef struct exec_hooks {
     /* reply: 1 when the values arrived with a reply (timing mode) */
     void (*written)(void *ud, struct exec_launch *L, struct exec_cta *c, struct exec_warp *w,
                     const ir_insn *in, uint32_t lanes, int reply);
+    /* Timing mode: called in the serial step between windows, when no
+     * component runs, whatever the trap word says (NULL: not called).  L is
+     * the launch (its `slots` are every SM's CTA slots); cycles: the
+     * launch's cycles so far, insts: its warp instructions so far; machine:
+     * the timing model (timing.h's timing_gpu) for observers that reach
+     * into it.  It may read and change any warp's state, device memory and
+     * the machine: that is the same for any number of host threads. */
+    void (*step)(void *ud, struct exec_launch *L, uint64_t cycles, uint64_t insts,
+                 void *machine);
 } exec_hooks;
 
 /* CTA slots with their warps' register, stack and memory buffers, kept
@@ -263,6 +275,8 @@ struct exec_launch {
     uint32_t ntex;
     uint64_t *shref_val;      /* per module shared reference */
     exec_pool *pool;          /* where CTA slots come from; NULL: this launch's own */
+    exec_cta *slots;          /* the running launch's CTA slots (c->active: resident); for */
+    uint32_t nslots;          /* observers (exec_hooks) that look beyond one warp */
     /* The memory seam: the interposers, in order, then the memory system.
      * Timing mode (src/timing) sets mem_issue, the last stage, instead of
      * accessing memory at once, and %clock reads *cycle. */
@@ -420,6 +434,11 @@ void exec_deadlock_fault(exec_launch *L, exec_cta *c);
  * and the host-time limit.  Records the fault, naming the warps of the
  * `nslots` CTA slots still running, and returns 1 when one is reached. */
 int exec_limits(exec_launch *L, uint64_t cycles, const exec_cta *slots, uint32_t nslots);
+/* The program-wide instruction bound (-lockstep_max_program_warp_insts):
+ * with `insts` run by this launch so far, record the fault (naming warp w
+ * of c, when given) and return 1 when the program is past it. */
+int exec_program_insts_limit(exec_launch *L, uint64_t insts, const exec_cta *c,
+                             const exec_warp *w);
 /* Host monotonic clock in nanoseconds. */
 uint64_t exec_host_ns(void);
 /* The pc of w's next instruction after settling its SIMT stack (popping

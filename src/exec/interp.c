@@ -373,6 +373,10 @@ static int warp_reserve(exec_launch *L, exec_warp *w, uint32_t rows, uint32_t pr
             L->oom = 1;
             return -1;
         }
+        /* rows a thread has not written yet hold zero, never host garbage:
+         * nothing reads them (cfg.c), but observers may (fault injection) */
+        memset(r + (size_t)w->regs_cap * WARP_SIZE, 0,
+               (size_t)(cap - w->regs_cap) * WARP_SIZE * sizeof *r);
         w->regs = r;
         w->regs_cap = cap;
     }

@@ -423,6 +423,18 @@ int exec_read_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint6
     return 0;
 }
 
+/* Tell the observers of a reply's writes, with w's register window the one
+ * the instruction wrote (the warp may have called or returned since), as
+ * the interpreter does for writes at issue. */
+static void reply_written(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t reg_base,
+                          const ir_insn *in, uint32_t lanes)
+{
+    uint32_t now_base = w->reg_base;
+    w->reg_base = reg_base;
+    L->hooks->written(L->hooks->ud, L, c, w, in, lanes, 1);
+    w->reg_base = now_base;
+}
+
 void exec_reply_load(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t reg_base,
                      const ir_insn *in, uint32_t lanes, const exec_addr *ad, uint64_t base,
                      const uint8_t *bytes)
@@ -437,7 +449,7 @@ void exec_reply_load(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t reg_bas
         }
     }
     if (UNLIKELY(L->trap & EXEC_TRAP_WRITTEN) && L->hooks->written)
-        L->hooks->written(L->hooks->ud, L, c, w, in, lanes, 1);
+        reply_written(L, c, w, reg_base, in, lanes);
 }
 
 void exec_reply_atom(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t reg_base,
@@ -451,7 +463,7 @@ void exec_reply_atom(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t reg_bas
         D[l] = old[l];
     }
     if (UNLIKELY(L->trap & EXEC_TRAP_WRITTEN) && L->hooks->written)
-        L->hooks->written(L->hooks->ud, L, c, w, in, lanes, 1);
+        reply_written(L, c, w, reg_base, in, lanes);
 }
 
 void exec_store_bytes(const exec_memreq *rq, int lane, uint8_t *out)

@@ -217,7 +217,9 @@ int exec_cta_fit(exec_launch *L, exec_cta *c)
         if (w->regs_cap < rows) {
             free(w->regs);
             w->regs_cap = 0;
-            if (!(w->regs = malloc((size_t)rows * WARP_SIZE * sizeof *w->regs)))
+            /* zeroed: what an observer reads in a row the CTA has not
+             * written yet comes from the simulation, never from the host */
+            if (!(w->regs = calloc((size_t)rows * WARP_SIZE, sizeof *w->regs)))
                 return -1;
             w->regs_cap = rows;
         }
@@ -396,6 +398,21 @@ static void describe_warps(const exec_launch *L, const exec_cta *slots, uint32_t
         sb_puts(sb, "\n  (no warp is running: memory operations are still in flight)");
 }
 
+int exec_program_insts_limit(exec_launch *L, uint64_t insts, const exec_cta *c,
+                             const exec_warp *w)
+{
+    if (!L->opt.max_program_insts || L->opt.program_insts + insts <= L->opt.max_program_insts)
+        return 0;
+    exec_fault(L, c, w, -1, w && w->sp ? w->stack[w->sp - 1].pc : IR_NO_PC,
+               LOCKSTEP_ERROR_INSN_LIMIT, 0,
+               "the program ran past %llu warp instructions (-lockstep_max_program_warp_insts): "
+               "the earlier launches ran %llu, this one %llu%s",
+               (unsigned long long)L->opt.max_program_insts,
+               (unsigned long long)L->opt.program_insts, (unsigned long long)insts,
+               w ? "; this warp was running" : "");
+    return 1;
+}
+
 int exec_limits(exec_launch *L, uint64_t cycles, const exec_cta *slots, uint32_t nslots)
 {
     if (L->fault != LOCKSTEP_SUCCESS)
@@ -409,6 +426,14 @@ int exec_limits(exec_launch *L, uint64_t cycles, const exec_cta *slots, uint32_t
         st = LOCKSTEP_ERROR_LAUNCH_TIMEOUT;
         sb_printf(&why, "the launch ran past %llu simulated cycles (-lockstep_max_cycles)",
                   (unsigned long long)L->opt.max_cycles);
+    } else if (L->opt.max_program_cycles && cycles &&
+               L->opt.program_cycles + cycles > L->opt.max_program_cycles) {
+        st = LOCKSTEP_ERROR_LAUNCH_TIMEOUT;
+        sb_printf(&why,
+                  "the program ran past %llu simulated cycles (-lockstep_max_program_cycles): "
+                  "the earlier launches took %llu, this one %llu so far",
+                  (unsigned long long)L->opt.max_program_cycles,
+                  (unsigned long long)L->opt.program_cycles, (unsigned long long)cycles);
     } else if (L->opt.timeout_ns && (++L->limit_calls & 15) == 0) {
         uint64_t now = exec_host_ns();
         if (now - L->host_t0 > L->opt.timeout_ns) {
@@ -451,6 +476,8 @@ static lockstep_status run_ctas(exec_launch *L)
     uint64_t next = 0;
     for (uint32_t s = 0; s < nslots; s++)
         exec_cta_start(L, &slots[s], next++);
+    L->slots = slots;
+    L->nslots = nslots;
     uint32_t active_slots = nslots;
     while (active_slots && L->fault == LOCKSTEP_SUCCESS) {
         uint64_t progress = 0;
@@ -475,6 +502,9 @@ static lockstep_status run_ctas(exec_launch *L)
                                    (unsigned long long)L->opt.max_warp_insts);
                         break;
                     }
+                    if (L->opt.max_program_insts &&
+                        exec_program_insts_limit(L, L->warp_insts, c, w))
+                        break;
                 }
             }
             if (L->fault != LOCKSTEP_SUCCESS)
@@ -505,6 +535,8 @@ static lockstep_status run_ctas(exec_launch *L)
                        "no warp can make progress");
         }
     }
+    L->slots = NULL;
+    L->nslots = 0;
     exec_slots_put(L, slots, nslots);
     return L->fault;
 oom:

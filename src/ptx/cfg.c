@@ -335,3 +335,60 @@ int cfg_compute_zero_rows(ir_module *m, diag *d)
     }
     return 0;
 }
+
+/* ---- live registers ------------------------------------------------------------------ */
+
+/* Backward "may be read before written" dataflow, one bit per register
+ * row: live[i] = reads(i) | (live after i minus the rows i surely writes),
+ * live after i = the union of its successors' live sets (none after the
+ * exit).  A guarded write, a barrier's and a call's leave the row live (some
+ * lanes may keep the old value). */
+uint64_t *cfg_live_in(const ir_module *m, const ir_func *f)
+{
+    uint32_t n = f->end - f->start, nw = (f->nregs + 63) / 64;
+    if (!n || !nw)
+        return calloc(1, sizeof(uint64_t));
+    uint64_t *live = calloc((size_t)n * nw, sizeof *live);
+    uint64_t *cur = malloc(nw * sizeof *cur);
+    if (!live || !cur) {
+        free(live);
+        free(cur);
+        return NULL;
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t i = n; i-- > 0;) {
+            const ir_insn *in = &m->code[f->start + i];
+            uint32_t s[2];
+            int k = succs(m, f, i, s);
+            memset(cur, 0, nw * sizeof *cur);
+            for (int j = 0; j < k; j++)
+                if (s[j] < n)
+                    for (uint32_t w = 0; w < nw; w++)
+                        cur[w] |= live[(size_t)s[j] * nw + w];
+            if (writes_all_lanes(in) && !(in->flags & IRF_DSRC)) {
+                for (int d = 0; d < 4; d++)
+                    if (in->d[d].kind == IRO_REG && in->d[d].idx < f->nregs)
+                        cur[in->d[d].idx / 64] &= ~(1ull << (in->d[d].idx % 64));
+                if (in->op == OP_WMMA && in->target < m->nmmas)
+                    for (int d = 0; d < m->mmas[in->target].nd; d++) {
+                        uint32_t r = m->mmas[in->target].d[d];
+                        if (r < f->nregs)
+                            cur[r / 64] &= ~(1ull << (r % 64));
+                    }
+            }
+            uint32_t r[28];
+            int nr = reg_reads(m, in, r);
+            for (int j = 0; j < nr; j++)
+                if (r[j] < f->nregs)
+                    cur[r[j] / 64] |= 1ull << (r[j] % 64);
+            uint64_t *o = live + (size_t)i * nw;
+            if (memcmp(o, cur, nw * sizeof *cur)) {
+                memcpy(o, cur, nw * sizeof *cur);
+                changed = 1;
+            }
+        }
+    }
+    free(cur);
+    return live;
+}

@@ -25,4 +25,11 @@ int cfg_compute_zero_rows(ir_module *m, diag *d);
  * Returns a malloc'd array of (end - start) entries, or NULL on OOM. */
 uint32_t *cfg_ipdom(const ir_module *m, const ir_func *f);
 
+/* The register rows live on entry to each instruction of function f: a
+ * row is live at i when some path from i reads it before an unguarded
+ * instruction writes it (a guarded write may leave lanes unwritten, so it
+ * does not end a row's life).  A malloc'd array of (end - start) bitsets of
+ * (nregs + 63) / 64 words each, or NULL on OOM. */
+uint64_t *cfg_live_in(const ir_module *m, const ir_func *f);
+
 #endif

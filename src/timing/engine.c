@@ -352,6 +352,57 @@ void timing_gpu_free(timing_gpu *g)
 int timing_trace_finish(timing_gpu *g) { return tm_observe_close(g); }
 
 uint64_t timing_total_cycles(const timing_gpu *g) { return g->now; }
+
+/* The valid sectors of an L1 line (a normal cache's one sector is bit 0). */
+static uint32_t l1_valid(const timing_gpu *g, const cache_line_state *st)
+{
+    uint32_t n = g->l1cfg.line_bytes / g->l1cfg.sector_bytes;
+    return st->present && !st->reserved ? st->valid & (n >= 32 ? ~0u : (1u << n) - 1) : 0;
+}
+
+uint64_t timing_l1d_words(const timing_gpu *g)
+{
+    uint64_t n = 0;
+    for (uint32_t s = 0; g->have_l1 && s < g->nsms; s++) {
+        const cache *c = g->sms[s].l1;
+        for (uint32_t i = 0; c && i < cache_nlines(c); i++) {
+            cache_line_state st;
+            cache_line_get(c, (int)i, &st);
+            n += (uint64_t)__builtin_popcount(l1_valid(g, &st)) * (g->l1cfg.sector_bytes / 4);
+        }
+    }
+    return n;
+}
+
+uint8_t *timing_l1d_word(timing_gpu *g, uint64_t k, uint32_t *sm, uint64_t *addr)
+{
+    uint32_t sector_words = g->l1cfg.sector_bytes / 4;
+    for (uint32_t s = 0; g->have_l1 && s < g->nsms; s++) {
+        cache *c = g->sms[s].l1;
+        for (uint32_t i = 0; c && i < cache_nlines(c); i++) {
+            cache_line_state st;
+            cache_line_get(c, (int)i, &st);
+            uint32_t v = l1_valid(g, &st);
+            uint64_t here = (uint64_t)__builtin_popcount(v) * sector_words;
+            if (k >= here) {
+                k -= here;
+                continue;
+            }
+            /* the (k / sector_words)-th valid sector, word k % sector_words */
+            for (uint64_t j = k / sector_words; j; j--)
+                v &= v - 1;
+            uint32_t off = (uint32_t)__builtin_ctz(v) * g->l1cfg.sector_bytes +
+                           (uint32_t)(k % sector_words) * 4;
+            uint8_t *d = cache_data(c, (int)i);
+            if (!d)
+                return NULL;
+            *sm = s;
+            *addr = st.line_addr + off;
+            return d + off;
+        }
+    }
+    return NULL;
+}
 double timing_core_mhz(const timing_gpu *g) { return g->mhz[0]; }
 uint32_t timing_num_sms(const timing_gpu *g) { return g->nsms; }
 
@@ -944,6 +995,14 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
             gpudet_step(g, ls->occ, L->nwarps, end, ls->done_ctas < ls->total_ctas);
         if (g->dab && L->fault == LOCKSTEP_SUCCESS)
             dab_step(g, ls->occ, L->nwarps, end, ls->done_ctas == ls->total_ctas);
+        /* observers of the whole launch (fault injection lands here, the
+         * same for any number of threads) */
+        if (L->hooks && L->hooks->step && L->fault == LOCKSTEP_SUCCESS) {
+            uint64_t n = L->warp_insts;
+            for (uint32_t s = 0; s < g->nsms; s++)
+                n += g->sms[s].L.warp_insts;
+            L->hooks->step(L->hooks->ud, L, end - start, n, g);
+        }
         tm_observe_window(g, end, ls->done_ctas, ls->total_ctas);
         if (L->fault == LOCKSTEP_SUCCESS && L->oom)
             exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
@@ -974,6 +1033,8 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
                        fw ? "; this warp was running" : "");
             break;
         }
+        if (exec_program_insts_limit(L, insts, NULL, NULL))
+            break;
         if (exec_limits(L, end - start, ls->slots, ls->nslots))
             break;
         if (ls->done_ctas == ls->total_ctas) {
@@ -1071,6 +1132,8 @@ static void view_begin(exec_launch *v, const exec_launch *L, void *owner, const 
     v->printf_out = NULL;
     v->dev = (exec_device_ops){0};
     v->pool = NULL;
+    v->slots = NULL; /* other SMs' CTAs: the serial step's */
+    v->nslots = 0;
 }
 
 /* Sum a view's counters into the launch. */
@@ -1133,6 +1196,8 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
     uint32_t nsw = (ls.occ * L->nwarps + g->nsched - 1) / g->nsched;
     int ok = ls.slots && ls.ctas && ls.warps && ls.freed;
     L->cycle = &g->now; /* the serial step's clock */
+    L->slots = ls.slots;
+    L->nslots = ls.slots ? ls.nslots : 0;
     for (uint32_t s = 0; ok && s < g->nsms; s++) {
         tm_sm *sm = &g->sms[s];
         sm->ctas = ls.ctas + (size_t)s * ls.occ;
@@ -1248,6 +1313,8 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         timing_reset_inflight(g);
     }
     L->cycle = NULL;
+    L->slots = NULL;
+    L->nslots = 0;
     for (uint32_t s = 0; s < g->nsms; s++)
         g->sms[s].ctas = NULL;
     if (ls.warps)

@@ -35,6 +35,13 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
 
 /* Total simulated core cycles so far (gpu_tot_sim_cycle). */
 uint64_t timing_total_cycles(const timing_gpu *g);
+/* Fault injection into the L1 data caches, between windows only: the
+ * 32-bit words in valid sectors of every SM's L1D, and a pointer to the
+ * k-th of them (SM by SM, line by line, in address order within a line)
+ * in the L1's own copy of the line, with its SM and device address (NULL
+ * if there is none). */
+uint64_t timing_l1d_words(const timing_gpu *g);
+uint8_t *timing_l1d_word(timing_gpu *g, uint64_t k, uint32_t *sm, uint64_t *addr);
 /* End the Chrome trace (-lockstep_trace), if one is being written: close
  * the file; later launches are not traced.  0, or -1 if a write failed. */
 int timing_trace_finish(timing_gpu *g);

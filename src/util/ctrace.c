@@ -47,44 +47,6 @@ static void ct_write(ctrace *t, const char *s, size_t n)
         ct_fail(t, errno);
 }
 
-/* Append s as a JSON string literal, quotes included: '"' and '\\' and the
- * control characters escaped, bytes >= 0x80 passed through. */
-static void ct_string(strbuf *sb, const char *s)
-{
-    static const char hex[] = "0123456789abcdef";
-    if (!s)
-        s = "";
-    sb_putc(sb, '"');
-    const char *run = s; /* start of the bytes not yet appended */
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        sb_append(sb, run, (size_t)(s - run));
-        run = s + 1;
-        char esc[7] = {'\\', 0};
-        size_t n = 2;
-        switch (c) {
-        case '"': esc[1] = '"'; break;
-        case '\\': esc[1] = '\\'; break;
-        case '\b': esc[1] = 'b'; break;
-        case '\f': esc[1] = 'f'; break;
-        case '\n': esc[1] = 'n'; break;
-        case '\r': esc[1] = 'r'; break;
-        case '\t': esc[1] = 't'; break;
-        default:
-            memcpy(esc + 1, "u00", 3);
-            esc[4] = hex[c >> 4];
-            esc[5] = hex[c & 15];
-            n = 6;
-            break;
-        }
-        sb_append(sb, esc, n);
-    }
-    sb_append(sb, run, (size_t)(s - run));
-    sb_putc(sb, '"');
-}
-
 /* Append the snprintf output in buf as a JSON number: digits, sign and
  * exponent kept, any other run of bytes (the locale's decimal point, which
  * may be several bytes) written as '.'. */
@@ -141,7 +103,7 @@ static int ct_begin(ctrace *t, const char *ph, uint32_t pid)
         return -1;
     sb_clear(&t->ev);
     sb_puts(&t->ev, t->nevents ? ",\n{\"ph\":" : "\n{\"ph\":");
-    ct_string(&t->ev, ph);
+    sb_json_string(&t->ev, ph);
     sb_printf(&t->ev, ",\"pid\":%" PRIu32, pid);
     return 0;
 }
@@ -161,7 +123,7 @@ static void ct_end(ctrace *t)
 static void ct_key(strbuf *sb, const char *key)
 {
     sb_putc(sb, ',');
-    ct_string(sb, key);
+    sb_json_string(sb, key);
     sb_putc(sb, ':');
 }
 
@@ -227,12 +189,12 @@ static void ct_meta(ctrace *t, uint32_t pid, const uint32_t *tid, const char *wh
     if (tid)
         sb_printf(&t->ev, ",\"tid\":%" PRIu32, *tid);
     ct_key(&t->ev, "name");
-    ct_string(&t->ev, what);
+    sb_json_string(&t->ev, what);
     sb_puts(&t->ev, ",\"args\":{");
-    ct_string(&t->ev, key);
+    sb_json_string(&t->ev, key);
     sb_putc(&t->ev, ':');
     if (sval)
-        ct_string(&t->ev, sval);
+        sb_json_string(&t->ev, sval);
     else
         sb_printf(&t->ev, "%" PRId32, ival);
     sb_putc(&t->ev, '}');
@@ -266,10 +228,10 @@ void ctrace_complete(ctrace *t, uint32_t pid, uint32_t tid, const char *name,
         return;
     sb_printf(&t->ev, ",\"tid\":%" PRIu32, tid);
     ct_key(&t->ev, "name");
-    ct_string(&t->ev, name);
+    sb_json_string(&t->ev, name);
     if (cat) {
         ct_key(&t->ev, "cat");
-        ct_string(&t->ev, cat);
+        sb_json_string(&t->ev, cat);
     }
     ct_key(&t->ev, "ts");
     ct_fixed3(&t->ev, ts_us);
@@ -288,14 +250,14 @@ void ctrace_counter(ctrace *t, uint32_t pid, const char *name, double ts_us, uin
     if (!t || ct_begin(t, "C", pid))
         return;
     ct_key(&t->ev, "name");
-    ct_string(&t->ev, name);
+    sb_json_string(&t->ev, name);
     ct_key(&t->ev, "ts");
     ct_fixed3(&t->ev, ts_us);
     sb_puts(&t->ev, ",\"args\":{");
     for (uint32_t i = 0; series && values && i < n; i++) {
         if (i)
             sb_putc(&t->ev, ',');
-        ct_string(&t->ev, series[i]);
+        sb_json_string(&t->ev, series[i]);
         sb_putc(&t->ev, ':');
         ct_general(&t->ev, values[i]);
     }
@@ -309,7 +271,7 @@ void ctrace_instant(ctrace *t, uint32_t pid, uint32_t tid, const char *name, dou
         return;
     sb_printf(&t->ev, ",\"tid\":%" PRIu32, tid);
     ct_key(&t->ev, "name");
-    ct_string(&t->ev, name);
+    sb_json_string(&t->ev, name);
     sb_puts(&t->ev, ",\"s\":\"t\"");
     ct_key(&t->ev, "ts");
     ct_fixed3(&t->ev, ts_us);

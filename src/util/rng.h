@@ -26,6 +26,7 @@ enum rng_kind {
     RNG_DISPATCH = 7,   /* an SM's CTA dispatch delays */
     RNG_L2 = 8,         /* a partition's L2 latency jitter */
     RNG_DAB = 9,        /* DAB: a flush's crossbar latency jitter */
+    RNG_FAULT = 10,     /* fault injection: the target of the one fault (src/rel) */
     RNG_TEST = 99
 };
 

@@ -124,3 +124,41 @@ int sb_read_file(strbuf *sb, const char *path, size_t max)
     errno = saved;
     return rc;
 }
+
+/* Append s as a JSON string literal, quotes included: '"' and '\\' and the
+ * control characters escaped, bytes >= 0x80 passed through. */
+void sb_json_string(strbuf *sb, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (!s)
+        s = "";
+    sb_putc(sb, '"');
+    const char *run = s; /* start of the bytes not yet appended */
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        sb_append(sb, run, (size_t)(s - run));
+        run = s + 1;
+        char esc[7] = {'\\', 0};
+        size_t n = 2;
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default:
+            memcpy(esc + 1, "u00", 3);
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+            n = 6;
+            break;
+        }
+        sb_append(sb, esc, n);
+    }
+    sb_append(sb, run, (size_t)(s - run));
+    sb_putc(sb, '"');
+}

@@ -26,6 +26,9 @@ void sb_vprintf(strbuf *sb, const char *fmt, va_list ap);
 void sb_clear(strbuf *sb);            /* len = 0, keeps the memory */
 void sb_free(strbuf *sb);             /* releases the memory */
 const char *sb_cstr(const strbuf *sb); /* never NULL */
+/* Append s (NULL: "") as a JSON string literal, quotes included: '"', '\\'
+ * and the control characters escaped, bytes >= 0x80 passed through. */
+void sb_json_string(strbuf *sb, const char *s);
 char *sb_detach(strbuf *sb);          /* malloc'd copy owner transfer; NULL on OOM */
 /* Append the whole file at path, at most max bytes: 0; -1 if it cannot be
  * opened or read (errno says why); -2 if the host is out of memory; -3 if

@@ -67,7 +67,7 @@ check "functional" 0 env FAKE_ARGV_LOG="$T/argv.log" "$L" inject --functional --
     --model all --timeout-factor 3 --threads 2 --db f.db -- ./app
 contains "functional golden" "golden run: 1000 cycles, 500 warp instructions"
 contains "functional perf" "alu       bit2          1       0       0       0       0       1"
-check "functional bound" 0 grep -q -- '^--functional --threads 2 --no-stats --no-progress .*-lockstep_fault_model bit2 .*-lockstep_max_program_cycles 1500 -- \./app$' argv.log
+check "functional bound" 0 grep -q -- '^--functional --threads 2 --no-stats --no-progress .*-lockstep_fault_model bit2 .*-lockstep_max_program_warp_insts 1500 -- \./app$' argv.log
 
 # ---- the report and its plots (gnuplot is not needed)
 check "report" 0 "$L" inject report --db c.db --plots plots

@@ -372,7 +372,7 @@ static void test_write_point(void)
     static watcher x[2];
     run_module(ptx, "functional", NULL, 0, NULL, 0, &plain);
     for (int mode = 0; mode < 2; mode++) {
-        exec_hooks h = {&x[mode], watch_before, watch_written};
+        exec_hooks h = {&x[mode], watch_before, watch_written, NULL};
         memset(&x[mode], 0, sizeof x[mode]);
         run_module(ptx, mode ? "timing" : "functional", NULL, 0, &h,
                    EXEC_TRAP_BEFORE | EXEC_TRAP_WRITTEN, &r[mode]);
@@ -397,7 +397,7 @@ static void test_write_point(void)
         static watcher y;
         memset(&y, 0, sizeof y);
         y.corrupt = 1;
-        exec_hooks h = {&y, NULL, watch_written};
+        exec_hooks h = {&y, NULL, watch_written, NULL};
         static result c;
         run_module(ptx, mode ? "timing" : "functional", NULL, 0, &h, EXEC_TRAP_WRITTEN, &c);
         CHECK(c.st == LOCKSTEP_SUCCESS);

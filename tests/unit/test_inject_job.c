@@ -54,7 +54,7 @@ static void test_argv(void)
     char *argv[40];
     char **owned;
     int nowned;
-    int n = inj_build_argv(argv, 40, opts, 4, NULL, 0, prog, 2, &owned, &nowned);
+    int n = inj_build_argv(argv, 40, opts, 4, NULL, 0, 0, prog, 2, &owned, &nowned);
     const char *want_golden[] = {"lockstep", "run", "--config", "x.config", "--threads", "1",
                                  "--no-stats", "--no-progress", "-O", "-lockstep_fault_site none",
                                  "--", "./app", "a b"};
@@ -64,7 +64,7 @@ static void test_argv(void)
     CHECK(argv[n] == NULL);
     inj_argv_free(owned, nowned);
     inj_fault f = {3, 77, "reg_live", "bit2", 1234, 5678};
-    n = inj_build_argv(argv, 40, opts, 4, &f, 99999, prog, 2, &owned, &nowned);
+    n = inj_build_argv(argv, 40, opts, 4, &f, 99999, 0, prog, 2, &owned, &nowned);
     const char *want[] = {"lockstep", "run", "--config", "x.config", "--threads", "1",
                           "--no-stats", "--no-progress",
                           "-O", "-lockstep_fault_site reg_live", "-O", "-lockstep_fault_model bit2",
@@ -74,7 +74,7 @@ static void test_argv(void)
     for (int k = 0; k < n && k < 21; k++)
         CHECK_MSG(!strcmp(argv[k], want[k]), "argv[%d] = '%s'", k, argv[k]);
     inj_argv_free(owned, nowned);
-    CHECK_EQ_INT(inj_build_argv(argv, 10, opts, 4, &f, 1, prog, 2, &owned, &nowned), -1);
+    CHECK_EQ_INT(inj_build_argv(argv, 10, opts, 4, &f, 1, 0, prog, 2, &owned, &nowned), -1);
 }
 
 static void test_report(void)

@@ -1,0 +1,103 @@
+#!/bin/sh
+# tests/cuda/inject.sh BUILD_DIR LOCKSTEP_BIN -- fault injection's report
+# under `lockstep run` (tests/cuda/inject/twice.cu, built with nvcc -cudart
+# shared): LOCKSTEP_FAULT_REPORT gets one line of JSON at exit
+#   - for the golden run (site none): landed 0 and the program's totals;
+#   - for a run with a fault: where it landed, the same line twice for the
+#     same options and seed, whatever the host threads;
+#   - for a program that exits early, and for bad fault options none (the
+#     run fails before the program starts).
+# Prints PASS/FAIL per check; exits non-zero if any failed; SKIP without nvcc.
+if [ $# -lt 2 ]; then
+    echo "usage: $0 BUILD_DIR LOCKSTEP_BIN" >&2
+    exit 2
+fi
+if ! command -v nvcc >/dev/null 2>&1; then
+    echo "SKIP: nvcc not found; these checks run CUDA programs"
+    exit 0
+fi
+here=$(pwd)
+build=$1
+lockstep=$2
+case $build in /*) ;; *) build=$here/$build ;; esac
+case $lockstep in /*) ;; */*) lockstep=$here/$lockstep ;; esac
+cd "$(dirname "$0")/../.." || exit 2
+dir=$build/cuda/inject
+mkdir -p "$dir" || exit 2
+fail=0
+n=0
+ok() { n=$((n + 1)); echo "PASS $1"; }
+bad() {
+    n=$((n + 1))
+    fail=$((fail + 1))
+    echo "FAIL $1"
+    head -n 10 "$dir/last.out" "$dir/report.json" 2>/dev/null | sed 's/^/    /'
+}
+prog=$dir/twice
+if [ ! -x "$prog" ] || [ tests/cuda/inject/twice.cu -nt "$prog" ]; then
+    if ! nvcc -cudart shared -O2 -o "$prog" tests/cuda/inject/twice.cu >"$dir/build.out" 2>&1; then
+        echo "FAIL build twice"
+        head -n 20 "$dir/build.out"
+        exit 1
+    fi
+fi
+# inj OPTION...: lockstep run with the options ("-name value") in a config
+# file, the program's argument in $arg, the report in report.json; status
+# in $rc
+inj() {
+    rm -f "$dir/report.json"
+    printf '%s\n' "$@" >"$dir/fault.config"
+    LOCKSTEP_FAULT_REPORT=$dir/report.json timeout 300 "$lockstep" run --no-stats \
+        --config "$dir/fault.config" -- "$prog" $arg >"$dir/last.out" 2>&1
+    rc=$?
+}
+arg=
+has() { grep -q -e "$1" "$dir/report.json" 2>/dev/null; }
+lines() { wc -l <"$dir/report.json" 2>/dev/null | tr -d ' '; }
+
+inj "-lockstep_mode timing"
+if [ $rc = 0 ] && [ "$(lines)" = 1 ] &&
+    has '^{"site":"none","model":"bit1","at":0,"seed":0,"landed":0,"total_cycles":[1-9][0-9]*,"total_warp_insts":1024,"launches":2}$' &&
+    grep -q "sum 2098176 (cudaSuccess)" "$dir/last.out"; then
+    ok "golden run: landed 0 with the program's totals"
+else
+    bad "golden run: landed 0 with the program's totals"
+fi
+
+set -- "-lockstep_mode timing" "-lockstep_fault_site reg_live" "-lockstep_fault_at 300" \
+    "-lockstep_fault_seed 4"
+inj "$@" "-lockstep_threads 1"
+first=$(cat "$dir/report.json" 2>/dev/null)
+if [ "$(lines)" = 1 ] && has '"site":"reg_live","model":"bit1","at":300,"seed":4,"landed":1,"cycle":' &&
+    has '"kernel":"_Z5twicePji"' && has '"launches":2}$'; then
+    ok "a fault's report says where it landed"
+else
+    bad "a fault's report says where it landed"
+fi
+inj "-lockstep_mode timing" "-lockstep_fault_site reg_live" "-lockstep_fault_at 300" \
+    "-lockstep_fault_seed 4" "-lockstep_threads 2" "-lockstep_window_order 1"
+if [ -n "$first" ] && [ "$(cat "$dir/report.json")" = "$first" ]; then
+    ok "the same report on 2 host threads in reverse window order"
+else
+    bad "the same report on 2 host threads in reverse window order"
+fi
+
+arg=early
+inj "-lockstep_mode functional" "-lockstep_fault_site dram" "-lockstep_fault_model zero" \
+    "-lockstep_fault_at 100"
+arg=
+if [ $rc = 3 ] && [ "$(lines)" = 1 ] && has '"site":"dram","model":"zero","at":100,"seed":0,"landed":1,' &&
+    has '"launches":1}$'; then
+    ok "a program that exits early still writes its report"
+else
+    bad "a program that exits early still writes its report"
+fi
+
+inj "-lockstep_fault_site l3"
+if [ $rc = 2 ] && [ ! -e "$dir/report.json" ] && grep -q "expected none, reg_live" "$dir/last.out"; then
+    ok "a bad site is refused before the program runs"
+else
+    bad "a bad site is refused before the program runs"
+fi
+echo "$((n - fail)) of $n inject checks passed"
+[ "$fail" -eq 0 ]
