@@ -458,6 +458,16 @@ uint32_t cache_sector_mask(const cache *c, uint64_t addr, uint32_t bytes)
     return (uint32_t)(upto & ~(((uint64_t)1 << first) - 1));
 }
 
+uint32_t cache_sectors_of(const cache *c, uint32_t mask, uint32_t unit)
+{
+    if (unit == c->cfg.sector_bytes)
+        return mask;
+    uint32_t out = 0;
+    for (; mask; mask &= mask - 1)
+        out |= 1u << ((uint32_t)__builtin_ctz(mask) * unit / c->cfg.sector_bytes);
+    return out;
+}
+
 /* The way of addr's set holding its tag, as a line index, or -1. */
 static int find(const cache *c, uint64_t addr, uint64_t *tagp)
 {

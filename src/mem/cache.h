@@ -148,6 +148,10 @@ const cache_config *cache_get_config(const cache *c);
 /* Sectors of [addr, addr+bytes) within addr's line (bytes past the line's
  * end are ignored; 0 bytes give 0).  A normal cache has one sector: bit 0. */
 uint32_t cache_sector_mask(const cache *c, uint64_t addr, uint32_t bytes);
+/* The cache's sectors holding the units of `mask` (bit i: bytes [i * unit,
+ * (i + 1) * unit) of the line), e.g. a request's 32-byte sectors: a normal
+ * cache's one sector holds them all. */
+uint32_t cache_sectors_of(const cache *c, uint32_t mask, uint32_t unit);
 uint64_t cache_line_addr(const cache *c, uint64_t addr);
 /* The set addr maps to, by the configured function (s = log2 line bytes,
  * n = log2 nsets, line = addr >> s):

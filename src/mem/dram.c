@@ -298,6 +298,8 @@ void dram_map(const dram *d, uint64_t local_addr, uint32_t *bank, uint64_t *row)
     *row = r / d->c.nbk;
 }
 
+int dram_idle(const dram *d) { return d->qn == 0 && d->head == d->end; }
+
 int dram_can_accept(const dram *d)
 {
     return d->c.queue_size == 0 || d->qn < d->c.queue_size;

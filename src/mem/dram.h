@@ -109,6 +109,8 @@ void dram_free(dram *d);
 void dram_map(const dram *d, uint64_t local_addr, uint32_t *bank, uint64_t *row);
 /* 1 when the scheduler queue has room for another request. */
 int dram_can_accept(const dram *d);
+/* Nothing queued, and every completion popped. */
+int dram_idle(const dram *d);
 /* Enqueue a read or write of `bytes` (a multiple of 32, 32..row_bytes) at a
  * channel-local address, arriving at DRAM cycle `now`; `tag` comes back on
  * completion.  0, or -1 if the queue is full (counted in queue_full), the size

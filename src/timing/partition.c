@@ -145,10 +145,10 @@ int part_idle(const tm_part *p)
     for (uint32_t i = 0; i < p->nmshr; i++)
         if (p->mshr[i].used)
             return 0;
-    for (uint32_t i = 0; i < p->dq_n; i++)
-        if (p->dq[(p->dq_head + i) % p->dq_cap].tag != TM_WRITEBACK)
-            return 0;
-    return 1;
+    /* write-backs too: a launch ends when they have drained, so that what
+     * the next launch finds in the DRAM does not depend on where the last
+     * window ended (docs/ARCHITECTURE.md, "Jumping over idle time") */
+    return p->dq_n == 0 && dram_idle(p->dram);
 }
 
 void part_reset_inflight(tm_part *p)
@@ -285,6 +285,8 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
     uint32_t valid = 0;
     int reserved = 0;
     int idx = cache_probe(p->l2, la, &valid, &reserved, 1, now);
+    /* the request's 32-byte sectors as the L2's (a normal cache's one) */
+    uint32_t sec = cache_sectors_of(p->l2, r->sectors, TM_SECTOR);
     cache_victim ev;
     if (r->type == REQ_WR) {
         /* write-allocate without a fetch: the written sectors become valid */
@@ -295,17 +297,17 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
             writeback(p, &ev, now);
         }
         st->l2_accesses++;
-        if ((valid & r->sectors) != r->sectors)
+        if ((valid & sec) != sec)
             st->l2_misses++;
-        cache_fill(p->l2, idx, r->sectors, NULL);
-        cache_set_dirty(p->l2, idx, r->sectors);
+        cache_fill(p->l2, idx, sec, NULL);
+        cache_set_dirty(p->l2, idx, sec);
         serve(p, r, now);
         return 1;
     }
-    if (idx >= 0 && !reserved && (valid & r->sectors) == r->sectors) {
+    if (idx >= 0 && !reserved && (valid & sec) == sec) {
         st->l2_accesses++;
         if (r->type == REQ_ATOM)
-            cache_set_dirty(p->l2, idx, r->sectors);
+            cache_set_dirty(p->l2, idx, sec);
         serve(p, r, now);
         return 1;
     }
@@ -359,7 +361,7 @@ void part_cycle(tm_part *p, uint64_t now)
         tm_req *r;
         while ((r = reqq_pop(&m->waiting))) {
             if (r->type == REQ_WR || r->type == REQ_ATOM)
-                cache_set_dirty(p->l2, m->l2line, r->sectors);
+                cache_set_dirty(p->l2, m->l2line, cache_sectors_of(p->l2, r->sectors, TM_SECTOR));
             serve(p, r, now);
         }
         mshr_release(p, (uint32_t)tag);

@@ -677,7 +677,8 @@ static int ldst_step(tm_sm *sm, uint64_t now)
         a->counted = 1;
         if (count)
             st->l1d_accesses++;
-        if (idx >= 0 && !reserved && (valid & r->sectors) == r->sectors) {
+        uint32_t need = cache_sectors_of(sm->l1, r->sectors, TM_SECTOR);
+        if (idx >= 0 && !reserved && (valid & need) == need) {
             /* hit: the value is the L1's copy, now */
             if (m->values)
                 exec_reply_load(&sm->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, r->lanes,
@@ -791,7 +792,8 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
     if (r->type == REQ_RD) {
         if (r->mshr >= 0) {
             tm_mshr *e = &sm->mshr[r->mshr];
-            cache_fill(sm->l1, e->l1line, r->sectors, r->data);
+            cache_fill(sm->l1, e->l1line, cache_sectors_of(sm->l1, r->sectors, TM_SECTOR),
+                       r->data);
             if (e->stale) {
                 cache_victim ev;
                 cache_invalidate(sm->l1, e->line, &ev);

@@ -47,7 +47,8 @@ fi
 inj() {
     rm -f "$dir/report.json"
     printf '%s\n' "$@" >"$dir/fault.config"
-    LOCKSTEP_FAULT_REPORT=$dir/report.json timeout 300 "$lockstep" run --no-stats \
+    # LOCKSTEP_RUN_ENV: the sanitizer build's ASan preload (Makefile)
+    env ${LOCKSTEP_RUN_ENV:-} LOCKSTEP_FAULT_REPORT=$dir/report.json timeout 300 "$lockstep" run --no-stats \
         --config "$dir/fault.config" -- "$prog" $arg >"$dir/last.out" 2>&1
     rc=$?
 }
