@@ -199,9 +199,15 @@ static uint32_t level_of(const tm_sm *sm, uint32_t q, int *ready)
     return level;
 }
 
+/* May warp tw take turns at tier `level`?  Not when it is done, and not
+ * while it is inside a CTA barrier: under independent thread scheduling a
+ * warp can be there while others of its CTA still run (the controller's
+ * execution of bar let it in, see try_flush); it leaves only at a flush,
+ * whatever the timing, so passing over it is deterministic, and it must
+ * not hold the turn the warps it waits for need. */
 static int eligible(const timing_gpu *g, const tm_warp *tw, uint32_t level)
 {
-    return tw->tc->active && tw->w->state != WARP_DONE && tier_of(g, tw->tc) == level;
+    return tw->tc->active && tw->w->state == WARP_RUNNING && tier_of(g, tw->tc) == level;
 }
 
 /* The warp whose turn it is in scheduler q from the pointer on (NULL:
@@ -822,11 +828,16 @@ static int try_flush(timing_gpu *g, uint32_t s0, uint32_t s1, uint32_t occ, uint
         for (uint32_t k = 0; k < occ; k++) {
             /* a CTA barrier goes ahead when all of the CTA's warps wait at
              * one; until then they wait on, so it always completes right
-             * after a flush, whatever the timing */
+             * after a flush, whatever the timing.  A warp may already be in
+             * the barrier itself: under independent thread scheduling the
+             * controller's execution of bar only parks a path while other
+             * paths of the warp still run, the other warps go in, and this
+             * warp comes back to DW_BAR when its last path arrives */
             int all_bar = 1;
             for (uint32_t i = 0; sm->ctas[k].active && i < nwarps; i++) {
                 const tm_warp *tw = &sm->ctas[k].warps[i];
-                all_bar &= tw->w->state == WARP_DONE || tw->dab.wait == DW_BAR;
+                all_bar &= tw->w->state == WARP_DONE || tw->w->state == WARP_BARRIER ||
+                           tw->dab.wait == DW_BAR;
             }
             for (uint32_t i = 0; sm->ctas[k].active && i < nwarps; i++) {
                 tm_warp *tw = &sm->ctas[k].warps[i];
