@@ -225,8 +225,30 @@ static int dq_push(tm_part *p, uint64_t t, uint64_t addr, uint32_t tag, int writ
     return 0;
 }
 
+/* A line left the L2: the end of an l2d fault in it (tm_part.fault). */
+static void l2_fault_evicted(tm_part *p, const cache_victim *ev)
+{
+    if (!p->fault.on || !ev->valid || ev->line_addr != p->fault.line)
+        return;
+    p->fault.on = 0;
+    if (ev->dirty & p->fault.sector)
+        return; /* written back: DRAM holds the corrupted word now */
+    uint8_t b[4];
+    uint32_t v;
+    exec_global_read(&p->L, p->fault.dev, b, 4);
+    memcpy(&v, b, 4);
+    if (v != p->fault.bad)
+        return;
+    uint64_t mask[2] = {0xf, 0};
+    memcpy(b, &p->fault.dram, 4);
+    if (exec_global_write(&p->L, p->fault.dev, b, mask, 4))
+        p->L.oom = 1;
+}
+
+/* Every line that leaves the L2 comes here: a dirty one is written back. */
 static void writeback(tm_part *p, const cache_victim *ev, uint64_t now)
 {
+    l2_fault_evicted(p, ev);
     if (!ev->valid || !ev->dirty)
         return;
     p->st.l2_writebacks++;

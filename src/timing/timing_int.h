@@ -350,6 +350,16 @@ typedef struct tm_part {
      * set reserved): only a DRAM completion frees either, so the head waits
      * for one instead of retrying every cycle */
     int l2_stuck;
+    /* an l2d fault in a clean sector (timing_l2d_write): device memory at
+     * dev holds `bad`, DRAM holds `dram`.  When line (local) leaves the L2
+     * with `sector` still clean, device memory gets `dram` back (unless
+     * something else has changed it since: a host copy); with the sector
+     * dirty the write-back takes `bad` to DRAM and it stays. */
+    struct {
+        int on;
+        uint64_t line, dev;
+        uint32_t sector, dram, bad;
+    } fault;
 } tm_part;
 
 /* observe.c's snapshot of one SM at the last trace sample */
