@@ -448,7 +448,7 @@ int config_fault_site(const char *name)
 
 int config_fault_site_timing_only(int site)
 {
-    return site == FSITE_L1D || site == FSITE_L2D || site == FSITE_L1TAG;
+    return site == FSITE_L1D || site == FSITE_L2D || site == FSITE_L1TAG || site == FSITE_L2TAG;
 }
 
 int config_fault_model(const char *name)

@@ -406,7 +406,7 @@ uint8_t *timing_l1d_word(timing_gpu *g, uint64_t k, uint32_t *sm, uint64_t *addr
 
 /* The global (physical) address of partition part's local address la: the
  * inverse of tm_part_of and tm_part_local. */
-static uint64_t part_global(const timing_gpu *g, uint32_t part, uint64_t la)
+uint64_t tm_part_global(const timing_gpu *g, uint32_t part, uint64_t la)
 {
     uint64_t cs = g->cfg->partition_chunk, n = g->nparts;
     uint64_t grp = la / cs;
@@ -418,7 +418,7 @@ static uint64_t part_global(const timing_gpu *g, uint32_t part, uint64_t la)
 
 /* The device address whose modelled physical address (devmem_phys) is pa,
  * for the 4 bytes at pa inside one live allocation: 0, or -1. */
-static int dev_of_phys(const devmem *dm, uint64_t pa, uint64_t *dev)
+int tm_dev_of_phys(const devmem *dm, uint64_t pa, uint64_t *dev)
 {
     uint32_t hint = 0;
     const devmem_alloc *a = devmem_find(dm, pa, 4, &hint);
@@ -459,11 +459,11 @@ static uint64_t l2d_walk(const timing_gpu *g, uint64_t k, uint32_t *part, int *l
             uint32_t v = l2_valid(g, &st);
             if (!v)
                 continue;
-            uint64_t ga = part_global(g, p, st.line_addr);
+            uint64_t ga = tm_part_global(g, p, st.line_addr);
             for (; v; v &= v - 1)
                 for (uint32_t o = (uint32_t)__builtin_ctz(v) * sb, e = o + sb; o < e; o += 4) {
                     uint64_t d;
-                    if (dev_of_phys(g->L->dm, ga + o, &d))
+                    if (tm_dev_of_phys(g->L->dm, ga + o, &d))
                         continue; /* no live allocation holds it */
                     if (n++ == k) {
                         *part = p;
@@ -496,7 +496,7 @@ int timing_l2d_word(const timing_gpu *g, uint64_t k, uint32_t *part, uint64_t *a
         return -1;
     cache_line_state st;
     cache_line_get(g->parts[*part].l2, line, &st);
-    *addr = part_global(g, *part, st.line_addr) + off;
+    *addr = tm_part_global(g, *part, st.line_addr) + off;
     *dirty = (st.dirty & cache_sector_mask(g->parts[*part].l2, st.line_addr + off, 4)) != 0;
     uint8_t b[4];
     exec_global_read(g->L, dev, b, 4);
@@ -526,12 +526,13 @@ int timing_l2d_write(timing_gpu *g, uint64_t k, uint32_t v)
     if (!(st.dirty & sector)) {
         /* DRAM still holds old: the line must give it back when it leaves
          * the L2 with this sector clean (partition.c, l2_fault_evicted) */
+        uint32_t w = off / 4;
         p->fault.on = 1;
         p->fault.line = st.line_addr;
-        p->fault.sector = sector;
-        p->fault.dev = dev;
-        p->fault.dram = old;
-        p->fault.bad = v;
+        p->fault.words = 1u << w;
+        p->fault.dev[w] = dev;
+        p->fault.dram[w] = old;
+        p->fault.l2[w] = v;
     }
     return 0;
 }
@@ -601,6 +602,72 @@ int timing_l1_retag(timing_gpu *g, uint64_t k, uint64_t line_addr)
     if (k == UINT64_MAX || l1_walk(g, k, &sm, &line) != UINT64_MAX)
         return -1;
     return cache_retag(g->sms[sm].l1, line, line_addr);
+}
+
+/* The k-th L2 line with a valid sector and no fill pending (partition by
+ * partition, line by line; k == UINT64_MAX: count them).  Returns the
+ * count walked past, or UINT64_MAX when found. */
+static uint64_t l2_walk(const timing_gpu *g, uint64_t k, uint32_t *part, int *line)
+{
+    uint64_t n = 0;
+    for (uint32_t p = 0; p < g->nparts; p++) {
+        const cache *c = g->parts[p].l2;
+        for (uint32_t i = 0; i < cache_nlines(c); i++) {
+            cache_line_state st;
+            cache_line_get(c, (int)i, &st);
+            if (!l2_valid(g, &st))
+                continue;
+            if (n++ == k) {
+                *part = p;
+                *line = (int)i;
+                return UINT64_MAX;
+            }
+        }
+    }
+    return n;
+}
+
+uint64_t timing_l2_lines(const timing_gpu *g)
+{
+    uint32_t part;
+    int line;
+    return g->parts[0].dram_copy ? l2_walk(g, UINT64_MAX, &part, &line) : 0;
+}
+
+int timing_l2_line(timing_gpu *g, uint64_t k, uint32_t *part, uint64_t *tag,
+                   uint64_t *addr, int *dirty, uint64_t *keep, uint64_t *keep2)
+{
+    int line;
+    if (k == UINT64_MAX || l2_walk(g, k, part, &line) != UINT64_MAX)
+        return -1;
+    tm_part *p = &g->parts[*part];
+    cache_line_state st;
+    cache_line_get(p->l2, line, &st);
+    *tag = st.line_addr;
+    *addr = tm_part_global(g, *part, st.line_addr);
+    *dirty = st.dirty != 0;
+    tag_bits(p->l2, st.line_addr, keep, keep2);
+    /* a flip to an address the L2 holds already is left out (see
+     * timing.h) */
+    for (uint64_t m = *keep; m; m &= m - 1)
+        if (!part_tag_free(p, st.line_addr ^ (m & -m)))
+            *keep &= ~(m & -m);
+    for (uint64_t m = *keep2; m; m &= m - 1)
+        if (!part_tag_free(p, st.line_addr ^ (3 * (m & -m))))
+            *keep2 &= ~(m & -m);
+    return 0;
+}
+
+int timing_l2_retag(timing_gpu *g, uint64_t k, uint64_t tag, uint64_t *alias)
+{
+    uint32_t part;
+    int line;
+    if (k == UINT64_MAX || l2_walk(g, k, &part, &line) != UINT64_MAX)
+        return -1;
+    if (part_retag(&g->parts[part], line, tag))
+        return -1;
+    *alias = tm_part_global(g, part, tag);
+    return 0;
 }
 
 double timing_core_mhz(const timing_gpu *g) { return g->mhz[0]; }

@@ -69,6 +69,23 @@ uint64_t timing_l1_lines(const timing_gpu *g);
 int timing_l1_line(const timing_gpu *g, uint64_t k, uint32_t *sm, uint64_t *line_addr,
                    uint64_t *keep, uint64_t *keep2);
 int timing_l1_retag(timing_gpu *g, uint64_t k, uint64_t line_addr);
+/* Tag faults in the L2 slices (l2tag), between windows only; only with
+ * -lockstep_fault_site l2tag (the partitions then keep DRAM's bytes of
+ * their dirty sectors; otherwise there are no lines).  The tag is the
+ * partition-local line address (an L2 slice sees addresses with the
+ * partition bits removed).  The lines: those with a valid sector and no
+ * fill pending, partition by partition, line by line.  timing_l2_line:
+ * the k-th's partition, tag, physical address, whether a sector of it is
+ * dirty, and the tag bits whose flip
+ * (*keep) or flip with the next bit (*keep2) keeps the line in its set and
+ * gives an address the L2 neither holds nor is filling (the value model
+ * cannot hold two copies of one address).  timing_l2_retag: the k-th line
+ * now holds tag (same conditions); *alias: the physical address it answers
+ * for now.  0, or -1. */
+uint64_t timing_l2_lines(const timing_gpu *g);
+int timing_l2_line(timing_gpu *g, uint64_t k, uint32_t *part, uint64_t *tag,
+                   uint64_t *addr, int *dirty, uint64_t *keep, uint64_t *keep2);
+int timing_l2_retag(timing_gpu *g, uint64_t k, uint64_t tag, uint64_t *alias);
 /* End the Chrome trace (-lockstep_trace), if one is being written: close
  * the file; later launches are not traced.  0, or -1 if a write failed. */
 int timing_trace_finish(timing_gpu *g);

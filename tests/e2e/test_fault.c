@@ -216,6 +216,22 @@ static void build_tag(void)
              "  add.u64 %%rd9, %%rd3, 128;\n  st.global.u32 [%%rd9], %%r6;\n  ret;\n}\n");
 }
 
+/* tag2: tag's kernel through the L2 alone (.cg), with a[t] += 1 first: a
+ * store that makes a's line dirty in the L2 */
+static char tag2_ptx[16384];
+
+static void build_tag2(void)
+{
+    const char *p = strstr(tag_ptx, "  add.u32 %r4, %r2, 1;\n");
+    size_t n = (size_t)(p - tag_ptx);
+    memcpy(tag2_ptx, tag_ptx, n);
+    n += (size_t)snprintf(tag2_ptx + n, sizeof tag2_ptx - n,
+                          "  add.u32 %%r4, %%r2, 1;\n  st.global.u32 [%%rd6], %%r4;\n%s",
+                          p + strlen("  add.u32 %r4, %r2, 1;\n"));
+    for (char *q = tag2_ptx; (q = strstr(q, ".ca.")); q += 4)
+        memcpy(q, ".cg.", 4);
+}
+
 /* copy: out[t] = in[t] + 1 */
 static const char copy_body[] =
     ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
@@ -776,9 +792,10 @@ typedef struct tag_res {
     uint32_t y[32], z[32];
     char rep[2048];
     uint64_t a, in, misses;
+    uint32_t mem[4096];   /* in afterwards */
 } tag_res;
 
-static void run_tag(const char *o, tag_res *r)
+static void run_tag_ptx(const char *ptx, const char *o, tag_res *r)
 {
     memset(r, 0, sizeof *r);
     lockstep_config *cfg = NULL;
@@ -795,7 +812,7 @@ static void run_tag(const char *o, tag_res *r)
     lockstep_config_destroy(cfg);
     if (r->st)
         return;
-    r->st = lockstep_module_load_ptx(dev, tag_ptx, strlen(tag_ptx), "tag.ptx", &mod);
+    r->st = lockstep_module_load_ptx(dev, ptx, strlen(ptx), "tag.ptx", &mod);
     if (!r->st)
         r->st = lockstep_module_get_kernel(mod, "k", &k);
     if (!r->st)
@@ -819,11 +836,14 @@ static void run_tag(const char *o, tag_res *r)
         lockstep_memcpy_dtoh(dev, o2, out, sizeof o2);
         memcpy(r->y, o2, sizeof r->y);
         memcpy(r->z, o2 + 32, sizeof r->z);
+        lockstep_memcpy_dtoh(dev, r->mem, in, sizeof r->mem);
     }
     size_t len = lockstep_fault_report(dev, r->rep, sizeof r->rep);
     CHECK(len > 0 && len < sizeof r->rep);
     lockstep_device_destroy(dev);
 }
+
+static void run_tag(const char *o, tag_res *r) { run_tag_ptx(tag_ptx, o, r); }
 
 /* Whether v holds the 32 words of run_tag's in buffer at device address x. */
 static int tag_vals(const uint32_t *v, const tag_res *r, uint64_t x)
@@ -926,18 +946,122 @@ static void test_l1tag(void)
     CHECK_EQ_INT(r.st, LOCKSTEP_ERROR_INVALID_CONFIG);
 }
 
+/* l2tag: an L2 line's tag changes within its set (one partition: the
+ * slice's tag is the address).  Whatever the point and model, the outputs
+ * and memory are what the report says: the line's old address reads DRAM
+ * again (for a dirty line: without the store, which is lost to it), its
+ * new address gets the line's bytes (the host reads them through the L2,
+ * or from DRAM after a dirty line's write-back); with an L2 of one line a
+ * clean line is dropped and its new address reads its own bytes again.
+ * A flip to b (bit 12) makes the load of b hit a's line, and with one
+ * line a flip of b's line to a makes the last load of a hit it. */
+#define L2_SMALL "-gpgpu_n_mem 1\n-gpgpu_cache:dl2 N:4:128:4,L:B:m:W:L,A:32:4,4\n"
+#define L2_ONE "-gpgpu_n_mem 1\n-gpgpu_cache:dl2 N:1:128:1,L:B:m:W:L,A:32:4,4\n"
+static void test_l2tag(void)
+{
+    static tag_res g, r;
+    const char *cfgs[] = {L2_SMALL, L2_ONE};
+    const char *models[] = {"bit1", "bit2", "zero", "random"};
+    int alias_b = 0, dirty_a = 0, clean_a = 0, b_line = 0;
+    for (int c = 0; c < 2; c++) {
+        run_tag_ptx(tag2_ptx, mkopts("timing", "none", "bit1", 0, 0, cfgs[c]), &g);
+        CHECK_EQ_INT(g.st, LOCKSTEP_SUCCESS);
+        uint64_t a = g.a, b = g.a + 4096, ia = (a - g.in) / 4, ib = (b - g.in) / 4;
+        for (uint32_t t = 0; t < 32; t++)
+            CHECK(g.y[t] == in_value((uint32_t)ib + t) && g.z[t] == in_value((uint32_t)ia + t) + 1);
+        int64_t total = jnum(g.rep, "total_cycles");
+        for (int64_t at = 0; at < total; at += total / 16)
+            for (int m = 0; m < 4; m++)
+                for (uint64_t seed = 0; seed < (m ? 3u : 24u); seed++) {
+                    run_tag_ptx(tag2_ptx,
+                                mkopts("timing", "l2tag", models[m], (uint64_t)at,
+                                       seed * 977 + (uint64_t)at, cfgs[c]),
+                                &r);
+                    CHECK_EQ_INT(r.st, LOCKSTEP_SUCCESS);
+                    if (jnum(r.rep, "landed") != 1)
+                        continue;
+                    CHECK_STR_CONTAINS(r.rep, "\"target\":\"l2tag\"");
+                    CHECK_EQ_INT(jnum(r.rep, "partition"), 0);
+                    uint64_t old = (uint64_t)jnum(r.rep, "old"), nv = (uint64_t)jnum(r.rep, "new");
+                    uint64_t al = (uint64_t)jnum(r.rep, "alias");
+                    int dirty = (int)jnum(r.rep, "dirty");
+                    int64_t bit = jnum(r.rep, "bit");
+                    /* one partition: tag, address and alias agree; the set index
+                     * (bits 7-8, or none) keeps */
+                    CHECK_MSG(old == (uint64_t)jnum(r.rep, "addr") && nv == al, "%s", r.rep);
+                    CHECK_MSG(((old ^ nv) & (c ? 0x7full : 0x1ffull)) == 0 && (old ^ nv) >> 48 == 0,
+                              "%s", r.rep);
+                    if (m == 0)
+                        CHECK_MSG(nv == (old ^ (1ull << bit)), "%s", r.rep);
+                    if (m == 1)
+                        CHECK_MSG(nv == (old ^ (3ull << bit)), "%s", r.rep);
+                    if (old != a && old != b)
+                        continue; /* out's lines */
+                    CHECK(old != nv || m == 2);
+                    /* the line's bytes, and what each word of in must read */
+                    uint32_t line[32];
+                    for (uint32_t t = 0; t < 32; t++)
+                        line[t] = old == b ? in_value((uint32_t)ib + t)
+                                           : in_value((uint32_t)ia + t) + (dirty ? 1 : 0);
+                    static uint32_t want[4096];
+                    for (uint32_t i = 0; i < 4096; i++)
+                        want[i] = in_value(i) + (i >= ia && i < ia + 32 ? 1 : 0);
+                    if (old == a && dirty) {
+                        dirty_a++;
+                        for (uint32_t t = 0; t < 32; t++)
+                            want[ia + t] = in_value((uint32_t)ia + t); /* the store is lost */
+                    } else if (old == a) {
+                        clean_a++;
+                    } else {
+                        b_line++;
+                    }
+                    int kept = dirty || !c; /* still in the L2, or written back */
+                    if (nv != old && al >= r.in && al < r.in + sizeof r.mem && kept)
+                        for (uint32_t t = 0; t < 32; t++)
+                            want[(al - r.in) / 4 + t] = line[t];
+                    for (uint32_t i = 0; i < 4096; i++)
+                        if (r.mem[i] != want[i]) {
+                            CHECK_MSG(0, "in[%u] = 0x%x, want 0x%x: %s", i, r.mem[i], want[i],
+                                      r.rep);
+                            break;
+                        }
+                    /* the loads: b hits the line only if it now answers for b; a
+                     * reads DRAM's bytes after a dirty line left it */
+                    int y_line = 1, y_b = 1, z_new = 1, z_old = 1, z_line = 1;
+                    for (uint32_t t = 0; t < 32; t++) {
+                        y_line &= r.y[t] == line[t];
+                        z_line &= r.z[t] == line[t];
+                        y_b &= r.y[t] == in_value((uint32_t)ib + t);
+                        z_new &= r.z[t] == in_value((uint32_t)ia + t) + 1;
+                        z_old &= r.z[t] == in_value((uint32_t)ia + t);
+                    }
+                    CHECK_MSG(y_b || (al == b && y_line), "%s", r.rep);
+                    /* (b's line may answer for a once a's has left the L2) */
+                    CHECK_MSG(z_new || (old == a && dirty && z_old) || (al == a && z_line), "%s",
+                              r.rep);
+                    if (al == b && y_line && !y_b)
+                        alias_b++;
+                }
+    }
+    CHECK_MSG(alias_b >= 1 && dirty_a >= 10 && clean_a >= 1 && b_line >= 1,
+              "alias_b %d dirty_a %d clean_a %d b_line %d", alias_b, dirty_a, clean_a, b_line);
+    run_tag_ptx(tag2_ptx, mkopts("functional", "l2tag", "bit1", 0, 0, NULL), &r);
+    CHECK_EQ_INT(r.st, LOCKSTEP_ERROR_INVALID_CONFIG);
+}
+
 /* Same options and seed: byte-identical reports and outputs, in timing
  * mode on 1 and 2 host threads and in both window orders, every site. */
 static void test_deterministic(void)
 {
     static run_res g, a, b;
-    const char *sites[] = {"reg_live", "reg_any", "pred", "insn_out", "alu",  "shared",
-                           "local",    "dram",    "simt", "l1d",      "l2d", "l1tag"};
-    for (int s = 0; s < 12; s++) {
+    const char *sites[] = {"reg_live", "reg_any", "pred", "insn_out", "alu",   "shared", "local",
+                           "dram",     "simt",    "l1d",  "l2d",      "l1tag", "l2tag"};
+    for (int s = 0; s < 13; s++) {
         const char *ptx = !strcmp(sites[s], "shared")  ? with_head(shared_body)
                           : !strcmp(sites[s], "l1d")   ? l1_ptx
                           : !strcmp(sites[s], "l1tag") ? l1_ptx
                           : !strcmp(sites[s], "l2d")   ? l2_ptx
+                          : !strcmp(sites[s], "l2tag") ? rmw_ptx
                           : !strcmp(sites[s], "local") ? with_head(local_body)
                           : !strcmp(sites[s], "dram")  ? with_head(copy_body)
                                                        : chain_ptx;
@@ -961,7 +1085,8 @@ static void test_deterministic(void)
             4, block, 2, &b);
         CHECK_MSG(!strcmp(a.rep, b.rep), "%s:\n  %s\n  %s", sites[s], a.rep, b.rep);
         CHECK(a.st == b.st && !memcmp(a.out, b.out, sizeof a.out));
-        if (!strcmp(sites[s], "l1d") || !strcmp(sites[s], "l2d") || !strcmp(sites[s], "l1tag"))
+        if (!strcmp(sites[s], "l1d") || !strcmp(sites[s], "l2d") || !strcmp(sites[s], "l1tag") ||
+            !strcmp(sites[s], "l2tag"))
             continue; /* timing mode only */
         /* functional mode twice */
         run(ptx, mkopts("functional", sites[s], "random", (uint64_t)at_insts, 5, NULL), 4, block,
@@ -999,13 +1124,14 @@ static void test_seeds_timing(void)
 }
 
 /* Every site and model at many points of a kernel with divergence, a
- * loop, shared and local memory and a barrier, in both modes: a run ends
- * (with its result or a kernel fault), never crashes, and lands. */
+ * loop, shared and local memory and a barrier, in both modes (the cache
+ * sites in timing mode): a run ends (with its result or a kernel fault),
+ * never crashes, and lands. */
 static void test_robust(void)
 {
     static run_res g, r;
-    const char *sites[] = {"reg_live", "reg_any", "pred", "insn_out", "alu",
-                           "shared", "local", "dram", "simt"};
+    const char *sites[] = {"reg_live", "reg_any", "pred", "insn_out", "alu", "shared",
+                           "local",    "dram",    "simt", "l1d",      "l2d", "l1tag", "l2tag"};
     const char *models[] = {"bit1", "bit2", "random", "zero"};
     const char *modes[] = {"functional", "timing"};
     const char *bound = "-lockstep_max_program_warp_insts 20000\n"
@@ -1014,8 +1140,8 @@ static void test_robust(void)
         run(with_head(diverge_body), mkopts(modes[m], "none", "bit1", 0, 0, NULL), 2, 64, 1, &g);
         CHECK_EQ_INT(g.st, LOCKSTEP_SUCCESS);
         int64_t span = jnum(g.rep, m ? "total_cycles" : "total_warp_insts");
-        int landed = 0, runs = 0;
-        for (int s = 0; s < 9; s++)
+        int landed = 0, runs = 0, cache_landed = 0;
+        for (int s = 0; s < (m ? 13 : 9); s++) /* the cache sites: timing mode only */
             for (int mo = 0; mo < 4; mo++)
                 for (int k = 0; k < 4; k++) {
                     uint64_t at = (uint64_t)(span * (2 * k + 1) / 16); /* the first half: warps resident */
@@ -1023,11 +1149,17 @@ static void test_robust(void)
                         mkopts(modes[m], sites[s], models[mo], at, (uint64_t)(s * 16 + mo * 4 + k),
                                bound),
                         2, 64, 1, &r);
+                    CHECK_MSG(strstr(r.rep, "\"landed\":") != NULL, "%s", r.rep);
+                    if (s >= 9) {
+                        /* whether a cache holds lines then depends on the kernel */
+                        cache_landed += jnum(r.rep, "landed") == 1;
+                        continue;
+                    }
                     runs++;
                     landed += jnum(r.rep, "landed") == 1;
-                    CHECK_MSG(strstr(r.rep, "\"landed\":") != NULL, "%s", r.rep);
                 }
         CHECK_MSG(landed * 10 >= runs * 9, "%s: %d of %d runs landed", modes[m], landed, runs);
+        CHECK_MSG(!m || cache_landed >= 16, "%d cache faults landed", cache_landed);
     }
 }
 
@@ -1103,7 +1235,7 @@ static void test_bad_options(void)
     CHECK_STR_CONTAINS(lockstep_config_last_error(cfg), "-lockstep_fault_site");
     CHECK_STR_CONTAINS(lockstep_config_last_error(cfg),
                        "expected none, reg_live, reg_any, pred, insn_out, alu, shared, local, "
-                       "dram, simt, l1d, l2d or l1tag");
+                       "dram, simt, l1d, l2d, l1tag or l2tag");
     CHECK_EQ_INT(lockstep_config_set(cfg, "-lockstep_fault_model", "bit3"),
                  LOCKSTEP_ERROR_INVALID_CONFIG);
     CHECK_STR_CONTAINS(lockstep_config_last_error(cfg), "-lockstep_fault_model");
@@ -1123,6 +1255,7 @@ int main(void)
     build_l1();
     build_l2();
     build_tag();
+    build_tag2();
     RUN(test_golden);
     RUN(test_insn_out);
     RUN(test_reg_live);
@@ -1135,6 +1268,7 @@ int main(void)
     RUN(test_l1d);
     RUN(test_l2d);
     RUN(test_l1tag);
+    RUN(test_l2tag);
     RUN(test_timing_insn_out);
     RUN(test_deterministic);
     RUN(test_seeds_timing);
