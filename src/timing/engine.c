@@ -537,8 +537,10 @@ int timing_l2d_write(timing_gpu *g, uint64_t k, uint32_t v)
     return 0;
 }
 
-/* The address bits a tag holds: from log2(line bytes) up to bit
- * TIMING_TAG_BITS - 1 (inject.c chooses among them). */
+/* Of the address bits a tag holds (log2(line bytes) to TIMING_TAG_BITS -
+ * 1), those whose flip keeps line_addr in its set (bit b of *keep), and
+ * those b whose flip together with b + 1 does (*keep2); inject.c chooses
+ * among them. */
 static void tag_bits(const cache *c, uint64_t line_addr, uint64_t *keep, uint64_t *keep2)
 {
     uint32_t set = cache_set_of(c, line_addr);
