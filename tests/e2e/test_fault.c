@@ -8,8 +8,12 @@
  *    report predicts exactly (the reported lane's output changes by the
  *    reported old -> new, the reported shared/local/device word is the one
  *    that changed, a lane taken off the SIMT mask never stores, a word of
- *    the L1's copy of a line reaches a load that hits it but not memory),
- *    and the report's old/new differ as the model says;
+ *    the L1's copy of a line reaches a load that hits it but not memory,
+ *    a word of an L2 line reaches the loads that hit it and stays in
+ *    memory only if its sector was dirty when the line left, a corrupted
+ *    L1 or L2 tag makes the old address miss and the new one hit with the
+ *    line's bytes, a dirty L2 line's bytes going to the new address), and
+ *    the report's old/new differ as the model says;
  *  - the same options and seed give byte-identical reports and outputs,
  *    in timing mode on 1 and 2 host threads and both window orders;
  *  - different seeds choose different targets (both modes); a fault point
