@@ -446,6 +446,11 @@ int config_fault_site(const char *name)
     return -1;
 }
 
+int config_fault_site_timing_only(int site)
+{
+    return site == FSITE_L1D || site == FSITE_L2D || site == FSITE_L1TAG || site == FSITE_L2TAG;
+}
+
 int config_fault_model(const char *name)
 {
     for (int i = 0; i < FMODEL_COUNT; i++)
@@ -619,7 +624,8 @@ lockstep_status lockstep_config_validate(lockstep_config *cfg)
                  "-lockstep_det %s runs on the timing model (-lockstep_mode timing); functional "
                  "mode is deterministic by itself", cfg->det);
         what = msg;
-    } else if (config_fault_site(cfg->fault_site) == FSITE_L1D && strcmp(cfg->mode, "timing")) {
+    } else if (config_fault_site_timing_only(config_fault_site(cfg->fault_site)) &&
+               strcmp(cfg->mode, "timing")) {
         snprintf(msg, sizeof msg,
                  "-lockstep_fault_site %s corrupts a cache of the timing model; it needs "
                  "-lockstep_mode timing", cfg->fault_site);

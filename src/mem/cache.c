@@ -617,6 +617,16 @@ uint8_t *cache_data(cache *c, int line)
     return c->data ? c->data + (size_t)line * c->cfg.line_bytes : NULL;
 }
 
+int cache_retag(cache *c, int line, uint64_t addr)
+{
+    uint64_t tag = cache_line_addr(c, addr);
+    if (c->tag[line] == TAG_NONE || tag == TAG_NONE ||
+        cache_set_of(c, addr) != (uint32_t)line / c->assoc)
+        return -1;
+    c->tag[line] = tag;
+    return 0;
+}
+
 void cache_line_get(const cache *c, int line, cache_line_state *st)
 {
     st->present = c->tag[line] != TAG_NONE;

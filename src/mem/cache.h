@@ -133,6 +133,13 @@ int cache_invalidate(cache *c, uint64_t addr, cache_victim *ev);
  * cache walks its lines with cache_line_get and writes them back first). */
 void cache_invalidate_all(cache *c);
 uint8_t *cache_data(cache *c, int line);      /* the line's bytes; NULL if no data kept */
+/* Fault injection (a tag fault): line, present, now holds line address
+ * addr instead, with its valid and dirty sectors, data and recency.  addr
+ * must map to the line's set (else -1 and nothing changes).  If another
+ * way of the set holds addr already, both do: the array stays well
+ * defined -- probe, allocate and invalidate take the lowest-numbered way
+ * of the two, and the other is found once that one has gone. */
+int cache_retag(cache *c, int line, uint64_t addr);
 
 /* The state of one line, for flushes, checkers and debugging. */
 typedef struct cache_line_state {

@@ -23,8 +23,8 @@
  *
  * DESIGN: the injector never reaches into the interpreter or the timing
  * model's structures; it sees warps through exec.h, memory through
- * devmem.h, and the L1 data caches (l1d) through the two functions
- * timing.h offers for it, in the serial step.
+ * devmem.h, and the caches (l1d, l2d, l1tag, l2tag) through the small functions
+ * timing.h offers for them, in the serial step.
  */
 #include "rel/inject.h"
 
@@ -42,10 +42,14 @@
 typedef struct fault_report {
     int landed;
     int has_cycle, has_sm, has_cta, has_warp, has_lane, has_addr, has_bit, has_line;
+    int has_part, dirty;  /* l2d, l2tag: the partition, and whether the word's sector (a
+                           * sector of the line) was dirty */
+    int has_alias;        /* l1tag, l2tag: the address the line answers for now */
+    uint64_t alias;
     uint64_t cycle, warp_inst;
     uint64_t launch;
     char *kernel;
-    uint32_t sm, cta[3], warp, lane, bit, ptx_line;
+    uint32_t sm, cta[3], warp, lane, bit, ptx_line, part;
     char target[32];
     uint64_t addr, old, new_;
 } fault_report;
@@ -528,6 +532,153 @@ static int land_l1d(rel_injector *inj, exec_launch *L, void *machine, uint64_t c
     return 1;
 }
 
+/* l2d: a 32-bit word in a valid sector of an L2 line in a memory
+ * partition.  Physically: a bit cell of the L2 slice's data array is hit
+ * while the line sits there.  Every access that the L2 serves from the
+ * line -- loads that miss in the L1 or bypass it, atomics, loads of other
+ * SMs -- sees the fault; a store to the word overwrites it.  What happens
+ * when the line leaves the L2 depends on its sector: a dirty sector is
+ * written back, so DRAM gets the corrupted word and it stays; a clean one
+ * is dropped, and the next access fetches DRAM's intact copy (the timing
+ * model keeps L2 values in device memory and restores the word then:
+ * timing_l2d_write, partition.c). */
+static int land_l2d(rel_injector *inj, exec_launch *L, void *machine, uint64_t cycle,
+                    uint64_t inst)
+{
+    timing_gpu *g = machine;
+    uint64_t total = g ? timing_l2d_words(g) : 0;
+    if (!total)
+        return 0;
+    uint64_t k = draw(inj, total), addr;
+    uint32_t part, old;
+    int dirty, bit;
+    if (timing_l2d_word(g, k, &part, &addr, &dirty, &old))
+        return 0;
+    uint64_t nv = corrupt(inj, old, 32, &bit) & 0xffffffffu;
+    if (timing_l2d_write(g, k, (uint32_t)nv))
+        return 0;
+    report_where(inj, L, NULL, NULL, -1, cycle, inst);
+    report_value(inj, old, nv, bit);
+    inj->rep.has_part = 1;
+    inj->rep.part = part;
+    inj->rep.dirty = dirty;
+    inj->rep.has_addr = 1;
+    inj->rep.addr = addr;
+    snprintf(inj->rep.target, sizeof inj->rep.target, "l2d");
+    return 1;
+}
+
+/* The k-th set bit of m (k < popcount(m)). */
+static uint32_t nth_set(uint64_t m, uint64_t k)
+{
+    return (uint32_t)nth_bit64(&m, 1, k);
+}
+
+/* The new tag of a tag fault on line address a: the model applied to the
+ * tag bits in keep (those whose flip keeps the line in its set; keep2:
+ * those b whose flip with b + 1 does).  bit1 flips one of them, bit2 two
+ * adjacent ones (one if no pair qualifies), random replaces them with
+ * random bits (at least one changes), zero clears them (which may change
+ * nothing).  *bit: the lowest bit flipped, or -1. */
+static uint64_t corrupt_tag(rel_injector *inj, uint64_t a, uint64_t keep, uint64_t keep2,
+                            int *bit)
+{
+    *bit = -1;
+    switch (inj->model) {
+    case FMODEL_BIT2:
+        if (keep2) {
+            *bit = (int)nth_set(keep2, draw(inj, (uint64_t)__builtin_popcountll(keep2)));
+            return a ^ (3ull << *bit);
+        }
+        /* fall through */
+    case FMODEL_BIT1:
+        *bit = (int)nth_set(keep, draw(inj, (uint64_t)__builtin_popcountll(keep)));
+        return a ^ (1ull << *bit);
+    case FMODEL_RANDOM: {
+        uint64_t m = rng_next(&inj->r) & keep;
+        return a ^ (m ? m : keep & -keep);
+    }
+    default: /* FMODEL_ZERO */
+        return a & ~keep;
+    }
+}
+
+/* l1tag: the tag of a line of an SM's L1 data cache that holds a valid
+ * sector (and is not waiting for a fill).  Physically: a bit cell of the
+ * tag array is hit, so the line -- its data, valid bits, recency -- now
+ * claims another line address.  Only tag bits that keep the line in its
+ * set are chosen (the other bits are not stored in the tag: they select
+ * the set).  Then the original address misses and is fetched again; the
+ * new address, if a load asks for it, hits and gets the original line's
+ * bytes.  If the set holds the new address already, two ways do: lookups
+ * take the lower way (cache_retag).  The L1 writes global stores through,
+ * so no wrong address reaches memory from here. */
+static int land_l1tag(rel_injector *inj, exec_launch *L, void *machine, uint64_t cycle,
+                      uint64_t inst)
+{
+    timing_gpu *g = machine;
+    uint64_t total = g ? timing_l1_lines(g) : 0;
+    if (!total)
+        return 0;
+    uint64_t k = draw(inj, total), a, keep, keep2;
+    uint32_t sm;
+    if (timing_l1_line(g, k, &sm, &a, &keep, &keep2) || !keep)
+        return 0;
+    int bit;
+    uint64_t na = corrupt_tag(inj, a, keep, keep2, &bit);
+    if (timing_l1_retag(g, k, na))
+        return 0;
+    report_where(inj, L, NULL, NULL, -1, cycle, inst);
+    inj->rep.has_sm = 1;
+    inj->rep.sm = sm;
+    report_value(inj, a, na, bit);
+    inj->rep.has_addr = 1;
+    inj->rep.addr = a;
+    inj->rep.has_alias = 1;
+    inj->rep.alias = na;
+    snprintf(inj->rep.target, sizeof inj->rep.target, "l1tag");
+    return 1;
+}
+
+/* l2tag: the tag of a line of an L2 slice that holds a valid sector (and
+ * is not waiting for a fill).  Physically: a bit cell of the slice's tag
+ * array is hit; the line now claims another address of its set.  The
+ * original address misses and reads DRAM again: the bytes DRAM had, which
+ * for a dirty sector are older than the line's (the stores it held are
+ * lost to that address).  The new address, while the line stays, is
+ * served the line's bytes; when the line leaves, a dirty sector is
+ * written back to the new address and a clean one is dropped, so the new
+ * address reads DRAM's own bytes again.  A flip to an address the slice
+ * holds or is filling is not drawn (timing.h). */
+static int land_l2tag(rel_injector *inj, exec_launch *L, void *machine, uint64_t cycle,
+                      uint64_t inst)
+{
+    timing_gpu *g = machine;
+    uint64_t total = g ? timing_l2_lines(g) : 0;
+    if (!total)
+        return 0;
+    uint64_t k = draw(inj, total), tag, addr, keep, keep2, alias;
+    uint32_t part;
+    int dirty;
+    if (timing_l2_line(g, k, &part, &tag, &addr, &dirty, &keep, &keep2) || !keep)
+        return 0;
+    int bit;
+    uint64_t nt = corrupt_tag(inj, tag, keep, keep2, &bit);
+    if (timing_l2_retag(g, k, nt, &alias))
+        return 0;
+    report_where(inj, L, NULL, NULL, -1, cycle, inst);
+    report_value(inj, tag, nt, bit);
+    inj->rep.has_part = 1;
+    inj->rep.part = part;
+    inj->rep.dirty = dirty;
+    inj->rep.has_addr = 1;
+    inj->rep.addr = addr;
+    inj->rep.has_alias = 1;
+    inj->rep.alias = alias;
+    snprintf(inj->rep.target, sizeof inj->rep.target, "l2tag");
+    return 1;
+}
+
 /* insn_out, alu: choose a resident warp; its next register write gets the
  * fault (on_written).  1 if one was armed. */
 static int arm(rel_injector *inj, exec_launch *L)
@@ -570,6 +721,9 @@ static void land(rel_injector *inj, exec_launch *L, void *machine, uint64_t cycl
     case FSITE_LOCAL: ok = land_local(inj, L, cycle, inst); break;
     case FSITE_DRAM: ok = land_dram(inj, L, cycle, inst); break;
     case FSITE_L1D: ok = land_l1d(inj, L, machine, cycle, inst); break;
+    case FSITE_L2D: ok = land_l2d(inj, L, machine, cycle, inst); break;
+    case FSITE_L1TAG: ok = land_l1tag(inj, L, machine, cycle, inst); break;
+    case FSITE_L2TAG: ok = land_l2tag(inj, L, machine, cycle, inst); break;
     case FSITE_INSN_OUT: case FSITE_ALU:
         if (!inj->arm_w && arm(inj, L)) {
             /* where it was armed; the write's cycle replaces it (timing) */
@@ -783,6 +937,8 @@ void rel_inject_report_json(const rel_injector *inj, strbuf *sb)
         sb_json_string(sb, r->kernel ? r->kernel : "");
         if (r->has_sm)
             sb_printf(sb, ",\"sm\":%u", r->sm);
+        if (r->has_part)
+            sb_printf(sb, ",\"partition\":%u", r->part);
         if (r->has_cta)
             sb_printf(sb, ",\"cta\":[%u,%u,%u]", r->cta[0], r->cta[1], r->cta[2]);
         if (r->has_warp)
@@ -795,6 +951,10 @@ void rel_inject_report_json(const rel_injector *inj, strbuf *sb)
             sb_printf(sb, ",\"ptx_line\":%u", r->ptx_line);
         if (r->has_addr)
             sb_printf(sb, ",\"addr\":\"0x%llx\"", (unsigned long long)r->addr);
+        if (r->has_alias)
+            sb_printf(sb, ",\"alias\":\"0x%llx\"", (unsigned long long)r->alias);
+        if (inj->site == FSITE_L2D || inj->site == FSITE_L2TAG)
+            sb_printf(sb, ",\"dirty\":%d", r->dirty);
         if (r->has_bit)
             sb_printf(sb, ",\"bit\":%u", r->bit);
         sb_printf(sb, ",\"old\":\"0x%llx\",\"new\":\"0x%llx\"", (unsigned long long)r->old,

@@ -403,6 +403,275 @@ uint8_t *timing_l1d_word(timing_gpu *g, uint64_t k, uint32_t *sm, uint64_t *addr
     }
     return NULL;
 }
+
+/* The global (physical) address of partition part's local address la: the
+ * inverse of tm_part_of and tm_part_local. */
+uint64_t tm_part_global(const timing_gpu *g, uint32_t part, uint64_t la)
+{
+    uint64_t cs = g->cfg->partition_chunk, n = g->nparts;
+    uint64_t grp = la / cs;
+    uint64_t first = (grp * n + g->part_offset + group_hash(grp)) % n; /* chunk grp*n's partition */
+    uint64_t addr = (grp * n + (part + n - first) % n) * cs + la % cs;
+    LS_ASSERT(tm_part_of(g, addr) == part && tm_part_local(g, addr) == la);
+    return addr;
+}
+
+/* The device address whose modelled physical address (devmem_phys) is pa,
+ * for the 4 bytes at pa inside one live allocation: 0, or -1. */
+int tm_dev_of_phys(const devmem *dm, uint64_t pa, uint64_t *dev)
+{
+    uint32_t hint = 0;
+    const devmem_alloc *a = devmem_find(dm, pa, 4, &hint);
+    if (a && !a->host) {
+        *dev = pa; /* device memory is its own physical address */
+        return 0;
+    }
+    for (a = devmem_next(dm, 0); a; a = devmem_next(dm, a->base))
+        if (a->host && pa >= a->phys && pa - a->phys + 4 <= a->size) {
+            *dev = a->base + (pa - a->phys);
+            return 0;
+        }
+    return -1;
+}
+
+/* The valid sectors of an L2 line with no fill pending. */
+static uint32_t l2_valid(const timing_gpu *g, const cache_line_state *st)
+{
+    uint32_t n = g->l2cfg.line_bytes / g->l2cfg.sector_bytes;
+    return st->present && !st->reserved ? st->valid & (n >= 32 ? ~0u : (1u << n) - 1) : 0;
+}
+
+/* Walk the L2 words timing_l2d_words counts to the k-th (k == UINT64_MAX:
+ * count them all); its partition, line, offset in the line, device
+ * address.  Returns the count walked past, or UINT64_MAX when found. */
+static uint64_t l2d_walk(const timing_gpu *g, uint64_t k, uint32_t *part, int *line,
+                         uint32_t *off, uint64_t *dev)
+{
+    uint64_t n = 0;
+    uint32_t sb = g->l2cfg.sector_bytes;
+    if (!g->L)
+        return 0;
+    for (uint32_t p = 0; p < g->nparts; p++) {
+        const cache *c = g->parts[p].l2;
+        for (uint32_t i = 0; i < cache_nlines(c); i++) {
+            cache_line_state st;
+            cache_line_get(c, (int)i, &st);
+            uint32_t v = l2_valid(g, &st);
+            if (!v)
+                continue;
+            uint64_t ga = tm_part_global(g, p, st.line_addr);
+            for (; v; v &= v - 1)
+                for (uint32_t o = (uint32_t)__builtin_ctz(v) * sb, e = o + sb; o < e; o += 4) {
+                    uint64_t d;
+                    if (tm_dev_of_phys(g->L->dm, ga + o, &d))
+                        continue; /* no live allocation holds it */
+                    if (n++ == k) {
+                        *part = p;
+                        *line = (int)i;
+                        *off = o;
+                        *dev = d;
+                        return UINT64_MAX;
+                    }
+                }
+        }
+    }
+    return n;
+}
+
+uint64_t timing_l2d_words(const timing_gpu *g)
+{
+    uint32_t part, off;
+    int line;
+    uint64_t dev;
+    return l2d_walk(g, UINT64_MAX, &part, &line, &off, &dev);
+}
+
+int timing_l2d_word(const timing_gpu *g, uint64_t k, uint32_t *part, uint64_t *addr,
+                    int *dirty, uint32_t *val)
+{
+    uint32_t off;
+    int line;
+    uint64_t dev;
+    if (k == UINT64_MAX || l2d_walk(g, k, part, &line, &off, &dev) != UINT64_MAX)
+        return -1;
+    cache_line_state st;
+    cache_line_get(g->parts[*part].l2, line, &st);
+    *addr = tm_part_global(g, *part, st.line_addr) + off;
+    *dirty = (st.dirty & cache_sector_mask(g->parts[*part].l2, st.line_addr + off, 4)) != 0;
+    uint8_t b[4];
+    exec_global_read(g->L, dev, b, 4);
+    memcpy(val, b, 4);
+    return 0;
+}
+
+int timing_l2d_write(timing_gpu *g, uint64_t k, uint32_t v)
+{
+    uint32_t part, off;
+    int line;
+    uint64_t dev;
+    if (k == UINT64_MAX || l2d_walk(g, k, &part, &line, &off, &dev) != UINT64_MAX)
+        return -1;
+    tm_part *p = &g->parts[part];
+    cache_line_state st;
+    cache_line_get(p->l2, line, &st);
+    uint32_t sector = cache_sector_mask(p->l2, st.line_addr + off, 4);
+    uint8_t b[4];
+    uint64_t mask[2] = {0xf, 0};
+    exec_global_read(g->L, dev, b, 4);
+    uint32_t old;
+    memcpy(&old, b, 4);
+    memcpy(b, &v, 4);
+    if (exec_global_write(g->L, dev, b, mask, 4))
+        return -1;
+    if (!(st.dirty & sector)) {
+        /* DRAM still holds old: the line must give it back when it leaves
+         * the L2 with this sector clean (partition.c, l2_fault_evicted) */
+        uint32_t w = off / 4;
+        p->fault.on = 1;
+        p->fault.line = st.line_addr;
+        p->fault.words = 1u << w;
+        p->fault.dev[w] = dev;
+        p->fault.dram[w] = old;
+        p->fault.l2[w] = v;
+    }
+    return 0;
+}
+
+/* Of the address bits a tag holds (log2(line bytes) to TIMING_TAG_BITS -
+ * 1), those whose flip keeps line_addr in its set (bit b of *keep), and
+ * those b whose flip together with b + 1 does (*keep2); inject.c chooses
+ * among them. */
+static void tag_bits(const cache *c, uint64_t line_addr, uint64_t *keep, uint64_t *keep2)
+{
+    uint32_t set = cache_set_of(c, line_addr);
+    *keep = *keep2 = 0;
+    for (uint32_t b = (uint32_t)__builtin_ctz(cache_get_config(c)->line_bytes);
+         b < TIMING_TAG_BITS; b++) {
+        if (cache_set_of(c, line_addr ^ (1ull << b)) == set)
+            *keep |= 1ull << b;
+        if (b + 1 < TIMING_TAG_BITS && cache_set_of(c, line_addr ^ (3ull << b)) == set)
+            *keep2 |= 1ull << b;
+    }
+}
+
+/* The k-th L1 line with a valid sector and no fill pending (SM by SM,
+ * line by line; k == UINT64_MAX: count them).  Returns the count walked
+ * past, or UINT64_MAX when found. */
+static uint64_t l1_walk(const timing_gpu *g, uint64_t k, uint32_t *sm, int *line)
+{
+    uint64_t n = 0;
+    for (uint32_t s = 0; g->have_l1 && s < g->nsms; s++) {
+        const cache *c = g->sms[s].l1;
+        for (uint32_t i = 0; c && i < cache_nlines(c); i++) {
+            cache_line_state st;
+            cache_line_get(c, (int)i, &st);
+            if (!l1_valid(g, &st))
+                continue;
+            if (n++ == k) {
+                *sm = s;
+                *line = (int)i;
+                return UINT64_MAX;
+            }
+        }
+    }
+    return n;
+}
+
+uint64_t timing_l1_lines(const timing_gpu *g)
+{
+    uint32_t sm;
+    int line;
+    return l1_walk(g, UINT64_MAX, &sm, &line);
+}
+
+int timing_l1_line(const timing_gpu *g, uint64_t k, uint32_t *sm, uint64_t *line_addr,
+                   uint64_t *keep, uint64_t *keep2)
+{
+    int line;
+    if (k == UINT64_MAX || l1_walk(g, k, sm, &line) != UINT64_MAX)
+        return -1;
+    cache_line_state st;
+    cache_line_get(g->sms[*sm].l1, line, &st);
+    *line_addr = st.line_addr;
+    tag_bits(g->sms[*sm].l1, st.line_addr, keep, keep2);
+    return 0;
+}
+
+int timing_l1_retag(timing_gpu *g, uint64_t k, uint64_t line_addr)
+{
+    uint32_t sm;
+    int line;
+    if (k == UINT64_MAX || l1_walk(g, k, &sm, &line) != UINT64_MAX)
+        return -1;
+    return cache_retag(g->sms[sm].l1, line, line_addr);
+}
+
+/* The k-th L2 line with a valid sector and no fill pending (partition by
+ * partition, line by line; k == UINT64_MAX: count them).  Returns the
+ * count walked past, or UINT64_MAX when found. */
+static uint64_t l2_walk(const timing_gpu *g, uint64_t k, uint32_t *part, int *line)
+{
+    uint64_t n = 0;
+    for (uint32_t p = 0; p < g->nparts; p++) {
+        const cache *c = g->parts[p].l2;
+        for (uint32_t i = 0; i < cache_nlines(c); i++) {
+            cache_line_state st;
+            cache_line_get(c, (int)i, &st);
+            if (!l2_valid(g, &st))
+                continue;
+            if (n++ == k) {
+                *part = p;
+                *line = (int)i;
+                return UINT64_MAX;
+            }
+        }
+    }
+    return n;
+}
+
+uint64_t timing_l2_lines(const timing_gpu *g)
+{
+    uint32_t part;
+    int line;
+    return g->parts[0].dram_copy ? l2_walk(g, UINT64_MAX, &part, &line) : 0;
+}
+
+int timing_l2_line(timing_gpu *g, uint64_t k, uint32_t *part, uint64_t *tag,
+                   uint64_t *addr, int *dirty, uint64_t *keep, uint64_t *keep2)
+{
+    int line;
+    if (k == UINT64_MAX || l2_walk(g, k, part, &line) != UINT64_MAX)
+        return -1;
+    tm_part *p = &g->parts[*part];
+    cache_line_state st;
+    cache_line_get(p->l2, line, &st);
+    *tag = st.line_addr;
+    *addr = tm_part_global(g, *part, st.line_addr);
+    *dirty = st.dirty != 0;
+    tag_bits(p->l2, st.line_addr, keep, keep2);
+    /* a flip to an address the L2 holds already is left out (see
+     * timing.h) */
+    for (uint64_t m = *keep; m; m &= m - 1)
+        if (!part_tag_free(p, st.line_addr ^ (m & -m)))
+            *keep &= ~(m & -m);
+    for (uint64_t m = *keep2; m; m &= m - 1)
+        if (!part_tag_free(p, st.line_addr ^ (3 * (m & -m))))
+            *keep2 &= ~(m & -m);
+    return 0;
+}
+
+int timing_l2_retag(timing_gpu *g, uint64_t k, uint64_t tag, uint64_t *alias)
+{
+    uint32_t part;
+    int line;
+    if (k == UINT64_MAX || l2_walk(g, k, &part, &line) != UINT64_MAX)
+        return -1;
+    if (part_retag(&g->parts[part], line, tag))
+        return -1;
+    *alias = tm_part_global(g, part, tag);
+    return 0;
+}
+
 double timing_core_mhz(const timing_gpu *g) { return g->mhz[0]; }
 uint32_t timing_num_sms(const timing_gpu *g) { return g->nsms; }
 

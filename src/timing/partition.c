@@ -103,6 +103,12 @@ int part_init(timing_gpu *g, tm_part *p, uint32_t id)
     p->g = g;
     if (!(p->l2 = cache_create(&g->l2cfg, 0)))
         return -1;
+    if (config_fault_site(g->cfg->fault_site) == FSITE_L2TAG) {
+        uint32_t n = cache_nlines(p->l2);
+        if (!(p->dram_copy = malloc((size_t)n * TM_LINE)) ||
+            !(p->dram_mask = calloc(n, sizeof *p->dram_mask)))
+            return -1;
+    }
     if (!(p->dram = dram_create(&g->dcfg, g->cfg->nondet ? g->cfg->nondet_seed : 0, id)))
         return -1;
     p->nmshr = g->l2cfg.mshr_entries ? g->l2cfg.mshr_entries : 1;
@@ -131,6 +137,8 @@ void part_release(tm_part *p)
 {
     sb_free(&p->L.fault_msg);
     cache_free(p->l2);
+    free(p->dram_copy);
+    free(p->dram_mask);
     dram_free(p->dram);
     free(p->mshr);
     free(p->mshr_index);
@@ -225,8 +233,110 @@ static int dq_push(tm_part *p, uint64_t t, uint64_t addr, uint32_t tag, int writ
     return 0;
 }
 
+/* A line left the L2: the end of a cache fault in it (tm_part.fault). */
+static void l2_fault_evicted(tm_part *p, const cache_victim *ev)
+{
+    if (!p->fault.on || !ev->valid || ev->line_addr != p->fault.line)
+        return;
+    p->fault.on = 0;
+    for (uint32_t m = p->fault.words; m; m &= m - 1) {
+        uint32_t w = (uint32_t)ctz32(m);
+        if (ev->dirty & cache_sector_mask(p->l2, p->fault.line + 4 * w, 4))
+            continue; /* written back: DRAM holds the L2's word now */
+        uint8_t b[4];
+        uint32_t v;
+        exec_global_read(&p->L, p->fault.dev[w], b, 4);
+        memcpy(&v, b, 4);
+        if (v != p->fault.l2[w])
+            continue;
+        uint64_t mask[2] = {0xf, 0};
+        memcpy(b, &p->fault.dram[w], 4);
+        if (exec_global_write(&p->L, p->fault.dev[w], b, mask, 4))
+            p->L.oom = 1;
+    }
+}
+
+/* l2tag: before the sectors sec of line (device line address dline) may
+ * become dirty, keep DRAM's bytes of those that are clean (tm_part.dram_copy). */
+static void dram_keep(tm_part *p, int line, uint64_t dline, uint32_t sec)
+{
+    if (!p->dram_copy)
+        return;
+    cache_line_state st;
+    cache_line_get(p->l2, line, &st);
+    uint32_t need = sec & ~st.dirty & ~p->dram_mask[line], sb = p->g->l2cfg.sector_bytes;
+    for (uint32_t m = need; m; m &= m - 1) {
+        uint32_t o = (uint32_t)ctz32(m) * sb;
+        exec_global_read(&p->L, dline + o, p->dram_copy + (size_t)line * TM_LINE + o, sb);
+    }
+    p->dram_mask[line] |= need;
+}
+
+int part_tag_free(tm_part *p, uint64_t la)
+{
+    return cache_probe(p->l2, la, NULL, NULL, 0, 0) < 0 &&
+           mshr_find(p, tm_part_global(p->g, p->id, la)) < 0;
+}
+
+/* The values follow the tag: the new address answers with the line's
+ * bytes; the old one reads DRAM again (the bytes dram_keep kept for a dirty
+ * sector; a clean one's are the line's).  For the clean sectors DRAM's
+ * bytes of the new address are what device memory gets back when the line
+ * leaves the L2 clean (tm_part.fault); the dirty ones will be written back
+ * to the new address.  Words outside every live allocation are not kept
+ * (no program can read them). */
+int part_retag(tm_part *p, int line, uint64_t la)
+{
+    timing_gpu *g = p->g;
+    exec_launch *L = g->L;
+    cache_line_state st;
+    cache_line_get(p->l2, line, &st);
+    if (!L || !p->dram_copy || !st.present || st.reserved)
+        return -1;
+    if (la == st.line_addr)
+        return 0;
+    if (cache_set_of(p->l2, la) != cache_set_of(p->l2, st.line_addr) || !part_tag_free(p, la))
+        return -1;
+    uint64_t ga = tm_part_global(g, p->id, st.line_addr), ga2 = tm_part_global(g, p->id, la);
+    uint64_t mask[2] = {0xf, 0};
+    p->fault.on = 1;
+    p->fault.line = la;
+    p->fault.words = 0;
+    for (uint32_t w = 0; w < TM_LINE / 4; w++) {
+        uint32_t sec = cache_sector_mask(p->l2, st.line_addr + 4 * w, 4);
+        if (!(st.valid & sec))
+            continue;
+        uint64_t d1, d2;
+        int has1 = !tm_dev_of_phys(L->dm, ga + 4 * w, &d1);
+        int has2 = !tm_dev_of_phys(L->dm, ga2 + 4 * w, &d2);
+        uint8_t cur[4] = {0}, old2[4] = {0};
+        if (has1)
+            exec_global_read(L, d1, cur, 4);
+        if (has2) {
+            exec_global_read(L, d2, old2, 4);
+            if (exec_global_write(L, d2, cur, mask, 4))
+                L->oom = 1;
+        }
+        if (st.dirty & sec) {
+            if (has1 && (p->dram_mask[line] & sec) &&
+                exec_global_write(L, d1, p->dram_copy + (size_t)line * TM_LINE + 4 * w, mask, 4))
+                L->oom = 1;
+        } else if (has2) {
+            p->fault.words |= 1u << w;
+            p->fault.dev[w] = d2;
+            memcpy(&p->fault.dram[w], old2, 4);
+            memcpy(&p->fault.l2[w], cur, 4);
+        }
+    }
+    /* what DRAM holds for the line's clean sectors is in fault now */
+    p->dram_mask[line] |= st.valid;
+    return cache_retag(p->l2, line, la);
+}
+
+/* Every line that leaves the L2 comes here: a dirty one is written back. */
 static void writeback(tm_part *p, const cache_victim *ev, uint64_t now)
 {
+    l2_fault_evicted(p, ev);
     if (!ev->valid || !ev->dirty)
         return;
     p->st.l2_writebacks++;
@@ -295,10 +405,13 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
             if (idx < 0)
                 return 0;
             writeback(p, &ev, now);
+            if (p->dram_mask)
+                p->dram_mask[idx] = 0;
         }
         st->l2_accesses++;
         if ((valid & sec) != sec)
             st->l2_misses++;
+        dram_keep(p, idx, r->line, sec);
         cache_fill(p->l2, idx, sec, NULL);
         cache_set_dirty(p->l2, idx, sec);
         serve(p, r, now);
@@ -306,8 +419,10 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
     }
     if (idx >= 0 && !reserved && (valid & sec) == sec) {
         st->l2_accesses++;
-        if (r->type == REQ_ATOM)
+        if (r->type == REQ_ATOM) {
+            dram_keep(p, idx, r->line, sec);
             cache_set_dirty(p->l2, idx, sec);
+        }
         serve(p, r, now);
         return 1;
     }
@@ -324,6 +439,8 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
     if (li < 0)
         return 0;
     writeback(p, &ev, now);
+    if (p->dram_mask)
+        p->dram_mask[li] = 0;
     st->l2_accesses++;
     st->l2_misses++;
     mshr_take(p, (uint32_t)free_i, r->pline);
@@ -360,8 +477,11 @@ void part_cycle(tm_part *p, uint64_t now)
         cache_fill(p->l2, m->l2line, all, NULL);
         tm_req *r;
         while ((r = reqq_pop(&m->waiting))) {
-            if (r->type == REQ_WR || r->type == REQ_ATOM)
-                cache_set_dirty(p->l2, m->l2line, cache_sectors_of(p->l2, r->sectors, TM_SECTOR));
+            if (r->type == REQ_WR || r->type == REQ_ATOM) {
+                uint32_t sec = cache_sectors_of(p->l2, r->sectors, TM_SECTOR);
+                dram_keep(p, m->l2line, r->line, sec);
+                cache_set_dirty(p->l2, m->l2line, sec);
+            }
             serve(p, r, now);
         }
         mshr_release(p, (uint32_t)tag);

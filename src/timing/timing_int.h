@@ -350,6 +350,26 @@ typedef struct tm_part {
      * set reserved): only a DRAM completion frees either, so the head waits
      * for one instead of retrying every cycle */
     int l2_stuck;
+    /* A cache fault (l2d, l2tag) left words whose value the L2 holds
+     * differently from DRAM in clean sectors of the line with (local)
+     * address `line`: device memory holds the L2's copy (l2[w] at dev[w]
+     * for each word w in `words`), DRAM's value is dram[w].  When the line
+     * leaves the L2 with a word's sector still clean, device memory gets
+     * DRAM's value back (unless something else has changed it since: a
+     * host copy); a dirty sector is written back and the L2's copy stays. */
+    struct {
+        int on;
+        uint64_t line;
+        uint32_t words;
+        uint64_t dev[TM_LINE / 4];
+        uint32_t dram[TM_LINE / 4], l2[TM_LINE / 4];
+    } fault;
+    /* l2tag only (-lockstep_fault_site l2tag): DRAM's bytes of each line's
+     * sectors in dram_mask[line], taken when a sector first becomes dirty
+     * (device memory then holds the new bytes, DRAM keeps these until the
+     * write-back): a tag fault sends the line's old address back to them */
+    uint8_t *dram_copy;
+    uint32_t *dram_mask;
 } tm_part;
 
 /* observe.c's snapshot of one SM at the last trace sample */
@@ -496,6 +516,15 @@ void part_accept(tm_part *p, tm_req *r, uint64_t now);
 void part_cycle(tm_part *p, uint64_t now);
 uint64_t part_next_event(const tm_part *p, uint64_t now);
 int part_idle(const tm_part *p);
+/* l2tag: line (present, no fill pending) now holds local line address la
+ * (same set, not present, no fill pending for it); device memory follows
+ * (partition.c).  0, or -1. */
+int part_retag(tm_part *p, int line, uint64_t la);
+/* Whether local line address la can take a tag fault's new address: not
+ * present in the L2, no fill pending for it. */
+int part_tag_free(tm_part *p, uint64_t la);
+uint64_t tm_part_global(const timing_gpu *g, uint32_t part, uint64_t la);
+int tm_dev_of_phys(const devmem *dm, uint64_t pa, uint64_t *dev);
 
 /* engine.c */
 tm_req *tm_req_new(tm_sm *sm);

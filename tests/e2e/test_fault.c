@@ -8,8 +8,12 @@
  *    report predicts exactly (the reported lane's output changes by the
  *    reported old -> new, the reported shared/local/device word is the one
  *    that changed, a lane taken off the SIMT mask never stores, a word of
- *    the L1's copy of a line reaches a load that hits it but not memory),
- *    and the report's old/new differ as the model says;
+ *    the L1's copy of a line reaches a load that hits it but not memory,
+ *    a word of an L2 line reaches the loads that hit it and stays in
+ *    memory only if its sector was dirty when the line left, a corrupted
+ *    L1 or L2 tag makes the old address miss and the new one hit with the
+ *    line's bytes, a dirty L2 line's bytes going to the new address), and
+ *    the report's old/new differ as the model says;
  *  - the same options and seed give byte-identical reports and outputs,
  *    in timing mode on 1 and 2 host threads and both window orders;
  *  - different seeds choose different targets (both modes); a fault point
@@ -154,6 +158,84 @@ static void build_l1(void)
              "  ld.global.ca.u32 %%r3, [%%rd6];\n  st.global.u32 [%%rd3], %%r3;\n  ret;\n}\n");
 }
 
+/* l2: the same, loaded twice through the L2 alone (.cg); rmw: in[t] += 1
+ * first (a store that makes the line dirty in the L2), then out[t] = in[t]
+ * loaded after the chain */
+static char l2_ptx[8192], rmw_ptx[8192];
+
+static void build_l2(void)
+{
+    char *d = l2_ptx;
+    for (const char *p = l1_ptx; *p; p++) {
+        if (!strncmp(p, ".ca.", 4)) {
+            memcpy(d, ".cg.", 4);
+            d += 4;
+            p += 3;
+            continue;
+        }
+        *d++ = *p;
+    }
+    *d = 0;
+    size_t n = (size_t)snprintf(
+        rmw_ptx, sizeof rmw_ptx,
+        "%s.visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+        "  .reg .b32 %%r<16>;\n  .reg .b64 %%rd<8>;\n"
+        "  ld.param.u64 %%rd1, [out];\n  ld.param.u64 %%rd5, [in];\n  mov.u32 %%r1, %%tid.x;\n"
+        "  mul.wide.u32 %%rd2, %%r1, 4;\n  add.u64 %%rd3, %%rd1, %%rd2;\n"
+        "  add.u64 %%rd6, %%rd5, %%rd2;\n  ld.global.cg.u32 %%r2, [%%rd6];\n"
+        "  add.u32 %%r4, %%r2, 1;\n  st.global.u32 [%%rd6], %%r4;\n",
+        ptx_head);
+    for (int k = 0; k < 64; k++)
+        n += (size_t)snprintf(rmw_ptx + n, sizeof rmw_ptx - n, "  add.u32 %%r4, %%r4, %d;\n", k);
+    snprintf(rmw_ptx + n, sizeof rmw_ptx - n,
+             "  ld.global.cg.u32 %%r3, [%%rd6];\n  st.global.u32 [%%rd3], %%r3;\n  ret;\n}\n");
+}
+
+/* tag: y = b[t] after a[t] was loaded, z = a[t] again, each load after a
+ * chain that waits for the one before; out[t] = y, out[32 + t] = z.  The
+ * host passes b = a + 4096 with bit 12 of a clear: a and b are the same
+ * line address but for bit 12, so they map to the same set of a linearly
+ * indexed L1 of 32 128-byte sets. */
+static char tag_ptx[16384];
+
+static void build_tag(void)
+{
+    size_t n = (size_t)snprintf(
+        tag_ptx, sizeof tag_ptx,
+        "%s.visible .entry k(.param .u64 out, .param .u64 a, .param .u64 b)\n{\n"
+        "  .reg .b32 %%r<16>;\n  .reg .b64 %%rd<12>;\n"
+        "  ld.param.u64 %%rd1, [out];\n  ld.param.u64 %%rd5, [a];\n  ld.param.u64 %%rd7, [b];\n"
+        "  mov.u32 %%r1, %%tid.x;\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.u64 %%rd3, %%rd1, %%rd2;\n"
+        "  add.u64 %%rd6, %%rd5, %%rd2;\n  add.u64 %%rd8, %%rd7, %%rd2;\n"
+        "  ld.global.ca.u32 %%r2, [%%rd6];\n  add.u32 %%r4, %%r2, 1;\n",
+        ptx_head);
+    for (int k = 0; k < 64; k++)
+        n += (size_t)snprintf(tag_ptx + n, sizeof tag_ptx - n, "  add.u32 %%r4, %%r4, %d;\n", k);
+    n += (size_t)snprintf(tag_ptx + n, sizeof tag_ptx - n,
+                          "  ld.global.ca.u32 %%r3, [%%rd8];\n  add.u32 %%r5, %%r3, 1;\n");
+    for (int k = 0; k < 64; k++)
+        n += (size_t)snprintf(tag_ptx + n, sizeof tag_ptx - n, "  add.u32 %%r5, %%r5, %d;\n", k);
+    snprintf(tag_ptx + n, sizeof tag_ptx - n,
+             "  ld.global.ca.u32 %%r6, [%%rd6];\n  st.global.u32 [%%rd3], %%r3;\n"
+             "  add.u64 %%rd9, %%rd3, 128;\n  st.global.u32 [%%rd9], %%r6;\n  ret;\n}\n");
+}
+
+/* tag2: tag's kernel through the L2 alone (.cg), with a[t] += 1 first: a
+ * store that makes a's line dirty in the L2 */
+static char tag2_ptx[16384];
+
+static void build_tag2(void)
+{
+    const char *p = strstr(tag_ptx, "  add.u32 %r4, %r2, 1;\n");
+    size_t n = (size_t)(p - tag_ptx);
+    memcpy(tag2_ptx, tag_ptx, n);
+    n += (size_t)snprintf(tag2_ptx + n, sizeof tag2_ptx - n,
+                          "  add.u32 %%r4, %%r2, 1;\n  st.global.u32 [%%rd6], %%r4;\n%s",
+                          p + strlen("  add.u32 %r4, %r2, 1;\n"));
+    for (char *q = tag2_ptx; (q = strstr(q, ".ca.")); q += 4)
+        memcpy(q, ".cg.", 4);
+}
+
 /* copy: out[t] = in[t] + 1 */
 static const char copy_body[] =
     ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
@@ -180,6 +262,7 @@ typedef struct run_res {
     char rep[2048];
     char err[1024];
     lockstep_dptr out_base, in_base;
+    uint64_t l1d_misses, l2_writebacks; /* summed over the launches (timing mode) */
 } run_res;
 
 static uint32_t in_value(uint32_t i) { return i * 0x01010101u + 0x55; }
@@ -224,9 +307,15 @@ static void run(const char *ptx, const char *opts, uint32_t grid, uint32_t block
             init[i] = SENTINEL;
         lockstep_memcpy_htod(dev, out, init, n * 4);
         void *args[] = {&out, &in};
-        for (int l = 0; l < launches && !r->st; l++)
+        for (int l = 0; l < launches && !r->st; l++) {
+            lockstep_launch_stats ls;
             r->st = lockstep_launch_args(dev, k, (lockstep_dim3){grid, 1, 1},
-                                         (lockstep_dim3){block, 1, 1}, 0, args, NULL);
+                                         (lockstep_dim3){block, 1, 1}, 0, args, &ls);
+            if (ls.timing) {
+                r->l1d_misses += ls.t.l1d_misses;
+                r->l2_writebacks += ls.t.l2_writebacks;
+            }
+        }
         if (r->st)
             snprintf(r->err, sizeof r->err, "%s", lockstep_device_last_error(dev));
         lockstep_synchronize(dev);
@@ -591,16 +680,392 @@ static void test_l1d(void)
     CHECK_EQ_INT(r.st, LOCKSTEP_ERROR_INVALID_CONFIG);
 }
 
+/* l2d: the L2's copy of a line changes.  With the default L2 nothing is
+ * evicted: the second load hits the line and sees the fault, and so does
+ * the host's read afterwards (through the L2).  With an L2 of one line the
+ * store to out evicts in's line: a clean sector is dropped and memory
+ * keeps the intact word; a dirty one is written back and the fault stays
+ * in memory.  Functional mode has no L2. */
+#define L2_ONE_LINE "-gpgpu_n_mem 1\n-gpgpu_cache:dl2 N:1:128:1,L:B:m:W:L,A:32:4,4\n"
+static void test_l2d(void)
+{
+    static run_res g, r;
+    for (int tiny = 0; tiny < 2; tiny++) {
+        const char *extra = tiny ? L2_ONE_LINE : NULL;
+        run(l2_ptx, mkopts("timing", "none", "bit1", 0, 0, extra), 1, 32, 1, &g);
+        CHECK_EQ_INT(g.st, LOCKSTEP_SUCCESS);
+        for (uint32_t t = 0; t < 32; t++)
+            CHECK_EQ_U64(g.out[t], in_value(t));
+        int64_t total = jnum(g.rep, "total_cycles");
+        int seen = 0, landed = 0;
+        const char *models[] = {"bit1", "bit2", "zero", "random"};
+        for (int64_t at = 0; at < total; at += total / 8)
+            for (int m = 0; m < 4; m++) {
+                run(l2_ptx, mkopts("timing", "l2d", models[m], (uint64_t)at, (uint64_t)(at + m),
+                                   extra),
+                    1, 32, 1, &r);
+                CHECK_EQ_INT(r.st, LOCKSTEP_SUCCESS);
+                if (jnum(r.rep, "landed") != 1) {
+                    CHECK_MSG(at > total / 2, "%s", r.rep);
+                    continue;
+                }
+                landed++;
+                check_model(r.rep, models[m], 32);
+                CHECK_STR_CONTAINS(r.rep, "\"target\":\"l2d\"");
+                CHECK_MSG(jnum(r.rep, "cta") < 0 && jnum(r.rep, "sm") < 0 &&
+                              jnum(r.rep, "partition") >= 0 && jnum(r.rep, "dirty") >= 0,
+                          "%s", r.rep);
+                if (tiny)
+                    CHECK_EQ_INT(jnum(r.rep, "partition"), 0);
+                uint64_t addr = (uint64_t)jnum(r.rep, "addr");
+                uint32_t old = (uint32_t)jnum(r.rep, "old"), nv = (uint32_t)jnum(r.rep, "new");
+                if (addr >= r.out_base && addr < r.out_base + 128) {
+                    /* late: out's line, written by the stores: dirty, and it stays */
+                    uint32_t k = (uint32_t)(addr - r.out_base) / 4;
+                    CHECK_MSG(jnum(r.rep, "dirty") == 1 && old == in_value(k), "%s", r.rep);
+                    for (uint32_t t = 0; t < 32; t++)
+                        CHECK_EQ_U64(r.out[t], t == k ? nv : in_value(t));
+                    continue;
+                }
+                CHECK_MSG(addr >= r.in_base && addr < r.in_base + 128, "%s", r.rep);
+                CHECK_EQ_INT(jnum(r.rep, "dirty"), 0);
+                uint32_t k = (uint32_t)(addr - r.in_base) / 4;
+                CHECK_EQ_U64(old, in_value(k));
+                for (uint32_t t = 0; t < 32; t++) {
+                    if (t != k) {
+                        CHECK_EQ_U64(r.out[t], in_value(t));
+                        CHECK_EQ_U64(r.in[t], in_value(t));
+                    }
+                }
+                /* the line stays (default L2): the host reads the fault through it;
+                 * evicted clean (one line): memory has the intact word */
+                CHECK_EQ_U64(r.in[k], tiny ? in_value(k) : nv);
+                CHECK(r.out[k] == old || r.out[k] == nv);
+                seen += r.out[k] == nv && old != nv;
+                if (at == 0 && old != nv)
+                    CHECK_EQ_U64(r.out[k], nv); /* just after the fill: the second load hits */
+            }
+        CHECK_MSG(seen >= 3 && landed >= 12, "seen %d landed %d", seen, landed);
+    }
+    /* a dirty line: written back, the fault reaches memory */
+    run(rmw_ptx, mkopts("timing", "none", "bit1", 0, 0, L2_ONE_LINE), 1, 32, 1, &g);
+    CHECK_EQ_INT(g.st, LOCKSTEP_SUCCESS);
+    for (uint32_t t = 0; t < 32; t++)
+        CHECK(g.out[t] == in_value(t) + 1 && g.in[t] == in_value(t) + 1);
+    int64_t total = jnum(g.rep, "total_cycles");
+    int dirty = 0, clean = 0;
+    for (int64_t at = 0; at < total; at += total / 40) {
+        run(rmw_ptx, mkopts("timing", "l2d", "bit1", (uint64_t)at, (uint64_t)at, L2_ONE_LINE), 1,
+            32, 1, &r);
+        CHECK_EQ_INT(r.st, LOCKSTEP_SUCCESS);
+        if (jnum(r.rep, "landed") != 1)
+            continue;
+        uint64_t addr = (uint64_t)jnum(r.rep, "addr");
+        uint32_t old = (uint32_t)jnum(r.rep, "old"), nv = (uint32_t)jnum(r.rep, "new");
+        if (addr < r.in_base || addr >= r.in_base + 128)
+            continue; /* out's line, at the end */
+        uint32_t k = (uint32_t)(addr - r.in_base) / 4;
+        for (uint32_t t = 0; t < 32; t++)
+            if (t != k)
+                CHECK(r.in[t] == in_value(t) + 1 && r.out[t] == in_value(t) + 1);
+        if (jnum(r.rep, "dirty") == 1) {
+            /* after the store: the write-back takes it to memory */
+            dirty++;
+            CHECK_EQ_U64(old, in_value(k) + 1);
+            CHECK_EQ_U64(r.in[k], nv);
+            CHECK(r.out[k] == old || r.out[k] == nv);
+            CHECK_MSG(r.l2_writebacks >= 1, "%s", r.rep);
+        } else {
+            /* before it: the store overwrites the word */
+            clean++;
+            CHECK_EQ_U64(old, in_value(k));
+            CHECK_EQ_U64(r.in[k], in_value(k) + 1);
+            CHECK_EQ_U64(r.out[k], in_value(k) + 1);
+        }
+    }
+    CHECK_MSG(dirty >= 3 && clean >= 1, "dirty %d clean %d", dirty, clean);
+    run(l2_ptx, mkopts("functional", "l2d", "bit1", 0, 0, NULL), 1, 32, 1, &r);
+    CHECK_EQ_INT(r.st, LOCKSTEP_ERROR_INVALID_CONFIG);
+}
+
+/* Run tag_ptx on one warp under opts: in is a 16 KiB buffer of in_value,
+ * a its first 8 KiB-aligned line, b = a + 4096; out[0..63] (y, z) back,
+ * with a's address and the L1 misses. */
+typedef struct tag_res {
+    lockstep_status st;
+    uint32_t y[32], z[32];
+    char rep[2048];
+    uint64_t a, in, misses;
+    uint32_t mem[4096];   /* in afterwards */
+} tag_res;
+
+static void run_tag_ptx(const char *ptx, const char *o, tag_res *r)
+{
+    memset(r, 0, sizeof *r);
+    lockstep_config *cfg = NULL;
+    lockstep_device *dev = NULL;
+    lockstep_module *mod = NULL;
+    lockstep_kernel *k = NULL;
+    lockstep_dptr out = 0, in = 0;
+    static uint32_t buf[4096];
+    r->st = lockstep_config_create(&cfg);
+    if (!r->st)
+        r->st = lockstep_config_parse(cfg, o, strlen(o), "test");
+    if (!r->st)
+        r->st = lockstep_device_create(cfg, &dev);
+    lockstep_config_destroy(cfg);
+    if (r->st)
+        return;
+    r->st = lockstep_module_load_ptx(dev, ptx, strlen(ptx), "tag.ptx", &mod);
+    if (!r->st)
+        r->st = lockstep_module_get_kernel(mod, "k", &k);
+    if (!r->st)
+        r->st = lockstep_malloc(dev, 64 * 4, &out);
+    if (!r->st)
+        r->st = lockstep_malloc(dev, sizeof buf, &in);
+    if (!r->st) {
+        for (uint32_t i = 0; i < 4096; i++)
+            buf[i] = in_value(i);
+        lockstep_memcpy_htod(dev, in, buf, sizeof buf);
+        lockstep_dptr a = (in + 8191) & ~(lockstep_dptr)8191, b = a + 4096;
+        r->a = a;
+        r->in = in;
+        void *args[] = {&out, &a, &b};
+        lockstep_launch_stats ls;
+        r->st = lockstep_launch_args(dev, k, (lockstep_dim3){1, 1, 1}, (lockstep_dim3){32, 1, 1},
+                                     0, args, &ls);
+        r->misses = ls.t.l1d_misses;
+        lockstep_synchronize(dev);
+        uint32_t o2[64];
+        lockstep_memcpy_dtoh(dev, o2, out, sizeof o2);
+        memcpy(r->y, o2, sizeof r->y);
+        memcpy(r->z, o2 + 32, sizeof r->z);
+        lockstep_memcpy_dtoh(dev, r->mem, in, sizeof r->mem);
+    }
+    size_t len = lockstep_fault_report(dev, r->rep, sizeof r->rep);
+    CHECK(len > 0 && len < sizeof r->rep);
+    lockstep_device_destroy(dev);
+}
+
+static void run_tag(const char *o, tag_res *r) { run_tag_ptx(tag_ptx, o, r); }
+
+/* Whether v holds the 32 words of run_tag's in buffer at device address x. */
+static int tag_vals(const uint32_t *v, const tag_res *r, uint64_t x)
+{
+    uint64_t in = r->in;
+    for (uint32_t t = 0; t < 32; t++)
+        if (v[t] != in_value((uint32_t)((x - in) / 4) + t))
+            return 0;
+    return 1;
+}
+
+/* l1tag: a line's tag changes within its set.  Fault point 0 lands on a's
+ * line just after its fill: a then misses again (one more L1 miss), and
+ * when the flip is bit 12 -- a's tag becomes b's -- the load of b hits
+ * and gets a's bytes.  Later points may hit b's line too.  A hashed L1
+ * (Fermi's H) keeps its set as well (only bits outside the hash flip). */
+#define L1_LINEAR "-gpgpu_cache:dl1 S:32:128:4,L:L:m:N:L,A:32:8,8\n"
+static void test_l1tag(void)
+{
+    static tag_res g, r;
+    run_tag(mkopts("timing", "none", "bit1", 0, 0, L1_LINEAR), &g);
+    CHECK_EQ_INT(g.st, LOCKSTEP_SUCCESS);
+    CHECK(tag_vals(g.z, &g, g.a) && tag_vals(g.y, &g, g.a + 4096));
+    CHECK_EQ_U64(g.misses, 2);
+    int alias = 0, moved = 0;
+    for (uint64_t seed = 1; seed <= 120; seed++) {
+        run_tag(mkopts("timing", "l1tag", "bit1", 0, seed, L1_LINEAR), &r);
+        CHECK_EQ_INT(r.st, LOCKSTEP_SUCCESS);
+        CHECK_MSG(jnum(r.rep, "landed") == 1, "%s", r.rep);
+        CHECK_STR_CONTAINS(r.rep, "\"target\":\"l1tag\"");
+        CHECK(jnum(r.rep, "sm") >= 0 && jnum(r.rep, "cta") < 0);
+        uint64_t old = (uint64_t)jnum(r.rep, "old"), nv = (uint64_t)jnum(r.rep, "new");
+        int64_t bit = jnum(r.rep, "bit");
+        CHECK_EQ_U64((uint64_t)jnum(r.rep, "addr"), r.a);
+        CHECK_EQ_U64(old, r.a);
+        /* a bit above the set index (bits 7 to 11), inside the tag */
+        CHECK_MSG(bit >= 12 && bit < 48 && nv == (old ^ (1ull << bit)), "%s", r.rep);
+        CHECK(tag_vals(r.z, &r, r.a)); /* a misses: memory's a */
+        if (nv == r.a + 4096) {
+            alias++;
+            CHECK(tag_vals(r.y, &r, r.a)); /* b hits a's line: a's bytes */
+            CHECK_EQ_U64(r.misses, 2);
+        } else {
+            moved++;
+            CHECK(tag_vals(r.y, &r, r.a + 4096));
+            CHECK_EQ_U64(r.misses, 3);
+        }
+    }
+    CHECK_MSG(alias >= 1 && moved >= 100, "alias %d moved %d", alias, moved);
+    /* the other models keep to the tag bits that keep the set */
+    const char *models[] = {"bit2", "zero", "random"};
+    for (int m = 0; m < 3; m++) {
+        run_tag(mkopts("timing", "l1tag", models[m], 0, 7, L1_LINEAR), &r);
+        CHECK_MSG(jnum(r.rep, "landed") == 1, "%s", r.rep);
+        uint64_t d = (uint64_t)(jnum(r.rep, "old") ^ jnum(r.rep, "new"));
+        uint64_t tagm = ((1ull << 48) - 1) & ~((1ull << 12) - 1);
+        CHECK_MSG((d & ~tagm) == 0, "%s", r.rep);
+        if (m == 0)
+            CHECK_MSG(d == 3ull << jnum(r.rep, "bit"), "%s", r.rep);
+        if (m == 1)
+            CHECK_MSG(((uint64_t)jnum(r.rep, "new") & tagm) == 0, "%s", r.rep);
+        if (m == 2)
+            CHECK_MSG(d != 0, "%s", r.rep);
+        CHECK(tag_vals(r.z, &r, r.a));
+        CHECK_EQ_U64(r.misses, d ? 3 : 2);
+    }
+    /* any point, any model: b's line may be hit as well (a's tag may then
+     * appear twice in the set: the lower way answers); the outputs are
+     * what the report says */
+    const char *all[] = {"bit1", "bit2", "zero", "random"};
+    int64_t total = jnum(g.rep, "total_cycles");
+    for (int64_t at = 0; at < total; at += total / 12)
+        for (int m = 0; m < 4; m++)
+            for (uint64_t seed = 0; seed < 4; seed++) {
+                run_tag(mkopts("timing", "l1tag", all[m], (uint64_t)at, seed * 31 + 12, L1_LINEAR),
+                        &r);
+                CHECK_EQ_INT(r.st, LOCKSTEP_SUCCESS);
+                if (jnum(r.rep, "landed") != 1)
+                    continue;
+                uint64_t old = (uint64_t)jnum(r.rep, "old"), nv = (uint64_t)jnum(r.rep, "new");
+                CHECK_MSG(old == r.a || old == r.a + 4096, "%s", r.rep);
+                int y_a = old == r.a && nv == r.a + 4096, z_b = old == r.a + 4096 && nv == r.a;
+                CHECK(tag_vals(r.y, &r, r.a + 4096) ||
+                      (y_a && tag_vals(r.y, &r, r.a)));
+                CHECK(tag_vals(r.z, &r, r.a) || (z_b && tag_vals(r.z, &r, r.a + 4096)));
+            }
+    /* Fermi's hashed index: bits 7-11 and 13, 14, 15, 17, 19 choose the set */
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        run_tag(mkopts("timing", "l1tag", seed & 1 ? "bit1" : "bit2", 0, seed, L1_SECTORED), &r);
+        CHECK_MSG(jnum(r.rep, "landed") == 1, "%s", r.rep);
+        uint64_t d = (uint64_t)(jnum(r.rep, "old") ^ jnum(r.rep, "new"));
+        if (seed & 1) {
+            uint64_t hashed = 0xf80ull | 1ull << 13 | 1ull << 14 | 1ull << 15 | 1ull << 17 |
+                              1ull << 19;
+            CHECK_MSG(!(d & hashed) && d >= 1ull << 12, "%s", r.rep);
+        }
+        CHECK(tag_vals(r.z, &r, r.a));
+    }
+    run_tag(mkopts("functional", "l1tag", "bit1", 0, 0, NULL), &r);
+    CHECK_EQ_INT(r.st, LOCKSTEP_ERROR_INVALID_CONFIG);
+}
+
+/* l2tag: an L2 line's tag changes within its set (one partition: the
+ * slice's tag is the address).  Whatever the point and model, the outputs
+ * and memory are what the report says: the line's old address reads DRAM
+ * again (for a dirty line: without the store, which is lost to it), its
+ * new address gets the line's bytes (the host reads them through the L2,
+ * or from DRAM after a dirty line's write-back); with an L2 of one line a
+ * clean line is dropped and its new address reads its own bytes again.
+ * A flip to b (bit 12) makes the load of b hit a's line, and with one
+ * line a flip of b's line to a makes the last load of a hit it. */
+#define L2_SMALL "-gpgpu_n_mem 1\n-gpgpu_cache:dl2 N:4:128:4,L:B:m:W:L,A:32:4,4\n"
+#define L2_ONE "-gpgpu_n_mem 1\n-gpgpu_cache:dl2 N:1:128:1,L:B:m:W:L,A:32:4,4\n"
+static void test_l2tag(void)
+{
+    static tag_res g, r;
+    const char *cfgs[] = {L2_SMALL, L2_ONE};
+    const char *models[] = {"bit1", "bit2", "zero", "random"};
+    int alias_b = 0, dirty_a = 0, clean_a = 0, b_line = 0;
+    for (int c = 0; c < 2; c++) {
+        run_tag_ptx(tag2_ptx, mkopts("timing", "none", "bit1", 0, 0, cfgs[c]), &g);
+        CHECK_EQ_INT(g.st, LOCKSTEP_SUCCESS);
+        uint64_t a = g.a, b = g.a + 4096, ia = (a - g.in) / 4, ib = (b - g.in) / 4;
+        for (uint32_t t = 0; t < 32; t++)
+            CHECK(g.y[t] == in_value((uint32_t)ib + t) && g.z[t] == in_value((uint32_t)ia + t) + 1);
+        int64_t total = jnum(g.rep, "total_cycles");
+        for (int64_t at = 0; at < total; at += total / 16)
+            for (int m = 0; m < 4; m++)
+                for (uint64_t seed = 0; seed < (m ? 3u : 24u); seed++) {
+                    run_tag_ptx(tag2_ptx,
+                                mkopts("timing", "l2tag", models[m], (uint64_t)at,
+                                       seed * 977 + (uint64_t)at, cfgs[c]),
+                                &r);
+                    CHECK_EQ_INT(r.st, LOCKSTEP_SUCCESS);
+                    if (jnum(r.rep, "landed") != 1)
+                        continue;
+                    CHECK_STR_CONTAINS(r.rep, "\"target\":\"l2tag\"");
+                    CHECK_EQ_INT(jnum(r.rep, "partition"), 0);
+                    uint64_t old = (uint64_t)jnum(r.rep, "old"), nv = (uint64_t)jnum(r.rep, "new");
+                    uint64_t al = (uint64_t)jnum(r.rep, "alias");
+                    int dirty = (int)jnum(r.rep, "dirty");
+                    int64_t bit = jnum(r.rep, "bit");
+                    /* one partition: tag, address and alias agree; the set index
+                     * (bits 7-8, or none) keeps */
+                    CHECK_MSG(old == (uint64_t)jnum(r.rep, "addr") && nv == al, "%s", r.rep);
+                    CHECK_MSG(((old ^ nv) & (c ? 0x7full : 0x1ffull)) == 0 && (old ^ nv) >> 48 == 0,
+                              "%s", r.rep);
+                    if (m == 0)
+                        CHECK_MSG(nv == (old ^ (1ull << bit)), "%s", r.rep);
+                    if (m == 1)
+                        CHECK_MSG(nv == (old ^ (3ull << bit)), "%s", r.rep);
+                    if (old != a && old != b)
+                        continue; /* out's lines */
+                    CHECK(old != nv || m == 2);
+                    /* the line's bytes, and what each word of in must read */
+                    uint32_t line[32];
+                    for (uint32_t t = 0; t < 32; t++)
+                        line[t] = old == b ? in_value((uint32_t)ib + t)
+                                           : in_value((uint32_t)ia + t) + (dirty ? 1 : 0);
+                    static uint32_t want[4096];
+                    for (uint32_t i = 0; i < 4096; i++)
+                        want[i] = in_value(i) + (i >= ia && i < ia + 32 ? 1 : 0);
+                    if (old == a && dirty) {
+                        dirty_a++;
+                        for (uint32_t t = 0; t < 32; t++)
+                            want[ia + t] = in_value((uint32_t)ia + t); /* the store is lost */
+                    } else if (old == a) {
+                        clean_a++;
+                    } else {
+                        b_line++;
+                    }
+                    int kept = dirty || !c; /* still in the L2, or written back */
+                    if (nv != old && al >= r.in && al < r.in + sizeof r.mem && kept)
+                        for (uint32_t t = 0; t < 32; t++)
+                            want[(al - r.in) / 4 + t] = line[t];
+                    for (uint32_t i = 0; i < 4096; i++)
+                        if (r.mem[i] != want[i]) {
+                            CHECK_MSG(0, "in[%u] = 0x%x, want 0x%x: %s", i, r.mem[i], want[i],
+                                      r.rep);
+                            break;
+                        }
+                    /* the loads: b hits the line only if it now answers for b; a
+                     * reads DRAM's bytes after a dirty line left it */
+                    int y_line = 1, y_b = 1, z_new = 1, z_old = 1, z_line = 1;
+                    for (uint32_t t = 0; t < 32; t++) {
+                        y_line &= r.y[t] == line[t];
+                        z_line &= r.z[t] == line[t];
+                        y_b &= r.y[t] == in_value((uint32_t)ib + t);
+                        z_new &= r.z[t] == in_value((uint32_t)ia + t) + 1;
+                        z_old &= r.z[t] == in_value((uint32_t)ia + t);
+                    }
+                    CHECK_MSG(y_b || (al == b && y_line), "%s", r.rep);
+                    /* (b's line may answer for a once a's has left the L2) */
+                    CHECK_MSG(z_new || (old == a && dirty && z_old) || (al == a && z_line), "%s",
+                              r.rep);
+                    if (al == b && y_line && !y_b)
+                        alias_b++;
+                }
+    }
+    CHECK_MSG(alias_b >= 1 && dirty_a >= 10 && clean_a >= 1 && b_line >= 1,
+              "alias_b %d dirty_a %d clean_a %d b_line %d", alias_b, dirty_a, clean_a, b_line);
+    run_tag_ptx(tag2_ptx, mkopts("functional", "l2tag", "bit1", 0, 0, NULL), &r);
+    CHECK_EQ_INT(r.st, LOCKSTEP_ERROR_INVALID_CONFIG);
+}
+
 /* Same options and seed: byte-identical reports and outputs, in timing
  * mode on 1 and 2 host threads and in both window orders, every site. */
 static void test_deterministic(void)
 {
     static run_res g, a, b;
-    const char *sites[] = {"reg_live", "reg_any", "pred",  "insn_out", "alu",
-                           "shared",   "local",   "dram",  "simt",     "l1d"};
-    for (int s = 0; s < 10; s++) {
+    const char *sites[] = {"reg_live", "reg_any", "pred", "insn_out", "alu",   "shared", "local",
+                           "dram",     "simt",    "l1d",  "l2d",      "l1tag", "l2tag"};
+    for (int s = 0; s < 13; s++) {
         const char *ptx = !strcmp(sites[s], "shared")  ? with_head(shared_body)
                           : !strcmp(sites[s], "l1d")   ? l1_ptx
+                          : !strcmp(sites[s], "l1tag") ? l1_ptx
+                          : !strcmp(sites[s], "l2d")   ? l2_ptx
+                          : !strcmp(sites[s], "l2tag") ? rmw_ptx
                           : !strcmp(sites[s], "local") ? with_head(local_body)
                           : !strcmp(sites[s], "dram")  ? with_head(copy_body)
                                                        : chain_ptx;
@@ -624,7 +1089,8 @@ static void test_deterministic(void)
             4, block, 2, &b);
         CHECK_MSG(!strcmp(a.rep, b.rep), "%s:\n  %s\n  %s", sites[s], a.rep, b.rep);
         CHECK(a.st == b.st && !memcmp(a.out, b.out, sizeof a.out));
-        if (!strcmp(sites[s], "l1d"))
+        if (!strcmp(sites[s], "l1d") || !strcmp(sites[s], "l2d") || !strcmp(sites[s], "l1tag") ||
+            !strcmp(sites[s], "l2tag"))
             continue; /* timing mode only */
         /* functional mode twice */
         run(ptx, mkopts("functional", sites[s], "random", (uint64_t)at_insts, 5, NULL), 4, block,
@@ -662,13 +1128,14 @@ static void test_seeds_timing(void)
 }
 
 /* Every site and model at many points of a kernel with divergence, a
- * loop, shared and local memory and a barrier, in both modes: a run ends
- * (with its result or a kernel fault), never crashes, and lands. */
+ * loop, shared and local memory and a barrier, in both modes (the cache
+ * sites in timing mode): a run ends (with its result or a kernel fault),
+ * never crashes, and lands. */
 static void test_robust(void)
 {
     static run_res g, r;
-    const char *sites[] = {"reg_live", "reg_any", "pred", "insn_out", "alu",
-                           "shared", "local", "dram", "simt"};
+    const char *sites[] = {"reg_live", "reg_any", "pred", "insn_out", "alu", "shared",
+                           "local",    "dram",    "simt", "l1d",      "l2d", "l1tag", "l2tag"};
     const char *models[] = {"bit1", "bit2", "random", "zero"};
     const char *modes[] = {"functional", "timing"};
     const char *bound = "-lockstep_max_program_warp_insts 20000\n"
@@ -677,8 +1144,8 @@ static void test_robust(void)
         run(with_head(diverge_body), mkopts(modes[m], "none", "bit1", 0, 0, NULL), 2, 64, 1, &g);
         CHECK_EQ_INT(g.st, LOCKSTEP_SUCCESS);
         int64_t span = jnum(g.rep, m ? "total_cycles" : "total_warp_insts");
-        int landed = 0, runs = 0;
-        for (int s = 0; s < 9; s++)
+        int landed = 0, runs = 0, cache_landed = 0;
+        for (int s = 0; s < (m ? 13 : 9); s++) /* the cache sites: timing mode only */
             for (int mo = 0; mo < 4; mo++)
                 for (int k = 0; k < 4; k++) {
                     uint64_t at = (uint64_t)(span * (2 * k + 1) / 16); /* the first half: warps resident */
@@ -686,11 +1153,17 @@ static void test_robust(void)
                         mkopts(modes[m], sites[s], models[mo], at, (uint64_t)(s * 16 + mo * 4 + k),
                                bound),
                         2, 64, 1, &r);
+                    CHECK_MSG(strstr(r.rep, "\"landed\":") != NULL, "%s", r.rep);
+                    if (s >= 9) {
+                        /* whether a cache holds lines then depends on the kernel */
+                        cache_landed += jnum(r.rep, "landed") == 1;
+                        continue;
+                    }
                     runs++;
                     landed += jnum(r.rep, "landed") == 1;
-                    CHECK_MSG(strstr(r.rep, "\"landed\":") != NULL, "%s", r.rep);
                 }
         CHECK_MSG(landed * 10 >= runs * 9, "%s: %d of %d runs landed", modes[m], landed, runs);
+        CHECK_MSG(!m || cache_landed >= 16, "%d cache faults landed", cache_landed);
     }
 }
 
@@ -766,7 +1239,7 @@ static void test_bad_options(void)
     CHECK_STR_CONTAINS(lockstep_config_last_error(cfg), "-lockstep_fault_site");
     CHECK_STR_CONTAINS(lockstep_config_last_error(cfg),
                        "expected none, reg_live, reg_any, pred, insn_out, alu, shared, local, "
-                       "dram, simt or l1d");
+                       "dram, simt, l1d, l2d, l1tag or l2tag");
     CHECK_EQ_INT(lockstep_config_set(cfg, "-lockstep_fault_model", "bit3"),
                  LOCKSTEP_ERROR_INVALID_CONFIG);
     CHECK_STR_CONTAINS(lockstep_config_last_error(cfg), "-lockstep_fault_model");
@@ -784,6 +1257,9 @@ int main(void)
 {
     build_chain();
     build_l1();
+    build_l2();
+    build_tag();
+    build_tag2();
     RUN(test_golden);
     RUN(test_insn_out);
     RUN(test_reg_live);
@@ -794,6 +1270,9 @@ int main(void)
     RUN(test_local);
     RUN(test_dram);
     RUN(test_l1d);
+    RUN(test_l2d);
+    RUN(test_l1tag);
+    RUN(test_l2tag);
     RUN(test_timing_insn_out);
     RUN(test_deterministic);
     RUN(test_seeds_timing);

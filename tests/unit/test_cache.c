@@ -471,6 +471,44 @@ static void test_data(void)
     cache_free(t);
 }
 
+/* A tag fault: the line answers for its new address only, keeps its
+ * sectors and data; a new address in another set is refused; two ways
+ * holding one tag answer lowest way first. */
+static void test_retag(void)
+{
+    cache *c = make("S:4:128:4,L:L:m:N:L,A:8:4,4", 1);
+    CHECK(c != NULL);
+    if (!c)
+        return;
+    cache_victim ev;
+    int i = load(c, 0x4000, &ev);     /* set 0 */
+    cache_set_dirty(c, i, 0x2);
+    cache_data(c, i)[3] = 0x5a;
+    CHECK_EQ_INT(cache_retag(c, i, 0x4080), -1); /* set 1: refused */
+    CHECK_EQ_INT(cache_retag(c, 7, 0x4000), -1); /* an empty way: refused */
+    CHECK_EQ_INT(cache_probe(c, 0x4000, NULL, NULL, 0, 0), i);
+    CHECK_EQ_INT(cache_retag(c, i, 0x4200), 0);  /* bit 9: set 0 still */
+    uint32_t valid = 0;
+    CHECK_EQ_INT(cache_probe(c, 0x4000, NULL, NULL, 0, 0), -1);
+    CHECK_EQ_INT(cache_probe(c, 0x4210, &valid, NULL, 0, 0), i);
+    CHECK_EQ_INT(valid, 0xf);
+    CHECK_EQ_INT(cache_data(c, i)[3], 0x5a);
+    /* the address it had comes back in another way; then a second line
+     * takes the same tag as the first */
+    int j = load(c, 0x4000, &ev);
+    CHECK(j >= 0 && j != i && !ev.valid);
+    CHECK_EQ_INT(cache_retag(c, j, 0x4200), 0);
+    int lo = i < j ? i : j, hi = i < j ? j : i;
+    CHECK_EQ_INT(cache_probe(c, 0x4200, NULL, NULL, 0, 0), lo);
+    CHECK_EQ_INT(cache_allocate(c, 0x4200, 0, &ev, 0), lo);
+    CHECK_EQ_INT(cache_invalidate(c, 0x4200, &ev), 1);
+    CHECK(ev.line_addr == 0x4200 && ev.dirty == (lo == i ? 0x2u : 0));
+    CHECK_EQ_INT(cache_probe(c, 0x4200, NULL, NULL, 0, 0), hi);
+    CHECK_EQ_INT(cache_invalidate(c, 0x4200, &ev), 1);
+    CHECK_EQ_INT(cache_probe(c, 0x4200, NULL, NULL, 0, 0), -1);
+    cache_free(c);
+}
+
 static void test_set_index(void)
 {
     cache *lin = make("N:64:128:4,L:L:m:N:L,A:32:8,8", 0);
@@ -605,6 +643,7 @@ int main(void)
     RUN(test_dirty_victims);
     RUN(test_invalidate);
     RUN(test_data);
+    RUN(test_retag);
     RUN(test_set_index);
     RUN(test_determinism);
     return test_summary();
