@@ -2497,7 +2497,16 @@ static void write_fault_report(FILE *f)
     if (!buf)
         return;
     lockstep_fault_report(rt.dev, buf, n + 1);
-    fprintf(f, "%s\n", buf);
+    /* the ACE analysis's result, when it ran, as the line's "ace" object
+     * (lockstep inject's golden run; docs/RELIABILITY.md) */
+    char *ace = ace_report(0);
+    if (ace && n && buf[n - 1] == '}') {
+        buf[n - 1] = 0;
+        fprintf(f, "%s,\"ace\":%s}\n", buf, ace);
+    } else {
+        fprintf(f, "%s\n", buf);
+    }
+    free(ace);
     free(buf);
 }
 
