@@ -28,12 +28,10 @@
  * Residency: a warp is resident from its first observed event (an
  * instruction or a write) to its last, a CTA from its warps' first to
  * their last.  The allocated bit-time of a structure is its bits per warp
- * (the registers per thread occupancy charges, config_occupancy_regs, x 32
- * bits; the kernel's predicates; 32 lanes each) or per CTA (the launch's
- * shared bytes) times that residency.  ACE counts the PTX virtual
- * registers a value lives in, so with more values live at once than the
- * occupancy count (at most 32 unless -lockstep_regs_per_thread) the
- * allocated AVF can exceed 1.
+ * (the kernel's register rows at their widths -- the PTX virtual
+ * registers the loader gives a warp, what fault injection's reg_any site
+ * draws from -- and its predicates, 32 lanes each) or per CTA (the
+ * launch's shared bytes) times that residency.
  *
  * State: one ace_sm per SM, touched only by that SM's host thread in
  * timing mode (the hooks run there; c->smid names it), holding its CTA
@@ -89,7 +87,6 @@ typedef struct ace_sm {
 } ace_sm;
 
 struct rel_ace {
-    const lockstep_config *cfg;
     int on, timing_cfg;
     uint32_t nsms;
     uint64_t cfg_bits[ACE_NSTRUCT]; /* the configured structures' bits (0: none) */
@@ -413,7 +410,6 @@ rel_ace *rel_ace_create(const lockstep_config *cfg)
     rel_ace *a = calloc(1, sizeof *a);
     if (!a)
         return NULL;
-    a->cfg = cfg;
     a->on = cfg->ace != 0;
     a->timing_cfg = !strcmp(cfg->mode, "timing");
     a->nsms = cfg->n_clusters * cfg->cores_per_cluster;
@@ -470,17 +466,18 @@ int rel_ace_launch_begin(rel_ace *a, exec_launch *L, int timing)
     a->timing = timing;
     a->count = 0;
     const ir_func *k = &L->mod->funcs[L->kernel];
-    /* the registers the timing model's occupancy charges a thread */
-    a->reg_bits = (uint64_t)config_occupancy_regs(a->cfg, k->total_regs ? k->total_regs
-                                                                       : k->reg32_count) * 32;
-    a->pred_bits = k->npreds;
-    a->sh_bytes = L->shared_bytes;
     if (a->mod != L->mod && facts_build(a, L->mod)) {
         a->incomplete = 1;
         L->hooks = NULL; /* this launch goes unobserved; the report says so */
         L->trap = 0;
         return -1;
     }
+    /* the kernel's register rows a warp holds, at their widths */
+    a->reg_bits = 0;
+    for (uint32_t r = 0; r < k->nregs; r++)
+        a->reg_bits += a->width[L->kernel][r];
+    a->pred_bits = k->npreds;
+    a->sh_bytes = L->shared_bytes;
     L->trap = EXEC_TRAP_BEFORE | EXEC_TRAP_WRITTEN;
     return 0;
 }

@@ -219,6 +219,10 @@ static void test_predicate(void)
     /* all lanes: r1 1->2->3, rd1 0->4, rd2 3->4; lanes 0-15: rd3 4->5, r1 3->5 */
     CHECK_EQ_INT(field(r.rep, "reg", "ace_bit_time"),
                  32 * (32 + 32 + 4 * 64 + 64) + 16 * (64 + 2 * 32));
+    /* the warp's register rows at their widths: %r0-%r7 32 bits, %rd1-%rd3 written
+     * with 64-bit values, the other %rd rows never written (32 bits); 32 lanes,
+     * resident from instruction 0 to 6 */
+    CHECK_EQ_INT(field(r.rep, "reg", "allocated_bit_time"), 6 * 32 * (8 * 32 + 3 * 64 + 5 * 32));
     /* one predicate, 32 lanes, resident from instruction 0 to 6 */
     CHECK_EQ_INT(field(r.rep, "pred", "allocated_bit_time"), 6 * 32);
     CHECK(fieldf(r.rep, "pred", "avf_allocated") > 0.49 &&
