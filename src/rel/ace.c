@@ -241,9 +241,10 @@ static ace_warp *touch(rel_ace *a, const exec_launch *L, const exec_cta *c, cons
         slot_close(a, sm, s);
         s->linear = c->linear;
         s->launch = a->launches;
-        s->sh_words = L->shared_bytes / 4;
-        if (grow(&s->sh, &s->sh_cap, s->sh_words, 1))
+        s->sh_words = 0;
+        if (grow(&s->sh, &s->sh_cap, L->shared_bytes / 4, 1))
             goto oom;
+        s->sh_words = L->shared_bytes / 4;
         unmark(s->sh, s->sh_cap);
         for (uint32_t i = 0; i < s->nw; i++) {
             unmark(s->w[i].reg, (size_t)s->w[i].nreg * WARP_SIZE);
