@@ -738,10 +738,11 @@ int cmd_inject(int argc, char **argv)
                 }
                 if ((!strcmp(a, "-O") || !strcmp(a, "--option")) &&
                     (strstr(v, "-lockstep_fault_") || strstr(v, INJ_OPT_BOUND) ||
-                     strstr(v, INJ_OPT_BOUND_INSTS))) {
+                     strstr(v, INJ_OPT_BOUND_INSTS) || strstr(v, INJ_OPT_ACE))) {
                     fprintf(stderr, "lockstep inject: -O '%s': lockstep inject sets the fault "
                                     "options and the bound itself (--site, --model, --seed, "
-                                    "--timeout-factor)\n", v);
+                                    "--timeout-factor), and runs the ACE analysis in the "
+                                    "golden run only\n", v);
                     goto out;
                 }
             }

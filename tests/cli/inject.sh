@@ -151,6 +151,8 @@ check "unknown option" 2 "$L" inject --frob -- ./app
 check "value missing" 2 "$L" inject --runs
 check "fault options" 2 "$L" inject -O "-lockstep_fault_at 3" --db b.db -- ./app
 contains "fault options" "sets the fault options and the bound itself"
+check "ace option" 2 "$L" inject -O "-lockstep_ace 1" --db b.db -- ./app
+contains "ace option" "runs the ACE analysis in the golden run only"
 check "bound option" 2 "$L" inject -O "-lockstep_max_program_cycles 3" --db b.db -- ./app
 check "db exists" 2 "$L" inject --db c.db -- ./app;                   contains "db exists" "--resume"
 check "resume other config" 2 "$L" inject --resume --seed 6 --site reg_live,reg_any,alu,pred --db k.db -- ./app
