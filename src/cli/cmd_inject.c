@@ -56,6 +56,8 @@ static void usage(FILE *f)
             "unrecoverable error: a kernel fault, an error exit, a crash), hang (past K x\n"
             "the golden run's cycles) or perf (same output, other cycles); results go to\n"
             "an SQLite file, one row per run as it ends, so a killed campaign resumes.\n"
+            "The golden run also runs the ACE lifetime analysis (-lockstep_ace 1): the\n"
+            "report prints its AVF per structure next to the matching sites' failures.\n"
             "\n"
             "options:\n"
             "  --runs N            faulty runs (default 100)\n"
