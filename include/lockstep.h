@@ -544,6 +544,15 @@ LOCKSTEP_API void lockstep_device_last_fault(const lockstep_device *dev, lockste
  * returns the report's length (0 for no device). */
 LOCKSTEP_API size_t lockstep_fault_report(const lockstep_device *dev, char *buf, size_t size);
 
+/* ACE lifetime analysis's result (-lockstep_ace 1; docs/RELIABILITY.md,
+ * "ACE lifetime analysis"): ACE bit-time, allocated bit-time and AVF per
+ * structure (reg, pred, shared) over the launches so far, as one JSON
+ * object without a newline (text 0) or as text lines (text 1).  Writes at
+ * most size bytes with a terminating NUL, like snprintf, and returns the
+ * report's length: 0 for no device or with -lockstep_ace 0. */
+LOCKSTEP_API size_t lockstep_ace_report(const lockstep_device *dev, int text, char *buf,
+                                        size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -56,6 +56,8 @@ static void usage(FILE *f)
             "unrecoverable error: a kernel fault, an error exit, a crash), hang (past K x\n"
             "the golden run's cycles) or perf (same output, other cycles); results go to\n"
             "an SQLite file, one row per run as it ends, so a killed campaign resumes.\n"
+            "The golden run also runs the ACE lifetime analysis (-lockstep_ace 1): the\n"
+            "report prints its AVF per structure next to the matching sites' failures.\n"
             "\n"
             "options:\n"
             "  --runs N            faulty runs (default 100)\n"
@@ -309,6 +311,40 @@ static int print_report(store *s, const char *plots)
                100 * stats_margin_for_runs((uint64_t)smallest, 0.5, STATS_Z95), smallest,
                stats_runs_for_margin(0.05, 0.5, STATS_Z95),
                stats_runs_for_margin(0.03, 0.5, STATS_Z95));
+
+    /* the golden run's ACE estimate next to the matching sites' failures */
+    inj_ace ace;
+    if (!inj_ace_parse(c.base_detail, &ace)) {
+        printf("\nACE estimate of the golden run against injection (docs/RELIABILITY.md, "
+               "\"ACE lifetime analysis\"; time in %s)\n%-9s %-9s %14s %15s  %s\n",
+               ace.functional ? "warp instructions" : "cycles", "site", "structure",
+               "avf_allocated", "avf_configured", "injected sdc+due+hang (%, 95% Wilson)");
+        for (int k = 0; k < INJ_ACE_N; k++) {
+            printf("%-9s %-9s", inj_ace_sites[k], inj_ace_structs[k]);
+            if (ace.has[k] && ace.avf_alloc[k] >= 0)
+                printf(" %13.1f%%", 100 * ace.avf_alloc[k]);
+            else
+                printf(" %14s", "-");
+            if (ace.has[k] && ace.avf_cfg[k] >= 0)
+                printf(" %14.1f%%", 100 * ace.avf_cfg[k]);
+            else
+                printf(" %15s", "-");
+            int64_t runs = 0, failed = 0;
+            for (size_t j = 0; j < ng; j++)
+                if (!strcmp(g[j].site, inj_ace_sites[k])) {
+                    runs += g[j].runs;
+                    failed += g[j].n[INJ_SDC] + g[j].n[INJ_DUE] + g[j].n[INJ_HANG];
+                }
+            if (runs) {
+                double lo, hi;
+                stats_wilson((uint64_t)failed, (uint64_t)runs, STATS_Z95, &lo, &hi);
+                printf("  %5.1f [%4.1f,%5.1f] of %" PRId64 " runs\n",
+                       100.0 * (double)failed / (double)runs, 100 * lo, 100 * hi, runs);
+            } else {
+                printf("  - (no %s runs)\n", inj_ace_sites[k]);
+            }
+        }
+    }
 
     if (!plots) {
         free(g);
@@ -704,10 +740,11 @@ int cmd_inject(int argc, char **argv)
                 }
                 if ((!strcmp(a, "-O") || !strcmp(a, "--option")) &&
                     (strstr(v, "-lockstep_fault_") || strstr(v, INJ_OPT_BOUND) ||
-                     strstr(v, INJ_OPT_BOUND_INSTS))) {
+                     strstr(v, INJ_OPT_BOUND_INSTS) || strstr(v, INJ_OPT_ACE))) {
                     fprintf(stderr, "lockstep inject: -O '%s': lockstep inject sets the fault "
                                     "options and the bound itself (--site, --model, --seed, "
-                                    "--timeout-factor)\n", v);
+                                    "--timeout-factor), and runs the ACE analysis in the "
+                                    "golden run only\n", v);
                     goto out;
                 }
             }

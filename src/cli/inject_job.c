@@ -117,6 +117,7 @@ int inj_build_argv(char **argv, int max, char *const *run_opts, int nrun_opts,
     int bad = 0;
     if (!f) {
         bad |= add_O(argv, &n, max, owned, nowned, INJ_OPT_SITE, "none");
+        bad |= add_O(argv, &n, max, owned, nowned, INJ_OPT_ACE, "1");
     } else {
         snprintf(at, sizeof at, "%" PRIu64, f->at);
         snprintf(seed, sizeof seed, "%" PRIu64, f->fault_seed);
@@ -381,6 +382,44 @@ void inj_report_free(inj_report *r)
 {
     free(r->json);
     r->json = NULL;
+}
+
+/* ---- the ACE estimate ------------------------------------------------------------------- */
+
+const char *const inj_ace_structs[INJ_ACE_N] = {"reg", "pred", "shared"};
+const char *const inj_ace_sites[INJ_ACE_N] = {"reg_any", "pred", "shared"};
+
+/* The number after "key": at or after p and before end, or -1 if absent. */
+static double ace_num(const char *p, const char *end, const char *key)
+{
+    char pat[48];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *q = strstr(p, pat);
+    if (!q || q >= end)
+        return -1;
+    return strtod(q + strlen(pat), NULL);
+}
+
+int inj_ace_parse(const char *line, inj_ace *a)
+{
+    memset(a, 0, sizeof *a);
+    const char *p = line ? strstr(line, "\"ace\":{") : NULL;
+    if (!p)
+        return -1;
+    a->valid = 1;
+    a->functional = strstr(p, "\"time_base\":\"warp_insts\"") != NULL;
+    for (int k = 0; k < INJ_ACE_N; k++) {
+        char pat[32];
+        snprintf(pat, sizeof pat, "\"%s\":{", inj_ace_structs[k]);
+        const char *q = strstr(p, pat);
+        const char *end = q ? strchr(q, '}') : NULL;
+        if (!q || !end)
+            continue;
+        a->has[k] = 1;
+        a->avf_alloc[k] = ace_num(q, end, "avf_allocated");
+        a->avf_cfg[k] = ace_num(q, end, "avf_configured");
+    }
+    return 0;
 }
 
 /* ---- classification ------------------------------------------------------------------- */

@@ -19,7 +19,9 @@
  * with LOCKSTEP_FAULT_REPORT=FILE (the runtime writes one JSON line there
  * at exit) and LOCKSTEP_DET_RECORD=FILE (the determinism record) in its
  * environment; the golden run is the same with only
- * -O "-lockstep_fault_site none".
+ * -O "-lockstep_fault_site none" -O "-lockstep_ace 1": it also runs the ACE
+ * lifetime analysis, whose result the runtime adds to the report line as
+ * its "ace" object (docs/RELIABILITY.md, "ACE lifetime analysis").
  */
 #ifndef LOCKSTEP_CLI_INJECT_JOB_H
 #define LOCKSTEP_CLI_INJECT_JOB_H
@@ -37,6 +39,7 @@
 #define INJ_OPT_SEED "-lockstep_fault_seed"
 #define INJ_OPT_BOUND "-lockstep_max_program_cycles"            /* timing mode */
 #define INJ_OPT_BOUND_INSTS "-lockstep_max_program_warp_insts" /* functional mode */
+#define INJ_OPT_ACE "-lockstep_ace"                             /* the golden run's */
 #define INJ_ENV_REPORT "LOCKSTEP_FAULT_REPORT"
 #define INJ_ENV_RECORD "LOCKSTEP_DET_RECORD"
 
@@ -114,6 +117,24 @@ int inj_report_read(const char *path, inj_report *r);
 /* The same from a string. */
 int inj_report_parse(const char *line, inj_report *r);
 void inj_report_free(inj_report *r);
+
+/* The ACE analysis's AVF per structure from a golden run's report line
+ * (its "ace" object): reg, pred, shared in that order. */
+enum { INJ_ACE_REG, INJ_ACE_PRED, INJ_ACE_SHARED, INJ_ACE_N };
+typedef struct inj_ace {
+    int valid;                    /* the line has an "ace" object */
+    int functional;               /* its time base is warp instructions */
+    int has[INJ_ACE_N];           /* the structure is there */
+    double avf_alloc[INJ_ACE_N];  /* over the allocated structure */
+    double avf_cfg[INJ_ACE_N];    /* over the configured one; -1: not given */
+} inj_ace;
+extern const char *const inj_ace_structs[INJ_ACE_N]; /* "reg", "pred", "shared" */
+/* The injection site that corresponds to each structure ("reg_any", ...). */
+extern const char *const inj_ace_sites[INJ_ACE_N];
+
+/* Parse the "ace" object of a report line (NULL: none); 0 with a->valid
+ * set, or -1 when there is none (a zeroed). */
+int inj_ace_parse(const char *line, inj_ace *a);
 
 /* What the golden run gave. */
 typedef struct inj_golden {

@@ -630,6 +630,11 @@ lockstep_status lockstep_config_validate(lockstep_config *cfg)
                  "-lockstep_fault_site %s corrupts a cache of the timing model; it needs "
                  "-lockstep_mode timing", cfg->fault_site);
         what = msg;
+    } else if (cfg->ace && config_fault_site(cfg->fault_site) > FSITE_NONE) {
+        snprintf(msg, sizeof msg,
+                 "-lockstep_ace 1 analyses the golden run; it cannot be combined with "
+                 "-lockstep_fault_site %s (run them separately)", cfg->fault_site);
+        what = msg;
     } else if (cfg->gpudet_bloom % 128 && cfg->gpudet_bloom != 0) {
         snprintf(msg, sizeof msg,
                  "-gpudet_bloom_bits %u: give a multiple of 128 from 128 to 1024, or 0 (ideal)",

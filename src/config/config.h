@@ -275,6 +275,9 @@
       "cycle (timing mode) or the warp instruction (functional mode)")                         \
     X(U64, fault_seed, "-lockstep_fault_seed", "0", 0, UINT64_MAX,                                \
       "fault injection: seed of the target's choice (SM, CTA, warp, lane, register, bit, address)") \
+    X(U32, ace, "-lockstep_ace", "0", 0, 1,                                                    \
+      "ACE lifetime analysis of the run (src/rel/ace.c): ACE bit-time and AVF per structure "   \
+      "(registers, predicates, shared memory) in the statistics; not with -lockstep_fault_site") \
     X(U64, max_program_cycles, "-lockstep_max_program_cycles", "0", 0, UINT64_MAX,                \
       "timing mode: stop the launch that takes the program past this many simulated cycles "    \
       "(all launches together) with a timeout error (0: no limit)")                             \

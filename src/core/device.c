@@ -23,6 +23,7 @@
 #include "ptx/link.h"
 #include "ptx/lower.h"
 #include "ptx/parse.h"
+#include "rel/ace.h"
 #include "rel/inject.h"
 #include "timing/timing.h"
 #include "util/common.h"
@@ -63,6 +64,7 @@ struct lockstep_device {
     uint32_t trap;
     timing_gpu *tg;       /* the timing model (timing mode), built at the first launch */
     rel_injector *inj;    /* fault injection (-lockstep_fault_*) and the program's totals */
+    rel_ace *ace;         /* ACE lifetime analysis (-lockstep_ace) */
     int last_timing;      /* the last launch ran on it */
     VEC(exec_texture) tex; /* texture and surface objects; handle: gen << 32 | index + 1 */
     uint32_t free_tex;     /* first free entry + 1; 0: none (the free list runs through d.base) */
@@ -143,9 +145,20 @@ lockstep_status lockstep_device_create(const lockstep_config *cfg, lockstep_devi
         free(dev);
         return LOCKSTEP_ERROR_OUT_OF_MEMORY;
     }
-    /* the injector's observers, only when there is a fault to inject */
+    dev->ace = rel_ace_create(dev->cfg);
+    if (!dev->ace) {
+        rel_inject_free(dev->inj);
+        devmem_destroy(dev->dm);
+        lockstep_config_destroy(dev->cfg);
+        free(dev);
+        return LOCKSTEP_ERROR_OUT_OF_MEMORY;
+    }
+    /* one observer at a time: the injector's, only when there is a fault to
+     * inject, or the ACE analysis's (the config refuses both at once) */
     uint32_t trap;
     const exec_hooks *h = rel_inject_hooks(dev->inj, &trap);
+    if (!h)
+        h = rel_ace_hooks(dev->ace, &trap);
     if (h)
         device_set_hooks(dev, h, trap);
     dev->out_fn = default_output;
@@ -199,6 +212,7 @@ void lockstep_device_destroy(lockstep_device *dev)
     exec_pool_free(&dev->pool);
     timing_gpu_free(dev->tg);
     rel_inject_free(dev->inj);
+    rel_ace_free(dev->ace);
     devmem_destroy(dev->dm);
     lockstep_config_destroy(dev->cfg);
     sb_free(&dev->last_error);
@@ -1038,11 +1052,13 @@ static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lo
     }
     dev->last_timing = timing;
     rel_inject_launch_begin(dev->inj, &L, timing);
+    rel_ace_launch_begin(dev->ace, &L, timing);
     if (timing)
         st = timing_run(dev->tg, &L, &ts);
     else
         st = exec_run(&L);
     rel_inject_launch_end(dev->inj, &L, timing ? ts.cycles : 0);
+    rel_ace_launch_end(dev->ace, &L, timing ? ts.cycles : 0);
     if (stats) {
         if (timing) {
             stats->timing = 1;
@@ -1142,6 +1158,28 @@ size_t lockstep_fault_report(const lockstep_device *dev, char *buf, size_t size)
     }
     strbuf sb = STRBUF_INIT;
     rel_inject_report_json(dev->inj, &sb);
+    size_t n = sb.len;
+    if (buf && size) {
+        size_t k = n < size - 1 ? n : size - 1;
+        memcpy(buf, sb_cstr(&sb), k);
+        buf[k] = 0;
+    }
+    sb_free(&sb);
+    return n;
+}
+
+size_t lockstep_ace_report(const lockstep_device *dev, int text, char *buf, size_t size)
+{
+    if (!dev || !dev->ace || !dev->cfg->ace) {
+        if (buf && size)
+            buf[0] = 0;
+        return 0;
+    }
+    strbuf sb = STRBUF_INIT;
+    if (text)
+        rel_ace_report_text(dev->ace, &sb);
+    else
+        rel_ace_report_json(dev->ace, &sb);
     size_t n = sb.len;
     if (buf && size) {
         size_t k = n < size - 1 ? n : size - 1;

@@ -2243,6 +2243,17 @@ static const char *stats_mode(void)
     return rt.timing ? "timing" : "functional";
 }
 
+/* The ACE analysis's report (-lockstep_ace 1) as text or JSON, malloc'd;
+ * NULL when it is off (or no memory for it). */
+static char *ace_report(int text)
+{
+    size_t n = rt.dev ? lockstep_ace_report(rt.dev, text, NULL, 0) : 0;
+    char *buf = n ? malloc(n + 1) : NULL;
+    if (buf)
+        lockstep_ace_report(rt.dev, text, buf, n + 1);
+    return buf;
+}
+
 static void write_stats_text(FILE *f)
 {
     lockstep_launch_stats tot;
@@ -2308,6 +2319,10 @@ static void write_stats_text(FILE *f)
             fputc('\n', f);
         }
     }
+    char *ace = ace_report(1);
+    if (ace)
+        fputs(ace, f);
+    free(ace);
     fprintf(f, "effective configuration\n");
     const lockstep_config *cfg = rt.dev ? lockstep_device_config(rt.dev) : rt.cfg;
     for (size_t i = 0; cfg && i < lockstep_config_option_count(); i++) {
@@ -2363,6 +2378,10 @@ static void write_stats_json(FILE *f)
                "  \"printf_dropped\": %llu,\n",
             (unsigned long long)rt.memcpy_bytes, rt.now_ns, rt.host_seconds,
             (unsigned long long)tot.printf_dropped);
+    char *ace = ace_report(0);
+    if (ace)
+        fprintf(f, "  \"ace\": %s,\n", ace);
+    free(ace);
     fputs("  \"mix\": ", f);
     json_mix(f, tot.mix);
     fputs(",\n", f);
@@ -2478,7 +2497,16 @@ static void write_fault_report(FILE *f)
     if (!buf)
         return;
     lockstep_fault_report(rt.dev, buf, n + 1);
-    fprintf(f, "%s\n", buf);
+    /* the ACE analysis's result, when it ran, as the line's "ace" object
+     * (lockstep inject's golden run; docs/RELIABILITY.md) */
+    char *ace = ace_report(0);
+    if (ace && n && buf[n - 1] == '}') {
+        buf[n - 1] = 0;
+        fprintf(f, "%s,\"ace\":%s}\n", buf, ace);
+    } else {
+        fprintf(f, "%s\n", buf);
+    }
+    free(ace);
     free(buf);
 }
 

@@ -193,8 +193,8 @@ int cfg_compute_reconvergence(ir_module *m, diag *d)
 
 /* ---- registers read before written ---------------------------------------------- */
 
-/* The register rows instruction `in` reads (at most 28). */
-static int reg_reads(const ir_module *m, const ir_insn *in, uint32_t out[28])
+/* The register rows instruction `in` reads (at most 28; cfg.h). */
+int cfg_reg_reads(const ir_module *m, const ir_insn *in, uint32_t out[28])
 {
     int n = 0;
     if (in->op == OP_WMMA && in->target < m->nmmas) {
@@ -286,7 +286,7 @@ static int zero_rows_of(ir_module *m, ir_func *f)
     for (uint32_t i = 0; i < n; i++) {
         const ir_insn *in = &m->code[f->start + i];
         uint32_t r[28];
-        int k = reg_reads(m, in, r);
+        int k = cfg_reg_reads(m, in, r);
         written_before(i, nw, out, npred, preds, cur);
         for (int j = 0; j < k; j++) {
             if (r[j] >= f->nregs)
@@ -378,7 +378,7 @@ uint64_t *cfg_live_in(const ir_module *m, const ir_func *f)
                     }
             }
             uint32_t r[28];
-            int nr = reg_reads(m, in, r);
+            int nr = cfg_reg_reads(m, in, r);
             for (int j = 0; j < nr; j++)
                 if (r[j] < f->nregs)
                     cur[r[j] / 64] |= 1ull << (r[j] % 64);

@@ -32,4 +32,11 @@ uint32_t *cfg_ipdom(const ir_module *m, const ir_func *f);
  * (nregs + 63) / 64 words each, or NULL on OOM. */
 uint64_t *cfg_live_in(const ir_module *m, const ir_func *f);
 
+/* The register rows (in the function's window) instruction `in` reads:
+ * its register sources, d[] when they are read (IRF_DSRC), the address
+ * base, an indirect call's target, a wmma's fragments.  Writes at most 28
+ * into out and returns their number.  Liveness and ACE analysis
+ * (src/rel/ace.c) share it. */
+int cfg_reg_reads(const ir_module *m, const ir_insn *in, uint32_t out[28]);
+
 #endif

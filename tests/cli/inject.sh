@@ -57,7 +57,7 @@ contains "interval" "all       all      20.0 [10.5, 34.8]"
 contains "margin" "+-5% needs 385, +-3% needs 1068"
 # the command lines: the golden run, then every faulty run with all five options
 head -n 1 argv.log >line
-check "golden argv" 0 grep -qx -- '--threads 1 --no-stats --no-progress -O -lockstep_fault_site none -- ./app x' line
+check "golden argv" 0 grep -qx -- '--threads 1 --no-stats --no-progress -O -lockstep_fault_site none -O -lockstep_ace 1 -- ./app x' line
 check "faulty argv" 0 grep -Eq -- '^--threads 1 --no-stats --no-progress -O -lockstep_fault_site reg_live -O -lockstep_fault_model bit1 -O -lockstep_fault_at [0-9]+ -O -lockstep_fault_seed [0-9]+ -O -lockstep_max_program_cycles 10000 -- \./app x$' argv.log
 check "41 runs" 0 test "$(wc -l <argv.log)" -eq 41
 
@@ -73,6 +73,11 @@ check "functional bound" 0 grep -q -- '^--functional --threads 2 --no-stats --no
 check "report" 0 "$L" inject report --db c.db --plots plots
 contains "report runs" "runs: 40 of 40 done"
 contains "report sdc" "reg_any   bit1          4       0       4"
+# the golden run's ACE estimate (the fake's) next to the matching sites
+contains "report ace" "ACE estimate of the golden run against injection"
+contains "report ace reg" "reg_any   reg                50.0%           12.5%  100.0 [51.0,100.0] of 4 runs"
+contains "report ace pred" "pred      pred               25.0%               -  100.0 [51.0,100.0] of 4 runs"
+contains "report ace shared" "shared    shared              0.0%            0.0%  100.0 [51.0,100.0] of 4 runs"
 case "$LAST" in *"gnuplot is not on the PATH"* | *"plots: plots/outcomes.svg"*) ;;
 *) echo "FAIL: report --plots: says nothing about gnuplot"; fails=$((fails + 1)) ;; esac
 check "outcomes.dat" 0 test "$(grep -vc '^#' plots/outcomes.dat)" -eq 10
@@ -146,6 +151,8 @@ check "unknown option" 2 "$L" inject --frob -- ./app
 check "value missing" 2 "$L" inject --runs
 check "fault options" 2 "$L" inject -O "-lockstep_fault_at 3" --db b.db -- ./app
 contains "fault options" "sets the fault options and the bound itself"
+check "ace option" 2 "$L" inject -O "-lockstep_ace 1" --db b.db -- ./app
+contains "ace option" "runs the ACE analysis in the golden run only"
 check "bound option" 2 "$L" inject -O "-lockstep_max_program_cycles 3" --db b.db -- ./app
 check "db exists" 2 "$L" inject --db c.db -- ./app;                   contains "db exists" "--resume"
 check "resume other config" 2 "$L" inject --resume --seed 6 --site reg_live,reg_any,alu,pred --db k.db -- ./app

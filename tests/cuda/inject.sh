@@ -3,6 +3,8 @@
 # under `lockstep run` (tests/cuda/inject/twice.cu, built with nvcc -cudart
 # shared): LOCKSTEP_FAULT_REPORT gets one line of JSON at exit
 #   - for the golden run (site none): landed 0 and the program's totals;
+#     with -lockstep_ace 1 also the ACE analysis's "ace" object (and the
+#     statistics' ACE table and JSON object);
 #   - for a run with a fault: where it landed, the same line twice for the
 #     same options and seed, whatever the host threads;
 #   - for a program that exits early, and for bad fault options none (the
@@ -63,6 +65,35 @@ if [ $rc = 0 ] && [ "$(lines)" = 1 ] &&
     ok "golden run: landed 0 with the program's totals"
 else
     bad "golden run: landed 0 with the program's totals"
+fi
+
+# the golden run of lockstep inject: with the ACE analysis its result is the
+# line's "ace" object, with the same program totals
+inj "-lockstep_mode timing" "-lockstep_ace 1"
+if [ $rc = 0 ] && [ "$(lines)" = 1 ] &&
+    has '"landed":0,"total_cycles":[1-9][0-9]*,"total_warp_insts":1024,"launches":2,"ace":{"time_base":"cycles","run_time":[1-9][0-9]*,"launches":2,"complete":1,"reg":{"ace_bit_time":[1-9]' &&
+    has '"shared":{"ace_bit_time":[0-9]*,"allocated_bit_time":[0-9]*,"avf_allocated":[0-9.]*,"configured_bits":[1-9][0-9]*,"avf_configured":[0-9.]*}}}$'; then
+    ok "the golden run with -lockstep_ace 1 carries the ACE estimate"
+else
+    bad "the golden run with -lockstep_ace 1 carries the ACE estimate"
+fi
+
+# the statistics: a text table and a JSON object, the same on 1 and 2 host threads
+stats_ok=1
+for t in 1 2; do
+    env ${LOCKSTEP_RUN_ENV:-} timeout 300 "$lockstep" run --threads $t -O "-lockstep_ace 1" \
+        --stats "$dir/ace$t.txt" --stats-json "$dir/ace$t.json" -- "$prog" >"$dir/last.out" 2>&1 ||
+        stats_ok=0
+done
+if [ $stats_ok = 1 ] &&
+    grep -q '^ACE lifetime analysis (time: simulated cycles, run time [1-9][0-9]*, 2 launches)$' "$dir/ace1.txt" &&
+    grep -q '^  reg  *[1-9][0-9]* ' "$dir/ace1.txt" &&
+    grep -q '^  "ace": {"time_base":"cycles",' "$dir/ace1.json" &&
+    [ "$(grep -A4 '^ACE lifetime' "$dir/ace1.txt")" = "$(grep -A4 '^ACE lifetime' "$dir/ace2.txt")" ] &&
+    [ "$(grep '"ace"' "$dir/ace1.json")" = "$(grep '"ace"' "$dir/ace2.json")" ]; then
+    ok "-lockstep_ace 1: the statistics' ACE table and object, the same on 1 and 2 threads"
+else
+    bad "-lockstep_ace 1: the statistics' ACE table and object, the same on 1 and 2 threads"
 fi
 
 set -- "-lockstep_mode timing" "-lockstep_fault_site reg_live" "-lockstep_fault_at 300" \

@@ -15,8 +15,10 @@
  * deadlock, an invalid PTX, an illegal address), a wrong result, a crash,
  * or, under AddressSanitizer, a bad free or a use after free, fails the
  * sweep and names n.  Both modes: functional, and timing on one host
- * thread and on two; and the same program as two PTX texts linked
- * (lockstep_module_load_ptx_linked), functional.
+ * thread and on two; with the ACE analysis attached (-lockstep_ace 1,
+ * whose host-OOM paths leave the results right and mark its report
+ * incomplete), functional and timing on two; and the same program as two
+ * PTX texts linked (lockstep_module_load_ptx_linked), functional.
  *
  * Children end with _exit, so leak checking (LeakSanitizer) does not run
  * on the error paths; use-after-free and double free are still caught.
@@ -136,6 +138,7 @@ enum { RUN_OK = 0, RUN_OOM = 1, RUN_WRONG_STATUS = 2, RUN_WRONG_RESULT = 3, RUN_
 
 static const char *mode_opt;
 static const char *threads_opt;
+static const char *ace_opt = "0"; /* -lockstep_ace: the ACE analysis's observers attached */
 
 /* A failed call: out of memory, with a message that says so, is the one
  * right answer. */
@@ -165,7 +168,8 @@ static int scenario(void)
     if ((st = lockstep_config_create(&cfg)) != LOCKSTEP_SUCCESS)
         return failed("lockstep_config_create", st, NULL);
     if ((st = lockstep_config_set(cfg, "-lockstep_mode", mode_opt)) != LOCKSTEP_SUCCESS ||
-        (st = lockstep_config_set(cfg, "-lockstep_threads", threads_opt)) != LOCKSTEP_SUCCESS) {
+        (st = lockstep_config_set(cfg, "-lockstep_threads", threads_opt)) != LOCKSTEP_SUCCESS ||
+        (st = lockstep_config_set(cfg, "-lockstep_ace", ace_opt)) != LOCKSTEP_SUCCESS) {
         rc = failed("lockstep_config_set", st, lockstep_config_last_error(cfg));
         goto done;
     }
@@ -277,6 +281,8 @@ static void sweep(const char *mode, const char *threads)
 {
     if (link_mode)
         printf("linked: ");
+    if (strcmp(ace_opt, "0"))
+        printf("ACE analysis: ");
     mode_opt = mode;
     threads_opt = threads;
     long total = 0;
@@ -309,13 +315,15 @@ static void sweep(const char *mode, const char *threads)
 int main(void)
 {
     /* To debug one case in this process (under gdb):
-     * SWEEP_AT=n SWEEP_MODE=timing SWEEP_THREADS=1 [SWEEP_LINK=1] test_alloc_fail */
+     * SWEEP_AT=n SWEEP_MODE=timing SWEEP_THREADS=1 [SWEEP_LINK=1] [SWEEP_ACE=1]
+     * test_alloc_fail */
     const char *at = getenv("SWEEP_AT");
     if (at) {
         mode_opt = getenv("SWEEP_MODE") ? getenv("SWEEP_MODE") : "timing";
         threads_opt = getenv("SWEEP_THREADS") ? getenv("SWEEP_THREADS") : "1";
         fail_at = atol(at);
         link_mode = getenv("SWEEP_LINK") != NULL;
+        ace_opt = getenv("SWEEP_ACE") ? "1" : "0";
         split_for_link();
         counting = 1;
         int rc = scenario();
@@ -327,6 +335,11 @@ int main(void)
     sweep("functional", "1");
     sweep("timing", "1");
     sweep("timing", "2");
+    /* with the ACE analysis attached (its host-OOM paths: the results stay right) */
+    ace_opt = "1";
+    sweep("functional", "1");
+    sweep("timing", "2");
+    ace_opt = "0";
     /* the same program linked from two texts (lockstep_module_load_ptx_linked) */
     link_mode = 1;
     sweep("functional", "1");

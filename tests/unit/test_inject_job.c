@@ -57,9 +57,9 @@ static void test_argv(void)
     int n = inj_build_argv(argv, 40, opts, 4, NULL, 0, 0, prog, 2, &owned, &nowned);
     const char *want_golden[] = {"lockstep", "run", "--config", "x.config", "--threads", "1",
                                  "--no-stats", "--no-progress", "-O", "-lockstep_fault_site none",
-                                 "--", "./app", "a b"};
-    CHECK_EQ_INT(n, 13);
-    for (int k = 0; k < n && k < 13; k++)
+                                 "-O", "-lockstep_ace 1", "--", "./app", "a b"};
+    CHECK_EQ_INT(n, 15);
+    for (int k = 0; k < n && k < 15; k++)
         CHECK_MSG(!strcmp(argv[k], want_golden[k]), "golden argv[%d] = '%s'", k, argv[k]);
     CHECK(argv[n] == NULL);
     inj_argv_free(owned, nowned);
@@ -123,6 +123,36 @@ static void write_file(const char *path, const char *text)
         fputs(text, f);
         fclose(f);
     }
+}
+
+/* The golden run's ACE estimate in its report line. */
+static void test_ace(void)
+{
+    const char *line =
+        "{\"site\":\"none\",\"landed\":0,\"total_cycles\":10,\"ace\":{\"time_base\":\"cycles\","
+        "\"run_time\":10,\"launches\":1,\"complete\":1,\"reg\":{\"ace_bit_time\":5,"
+        "\"allocated_bit_time\":10,\"avf_allocated\":0.500000,\"configured_bits\":4,"
+        "\"avf_configured\":0.125000},\"pred\":{\"ace_bit_time\":1,\"allocated_bit_time\":4,"
+        "\"avf_allocated\":0.250000},\"shared\":{\"ace_bit_time\":0,\"allocated_bit_time\":0,"
+        "\"avf_allocated\":0.000000,\"configured_bits\":8,\"avf_configured\":0.000000}}}";
+    inj_ace a;
+    CHECK_EQ_INT(inj_ace_parse(line, &a), 0);
+    CHECK(a.valid && !a.functional);
+    CHECK(a.has[INJ_ACE_REG] && a.has[INJ_ACE_PRED] && a.has[INJ_ACE_SHARED]);
+    CHECK(a.avf_alloc[INJ_ACE_REG] == 0.5 && a.avf_cfg[INJ_ACE_REG] == 0.125);
+    CHECK(a.avf_alloc[INJ_ACE_PRED] == 0.25 && a.avf_cfg[INJ_ACE_PRED] == -1);
+    CHECK(a.avf_alloc[INJ_ACE_SHARED] == 0 && a.avf_cfg[INJ_ACE_SHARED] == 0);
+    CHECK(!strcmp(inj_ace_sites[INJ_ACE_REG], "reg_any"));
+    /* the report still parses with the object in it */
+    inj_report r;
+    CHECK_EQ_INT(inj_report_parse(line, &r), 0);
+    CHECK(r.valid && r.total_cycles == 10 && r.landed == 0);
+    inj_report_free(&r);
+    CHECK_EQ_INT(inj_ace_parse("{\"site\":\"none\"}", &a), -1);
+    CHECK(!a.valid);
+    CHECK_EQ_INT(inj_ace_parse(NULL, &a), -1);
+    CHECK_EQ_INT(inj_ace_parse("{\"ace\":{\"time_base\":\"warp_insts\"}}", &a), 0);
+    CHECK(a.valid && a.functional && !a.has[INJ_ACE_REG]);
 }
 
 static void test_record_and_classify(void)
@@ -213,6 +243,7 @@ int main(void)
     RUN(test_faults);
     RUN(test_argv);
     RUN(test_report);
+    RUN(test_ace);
     RUN(test_record_and_classify);
     return test_summary();
 }
