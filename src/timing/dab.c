@@ -245,8 +245,7 @@ static void wake_sched(tm_sm *sm, uint32_t q, uint64_t t)
     for (uint32_t k = 0; k < ds->nw; k++) {
         tm_warp *tw = ds->w[k];
         if (tw->dab.gated && tw->ready_at > t) {
-            tw->ready_at = t;
-            tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+            tm_warp_wait(sm, tw, t, LOCKSTEP_STALL_SCOREBOARD);
         }
     }
     sm->sched_at = MIN(sm->sched_at, t);
@@ -395,8 +394,7 @@ void dab_issued(tm_sm *sm, tm_warp *tw, uint32_t pc)
             tm_warp *nx = sm->dab_serial_next = sm_next_serial(sm, tw);
             if (nx) {
                 nx->dab.pass_pc = nx->dab.wait_pc;
-                nx->ready_at = sm->now + 1;
-                nx->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+                tm_warp_wait(sm, nx, sm->now + 1, LOCKSTEP_STALL_SCOREBOARD);
                 sm->sched_at = MIN(sm->sched_at, sm->now + 1);
                 sm->wake = MIN(sm->wake, sm->now + 1);
             }
@@ -716,8 +714,7 @@ static int closed(tm_sm *sm, tm_warp *tw, uint64_t end)
     uint32_t pc = tw->dab.gated - 1;
     if (!my_turn(sm, tw, sm->g->dab_kind[pc]))
         return 1;
-    tw->ready_at = end; /* its turn has come: let it see */
-    tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+    tm_warp_wait(sm, tw, end, LOCKSTEP_STALL_SCOREBOARD); /* its turn has come: let it see */
     sm->sched_at = MIN(sm->sched_at, end);
     sm->wake = MIN(sm->wake, end);
     return 0;
@@ -733,8 +730,7 @@ static void wake_range(timing_gpu *g, uint32_t s0, uint32_t s1, uint32_t occ, ui
             for (uint32_t i = 0; sm->ctas[k].active && i < nwarps; i++) {
                 tm_warp *tw = &sm->ctas[k].warps[i];
                 if (tw->w->state == WARP_RUNNING) {
-                    tw->ready_at = t;
-                    tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+                    tm_warp_wait(sm, tw, t, LOCKSTEP_STALL_SCOREBOARD);
                 }
             }
         sm->sched_at = MIN(sm->sched_at, t);
@@ -773,8 +769,7 @@ static int serial_turn(timing_gpu *g, uint32_t from, uint64_t t)
         g->dab_serial_sm = s;
         sm->dab_serial_next = first;
         first->dab.pass_pc = first->dab.wait_pc;
-        first->ready_at = t;
-        first->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+        tm_warp_wait(sm, first, t, LOCKSTEP_STALL_SCOREBOARD);
         sm->sched_at = MIN(sm->sched_at, t);
         sm->wake = MIN(sm->wake, t);
         return 1;

@@ -873,10 +873,8 @@ static int dispatch_slot(timing_gpu *g, launch_state *ls, uint32_t s, uint32_t k
     uint64_t start = sm_cta_start_cycle(sm, MAX(now, from));
     for (uint32_t i = 0; i < L->nwarps; i++) {
         sm_warp_bind(sm, &tc->warps[i], &tc->c->warps[i], tc, tc->age * 64 + i);
-        if (start > now) {
-            tc->warps[i].ready_at = start;
-            tc->warps[i].ready_why = LOCKSTEP_STALL_IDLE; /* not started yet */
-        }
+        if (start > now)
+            tm_warp_wait(sm, &tc->warps[i], start, LOCKSTEP_STALL_IDLE); /* not started yet */
     }
     sm->nresident++;
     /* the SM looks at the new warps when they can start: waking it at the
@@ -886,9 +884,11 @@ static int dispatch_slot(timing_gpu *g, launch_state *ls, uint32_t s, uint32_t k
     sm->sched_at = MIN(sm->sched_at, start > now ? start : now);
     if (g->dab)
         dab_cta_started(sm, k, now);
-    if (g->policy != 0)
+    if (g->policy != 0) {
         for (uint32_t q = 0; q < g->nsched; q++)
             qsort(sm->sched[q], sm->nsw, sizeof(tm_warp *), age_cmp);
+        sm->rq_live = 0; /* the warps moved in the lists: the next scan rebuilds the queues */
+    }
     return 1;
 }
 
@@ -993,7 +993,7 @@ static void retire(timing_gpu *g, launch_state *ls, uint32_t s)
         LS_ASSERT(ls->nfreed < ls->nslots);
         ls->freed[ls->nfreed++] = (struct freed_slot){tc->done_at, s, k};
         for (uint32_t i = 0; i < L->nwarps; i++)
-            sm_warp_park(&tc->warps[i]);
+            sm_warp_park(sm, &tc->warps[i]);
         sm->nresident--;
         if (tc->finished) {
             tc->finished = 0;
@@ -1474,6 +1474,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         sm->nresident = 0;
         sm->nfinished = 0;
         sm->nsw = nsw;
+        sm->rq_live = 0; /* new warps and lists: sm_cycle builds the queues */
         for (uint32_t q = 0; ok && q < g->nsched; q++) {
             free(sm->sched[q]);
             ok = (sm->sched[q] = calloc(nsw ? nsw : 1, sizeof(tm_warp *))) != NULL;
@@ -1486,7 +1487,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
             tc->warps = ls.warps + ((size_t)s * ls.occ + j) * L->nwarps;
             for (uint32_t i = 0; i < L->nwarps; i++) {
                 tc->warps[i].tc = tc;
-                sm_warp_park(&tc->warps[i]);
+                sm_warp_park(sm, &tc->warps[i]);
                 uint32_t q = (j * L->nwarps + i) % g->nsched;
                 sm->sched[q][fill[q]++] = &tc->warps[i];
             }

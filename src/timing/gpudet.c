@@ -449,8 +449,7 @@ void gpudet_issued(tm_sm *sm, tm_warp *tw)
             /* the SM's next serial warp may issue from the next cycle */
             tm_warp *nx = sm->det_next = sm_next_serial(sm, tw);
             if (nx) {
-                nx->ready_at = sm->now + 1;
-                nx->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+                tm_warp_wait(sm, nx, sm->now + 1, LOCKSTEP_STALL_SCOREBOARD);
                 sm->sched_at = MIN(sm->sched_at, sm->now + 1);
                 sm->wake = MIN(sm->wake, sm->now + 1);
             }
@@ -709,8 +708,7 @@ static void wake_all(timing_gpu *g, uint32_t occ, uint32_t nwarps, uint64_t t)
             for (uint32_t i = 0; i < nwarps; i++) {
                 tm_warp *tw = &tc->warps[i];
                 if (tw->w->state == WARP_RUNNING) {
-                    tw->ready_at = t;
-                    tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+                    tm_warp_wait(sm, tw, t, LOCKSTEP_STALL_SCOREBOARD);
                 }
             }
         }

@@ -134,6 +134,8 @@ void sm_launch_begin(tm_sm *sm)
     }
     sm->wake = 0;
     sm->sched_at = 0;
+    sm->rq_on = g->policy != 2 && !g->det && !g->dab && sm->nsw <= 64;
+    sm->rq_live = 0;
     sm->fetch_free = 0;
     sm->out_waiters = 0;
     sm->nsys = 0;
@@ -144,13 +146,11 @@ void sm_launch_begin(tm_sm *sm)
 /* A CTA starts in slot tc: its warps get fresh scoreboards. */
 void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age)
 {
-    (void)sm;
     tw->w = w;
     tw->tc = tc;
     w->timing = tw;
     tw->loads_out = tw->stores_out = 0;
-    tw->ready_at = 0;
-    tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+    tm_warp_wait(sm, tw, 0, LOCKSTEP_STALL_SCOREBOARD);
     tw->age = age;
     tw->acq_pending = 0;
     tw->ib_n = 0;
@@ -282,8 +282,7 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
      * unit, a functional unit or a fetch: those keep their time */
     if ((tw->ready_at > done || tw->ready_at == TM_NEVER) &&
         (tw->ready_why == LOCKSTEP_STALL_SCOREBOARD || tw->ready_why == LOCKSTEP_STALL_FENCE)) {
-        tw->ready_at = done;
-        tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+        tm_warp_wait(sm, tw, done, LOCKSTEP_STALL_SCOREBOARD);
     }
     if (sm->wake > done)
         sm->wake = done;
@@ -875,13 +874,15 @@ static inline int ldst_stall(tm_sm *sm, tm_warp *tw, uint64_t now, uint64_t *whe
         sm->out_waiters = 1;
         t1 = TM_NEVER;
     }
-    *when = tw->ready_at = t1;
-    tw->ready_why = LOCKSTEP_STALL_MEMORY;
+    tm_warp_wait(sm, tw, t1, LOCKSTEP_STALL_MEMORY);
+    *when = t1;
     return 1;
 }
 
-static int can_issue_checks(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out,
-                            uint64_t *when);
+/* Out of line, so that can_issue's fast path, inlined into the scan,
+ * saves no registers for it. */
+__attribute__((noinline)) static int can_issue_checks(tm_sm *sm, tm_warp *tw, uint64_t now,
+                                                      uint32_t *pc_out, uint64_t *when);
 
 /* Why warp tw cannot issue at `now` (or ISSUED if it can); *when: the
  * earliest cycle it might (TM_NEVER: an event will wake it).
@@ -892,7 +893,8 @@ static int can_issue_checks(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_o
  * and acquires only move towards ready without an issue of its own, and
  * its instruction buffer holds the instruction.  The determinism modes'
  * gates can close again, so they always take the full path. */
-static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uint64_t *when)
+static inline int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out,
+                            uint64_t *when)
 {
     if (tw->ldst_pc != IR_NO_PC && tw->ldst_pc == tw->npc && tw->ready_at <= now &&
         tw->w->state == WARP_RUNNING && !sm->g->det && !sm->g->dab) {
@@ -903,7 +905,9 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
             why = LOCKSTEP_STALL_MEMORY;
 #ifdef LOCKSTEP_DEBUG
         /* the full checks must agree (they change nothing they did not
-         * set the same way the first time) */
+         * set the same way the first time; ready_at is set here past
+         * tm_warp_wait, and back, which leaves the ready queue as it was:
+         * the checks file the warp where it already is) */
         uint64_t ready_at = tw->ready_at, when2;
         uint32_t pc2;
         tw->ready_at = now;
@@ -915,8 +919,8 @@ static int can_issue(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out, uin
     return can_issue_checks(sm, tw, now, pc_out, when);
 }
 
-static int can_issue_checks(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_out,
-                            uint64_t *when)
+__attribute__((noinline)) static int can_issue_checks(tm_sm *sm, tm_warp *tw, uint64_t now,
+                                                      uint32_t *pc_out, uint64_t *when)
 {
     timing_gpu *g = sm->g;
     exec_launch *L = &sm->L;
@@ -940,13 +944,15 @@ static int can_issue_checks(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_o
     if (g->det && !gpudet_gate(sm, tw, pc, now)) {
         /* GPUDet: the warp's quantum is over, or it is not its turn; the
          * controller wakes it (gpudet_step) */
-        *when = tw->ready_at = now < g->det_gate ? g->det_gate : TM_NEVER;
-        return tw->ready_why = LOCKSTEP_STALL_DET;
+        *when = now < g->det_gate ? g->det_gate : TM_NEVER;
+        tm_warp_wait(sm, tw, *when, LOCKSTEP_STALL_DET);
+        return LOCKSTEP_STALL_DET;
     }
     if (g->dab && !dab_gate(sm, tw, pc, now)) {
         /* DAB: a flush, or not its turn; the flush or the turn wakes it */
-        *when = tw->ready_at = now < sm->dab_gate ? sm->dab_gate : TM_NEVER;
-        return tw->ready_why = LOCKSTEP_STALL_DET;
+        *when = now < sm->dab_gate ? sm->dab_gate : TM_NEVER;
+        tm_warp_wait(sm, tw, *when, LOCKSTEP_STALL_DET);
+        return LOCKSTEP_STALL_DET;
     }
     if (sb_fit(tw)) {
         /* a host allocation failure is reported as one (the SM's loop
@@ -960,8 +966,9 @@ static int can_issue_checks(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_o
         if (!tw->ib_n || tw->ib_pc != pc)
             fetch(sm, tw, pc, now); /* empty, or a jump the buffer did not follow */
         if (tw->ib_ready > now) {
-            *when = tw->ready_at = tw->ib_ready;
-            return tw->ready_why = LOCKSTEP_STALL_NO_INST;
+            *when = tw->ib_ready;
+            tm_warp_wait(sm, tw, *when, LOCKSTEP_STALL_NO_INST);
+            return LOCKSTEP_STALL_NO_INST;
         }
     }
     const tm_insn *ti = &g->ti[pc];
@@ -982,19 +989,20 @@ static int can_issue_checks(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_o
         if (pr[ti->dp[i]] > t)
             t = pr[ti->dp[i]];
     if (t > now) {
-        *when = tw->ready_at = t;
-        return tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+        *when = t;
+        tm_warp_wait(sm, tw, t, LOCKSTEP_STALL_SCOREBOARD);
+        return LOCKSTEP_STALL_SCOREBOARD;
     }
     if (ti->complex && tw->loads_out) {
-        tw->ready_at = TM_NEVER;
-        return tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
+        tm_warp_wait(sm, tw, TM_NEVER, LOCKSTEP_STALL_SCOREBOARD);
+        return LOCKSTEP_STALL_SCOREBOARD;
     }
     int fence = (ptx_op_props(in->op) & OPF_FENCE) || ti->complex == 2 ||
                 (ti->unit == TU_LDST && (tw->acq_pending || in->sem == SEM_RELEASE ||
                                          in->sem == SEM_ACQ_REL || in->sem == SEM_SC));
     if (fence && (tw->loads_out || tw->stores_out)) {
-        tw->ready_at = TM_NEVER;
-        return tw->ready_why = LOCKSTEP_STALL_FENCE;
+        tm_warp_wait(sm, tw, TM_NEVER, LOCKSTEP_STALL_FENCE);
+        return LOCKSTEP_STALL_FENCE;
     }
     if (ti->unit == TU_LDST) {
         if (ldst_stall(sm, tw, now, when)) {
@@ -1008,8 +1016,9 @@ static int can_issue_checks(tm_sm *sm, tm_warp *tw, uint64_t now, uint32_t *pc_o
             if (sm->unit_free[ti->unit][k] < best)
                 best = sm->unit_free[ti->unit][k];
         if (best > now) {
-            *when = tw->ready_at = best; /* units only get busier until then */
-            return tw->ready_why = LOCKSTEP_STALL_FU_BUSY;
+            *when = best; /* units only get busier until then */
+            tm_warp_wait(sm, tw, best, LOCKSTEP_STALL_FU_BUSY);
+            return LOCKSTEP_STALL_FU_BUSY;
         }
     }
     return LOCKSTEP_STALL_ISSUED;
@@ -1027,7 +1036,7 @@ void sm_out_drained(tm_sm *sm, uint64_t t)
         for (uint32_t i = 0; i < sm->L.nwarps; i++) {
             tm_warp *tw = &tc->warps[i];
             if (tw->ready_why == LOCKSTEP_STALL_MEMORY && tw->ready_at > t + 1)
-                tw->ready_at = t + 1;
+                tm_warp_wait(sm, tw, t + 1, LOCKSTEP_STALL_MEMORY);
         }
     }
     if (sm->sched_at > t + 1)
@@ -1040,27 +1049,24 @@ void sm_out_drained(tm_sm *sm, uint64_t t)
  * with its state as the reason; the scheduler's scan then needs only the
  * warp's ready_at and ready_why.  Only the warp's own execution and a
  * barrier's release (wake_cta) change the state, and both come here. */
-static void park_if_stopped(tm_warp *tw)
+static void park_if_stopped(tm_sm *sm, tm_warp *tw)
 {
     uint32_t state = tw->w->state;
-    if (state != WARP_RUNNING) {
-        tw->ready_at = TM_NEVER;
-        tw->ready_why = state == WARP_BARRIER ? LOCKSTEP_STALL_BARRIER : LOCKSTEP_STALL_IDLE;
-    }
+    if (state != WARP_RUNNING)
+        tm_warp_wait(sm, tw, TM_NEVER,
+                     state == WARP_BARRIER ? LOCKSTEP_STALL_BARRIER : LOCKSTEP_STALL_IDLE);
 }
 
 /* Wake every warp of tw's CTA (a barrier may have been released). */
-static void wake_cta(tm_cta *tc, uint32_t nwarps, uint64_t t)
+static void wake_cta(tm_sm *sm, tm_cta *tc, uint32_t nwarps, uint64_t t)
 {
     for (uint32_t i = 0; i < nwarps; i++) {
         tm_warp *tw = &tc->warps[i];
         if (tw->w->state != WARP_RUNNING)
-            park_if_stopped(tw);
+            park_if_stopped(sm, tw);
         else if (tw->ready_at == TM_NEVER || tw->ready_at > t ||
-                 tw->ready_why == LOCKSTEP_STALL_BARRIER) {
-            tw->ready_at = t;
-            tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
-        }
+                 tw->ready_why == LOCKSTEP_STALL_BARRIER)
+            tm_warp_wait(sm, tw, t, LOCKSTEP_STALL_SCOREBOARD);
     }
 }
 
@@ -1102,8 +1108,7 @@ static void syscall_enqueue(tm_sm *sm, tm_warp *tw)
     }
     sm->sys[sm->nsys++] = tw;
     tw->sys_at = sm->now;
-    tw->ready_at = TM_NEVER;
-    tw->ready_why = LOCKSTEP_STALL_FENCE;
+    tm_warp_wait(sm, tw, TM_NEVER, LOCKSTEP_STALL_FENCE);
 }
 
 void sm_syscall(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now)
@@ -1115,12 +1120,11 @@ void sm_syscall(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now)
     sm->insts += n;
     ibuffer_next(sm, tw, L, now);
     if (w->state != WARP_RUNNING) {
-        wake_cta(tw->tc, L->nwarps, now);
+        wake_cta(sm, tw->tc, L->nwarps, now);
         cta_maybe_finished(sm, tw->tc, now);
     }
-    tw->ready_at = now;
-    tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
-    park_if_stopped(tw);
+    tm_warp_wait(sm, tw, now, LOCKSTEP_STALL_SCOREBOARD);
+    park_if_stopped(sm, tw);
     if (sm->wake > now)
         sm->wake = now;
     if (sm->sched_at > now)
@@ -1159,8 +1163,7 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     if (L->mem.status == EXEC_MEM_RETRY) {
         /* an interposer did not take the request yet: the instruction did
          * not issue; the warp tries again when it says */
-        tw->ready_at = L->mem.ready > now ? L->mem.ready : now + 1;
-        tw->ready_why = LOCKSTEP_STALL_MEMORY;
+        tm_warp_wait(sm, tw, L->mem.ready > now ? L->mem.ready : now + 1, LOCKSTEP_STALL_MEMORY);
         return;
     }
     L->warp_insts += n;
@@ -1192,16 +1195,122 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
         if (pred_base + ti->dp[i] < tw->pcap)
             pr[ti->dp[i]] = now + ti->lat;
     if ((ptx_op_props(in->op) & (OPF_BARRIER | OPF_ENDS)) || w->state != WARP_RUNNING)
-        wake_cta(tw->tc, L->nwarps, now + 1);
+        wake_cta(sm, tw->tc, L->nwarps, now + 1);
     if (w->state != WARP_RUNNING)
         cta_maybe_finished(sm, tw->tc, now);
-    tw->ready_at = now + 1;
-    tw->ready_why = LOCKSTEP_STALL_SCOREBOARD;
-    park_if_stopped(tw);
+    tm_warp_wait(sm, tw, now + 1, LOCKSTEP_STALL_SCOREBOARD);
+    park_if_stopped(sm, tw);
     /* a stopped warp waits for an event: the scheduler's scan relies on it */
     LS_ASSERT(w->state == WARP_RUNNING || tw->ready_at == TM_NEVER);
     tm_progress(&sm->progress_at, now);
 }
+
+/* ---- the schedulers' ready queues (tm_rq) ---- */
+
+/* File every warp of every list anew, at `now`. */
+static void rq_build(tm_sm *sm, uint64_t now)
+{
+    for (uint32_t s = 0; s < sm->g->nsched; s++) {
+        tm_rq *q = &sm->rq[s];
+        memset(q, 0, sizeof *q);
+        q->base = now;
+        q->far_min = TM_NEVER;
+        for (uint32_t k = 0; k < sm->nsw; k++) {
+            tm_warp *tw = sm->sched[s][k];
+            if (!tw)
+                continue;
+            tw->rq_s = (uint8_t)s;
+            tw->rq_k = (uint8_t)k;
+            tm_rq_add(q, 1ull << k, tw->ready_at);
+            q->why[tw->ready_why] |= 1ull << k;
+        }
+    }
+    sm->rq_live = 1;
+}
+
+static inline uint64_t rotr64(uint64_t x, uint32_t r)
+{
+    return r ? x >> r | x << (64 - r) : x;
+}
+
+/* Move queue q (of list `list`) to `now`: the warps whose ready_at came
+ * join `ready`, far warps that are near now go to their buckets. */
+static void rq_advance(tm_rq *q, tm_warp *const *list, uint64_t now)
+{
+    if (now <= q->base)
+        return;
+    uint64_t d = now - q->base;
+    if (q->nb) {
+        /* buckets of the cycles base + 1 .. now */
+        uint64_t m = q->nb;
+        if (d < TM_RQ_SPAN)
+            m &= rotr64((1ull << d) - 1, (uint32_t)((TM_RQ_SPAN - (q->base + 1) % TM_RQ_SPAN) %
+                                                    TM_RQ_SPAN));
+        q->nb &= ~m;
+        for (; m; m &= m - 1) {
+            uint32_t b = (uint32_t)__builtin_ctzll(m);
+            q->ready |= q->bucket[b];
+            q->bucket[b] = 0;
+        }
+    }
+    q->base = now;
+    if (q->far && q->far_min <= now + TM_RQ_SPAN) {
+        uint64_t f = q->far;
+        q->far = 0;
+        q->far_min = TM_NEVER;
+        for (; f; f &= f - 1) {
+            uint32_t k = (uint32_t)__builtin_ctzll(f);
+            tm_rq_add(q, 1ull << k, list[k]->ready_at);
+        }
+    }
+}
+
+/* The earliest ready_at of queue q's warps that wait (TM_NEVER: none). */
+static uint64_t rq_next(const tm_rq *q, tm_warp *const *list)
+{
+    if (q->nb) {
+        uint32_t r = (uint32_t)((q->base + 1) % TM_RQ_SPAN);
+        return q->base + 1 + (uint64_t)__builtin_ctzll(rotr64(q->nb, r));
+    }
+    uint64_t t = TM_NEVER;
+    for (uint64_t f = q->far; f; f &= f - 1) {
+        uint64_t a = list[__builtin_ctzll(f)]->ready_at;
+        if (a < t)
+            t = a;
+    }
+    return t;
+}
+
+#ifdef LOCKSTEP_DEBUG
+/* Queue s holds what its warps' ready_at and ready_why say. */
+static void rq_check(const tm_sm *sm, uint32_t s)
+{
+    const tm_rq *q = &sm->rq[s];
+    uint64_t all = 0, whys = 0;
+    for (uint32_t k = 0; k < sm->nsw; k++) {
+        const tm_warp *tw = sm->sched[s][k];
+        if (!tw)
+            continue;
+        uint64_t bit = 1ull << k, at = tw->ready_at;
+        all |= bit;
+        LS_ASSERT(tw->rq_s == s && tw->rq_k == k);
+        LS_ASSERT(!!(q->ready & bit) == (at <= q->base));
+        LS_ASSERT(!!(q->far & bit) == (at != TM_NEVER && at > q->base + TM_RQ_SPAN));
+        int in_bucket = at > q->base && at != TM_NEVER && at - q->base <= TM_RQ_SPAN;
+        for (uint32_t b = 0; b < TM_RQ_SPAN; b++)
+            LS_ASSERT(!!(q->bucket[b] & bit) == (in_bucket && at % TM_RQ_SPAN == b));
+        if (q->far & bit)
+            LS_ASSERT(q->far_min <= at);
+        for (uint32_t r = 0; r < LOCKSTEP_STALL_COUNT; r++)
+            LS_ASSERT(!!(q->why[r] & bit) == (tw->ready_why == r));
+    }
+    for (uint32_t r = 0; r < LOCKSTEP_STALL_COUNT; r++)
+        whys |= q->why[r];
+    LS_ASSERT(!((q->ready | q->far | whys) & ~all));
+    for (uint32_t b = 0; b < TM_RQ_SPAN; b++)
+        LS_ASSERT(!(q->bucket[b] & ~all) && !!q->bucket[b] == !!(q->nb & 1ull << b));
+}
+#endif
 
 /* One cycle of the SM. */
 void sm_cycle(tm_sm *sm, uint64_t now)
@@ -1233,8 +1342,17 @@ void sm_cycle(tm_sm *sm, uint64_t now)
         sm->wake = lq || sm->out.n ? now + 1 : sm->sched_at;
         return;
     }
+    if (sm->rq_on && !sm->rq_live)
+        rq_build(sm, now);
     for (uint32_t s = 0; s < g->nsched && sm->L.fault == LOCKSTEP_SUCCESS; s++) {
         tm_warp **list = sm->sched[s];
+        tm_rq *q = sm->rq_live ? &sm->rq[s] : NULL;
+        if (q) {
+            rq_advance(q, list, now);
+#ifdef LOCKSTEP_DEBUG
+            rq_check(sm, s);
+#endif
+        }
         uint32_t n = sm->nsw;
         int best_reason = LOCKSTEP_STALL_IDLE;
         static const uint8_t rank[LOCKSTEP_STALL_COUNT] = {
@@ -1268,6 +1386,83 @@ void sm_cycle(tm_sm *sm, uint64_t now)
             }
         }
         const tm_warp *skip = greedy ? sm->last[s] : NULL;
+        if (q && !chosen) {
+            /* the same scan, visiting only the warps with ready_at <= now
+             * (in the same order: from `start` on, round the list); the
+             * others' part (their ready_why's rank, their ready_at) comes
+             * from the queue.  A visit changes only the visited warp, and
+             * a warp that then waits is filed with what can_issue
+             * answered, so the queue's part afterwards covers the waiting
+             * warps as the scan would have seen them at their turn. */
+            uint64_t cand = q->ready & ~(skip ? 1ull << skip->rq_k : 0);
+            uint64_t part[2] = {cand & (~0ull << start), cand & ((1ull << start) - 1)};
+            uint32_t fault_k = UINT32_MAX;
+            for (int h = 0; h < 2 && !chosen && fault_k == UINT32_MAX; h++)
+                for (uint64_t m = part[h]; m; m &= m - 1) {
+                    uint32_t k = (uint32_t)__builtin_ctzll(m);
+                    tm_warp *tw = list[k];
+                    LS_ASSERT(tw && tw->ready_at <= now);
+                    uint32_t pc;
+                    uint64_t when;
+                    int why = can_issue(sm, tw, now, &pc, &when);
+                    if (why == LOCKSTEP_STALL_ISSUED) {
+                        chosen = tw;
+                        chosen_pc = pc;
+                        chosen_k = k;
+                        break;
+                    }
+                    if (rank[why] > best_rank) {
+                        best_reason = why;
+                        best_rank = rank[why];
+                    }
+                    if (when < wake)
+                        wake = when;
+                    if (sm->L.fault != LOCKSTEP_SUCCESS) {
+                        fault_k = k;
+                        break;
+                    }
+                }
+            if (!chosen && fault_k == UINT32_MAX) {
+                /* the waiting warps: the highest reason, the earliest time
+                 * (the scan's answer does not depend on the order it met
+                 * them: no two reasons share a rank but BARRIER and DET,
+                 * and DET comes only in the determinism modes, which scan
+                 * the list) */
+                static const uint8_t by_rank[] = {
+                    LOCKSTEP_STALL_MEMORY, LOCKSTEP_STALL_FU_BUSY, LOCKSTEP_STALL_FENCE,
+                    LOCKSTEP_STALL_NO_INST, LOCKSTEP_STALL_SCOREBOARD, LOCKSTEP_STALL_BARRIER,
+                    LOCKSTEP_STALL_DET};
+                uint64_t waiting = ~q->ready;
+                for (uint32_t i = 0; i < sizeof by_rank; i++)
+                    if (q->why[by_rank[i]] & waiting) {
+                        if (rank[by_rank[i]] > best_rank) {
+                            best_reason = by_rank[i];
+                            best_rank = rank[by_rank[i]];
+                        }
+                        break;
+                    }
+                uint64_t t = rq_next(q, list);
+                if (t < wake)
+                    wake = t;
+            } else if (!chosen) {
+                /* a fault stopped the scan at fault_k: the waiting warps
+                 * it passed until then */
+                for (uint32_t k = start;; k = k + 1 == n ? 0 : k + 1) {
+                    tm_warp *tw = list[k];
+                    if (tw && tw != skip && tw->ready_at > now) {
+                        if (rank[tw->ready_why] > best_rank) {
+                            best_reason = tw->ready_why;
+                            best_rank = rank[tw->ready_why];
+                        }
+                        if (tw->ready_at < wake)
+                            wake = tw->ready_at;
+                    }
+                    if (k == fault_k)
+                        break;
+                }
+            }
+            limit = 0; /* done: the list scan below is for the other cases */
+        }
         for (uint32_t i = 0, k = start; !chosen && i < limit; i++, k = k + 1 == n ? 0 : k + 1) {
             tm_warp *tw = list[k];
             if (!tw || tw == skip)

@@ -185,6 +185,56 @@ typedef struct tm_dabsched {
     uint8_t round;          /* gtar: a round of atomics is on */
 } tm_dabsched;
 
+/* A warp scheduler's ready queue: its warps, by place k in its list (bit
+ * k), filed by ready_at as it stands at `base` (the cycle of the
+ * scheduler's last scan), so that a scan looks only at the warps that may
+ * issue and finds the others' earliest ready_at and highest stall reason
+ * without visiting them.  A warp with ready_at <= base is in `ready`, one
+ * in (base, base + TM_RQ_SPAN] in bucket[ready_at % TM_RQ_SPAN], a later
+ * one in `far`, one at TM_NEVER in none; every warp is in why[its
+ * ready_why].  tm_warp_wait keeps it as ready_at and ready_why change;
+ * sm_cycle moves `base` forward (the buckets it passes join `ready`). */
+#define TM_RQ_SPAN 64
+typedef struct tm_rq {
+    uint64_t base;
+    uint64_t ready;
+    uint64_t far;
+    uint64_t far_min;      /* <= the ready_at of every warp in far */
+    uint64_t nb;           /* bit b: bucket[b] is not empty */
+    uint64_t bucket[TM_RQ_SPAN];
+    uint64_t why[LOCKSTEP_STALL_COUNT];
+} tm_rq;
+
+static inline void tm_rq_add(tm_rq *q, uint64_t bit, uint64_t at)
+{
+    if (at == TM_NEVER)
+        return;
+    if (at <= q->base) {
+        q->ready |= bit;
+    } else if (at - q->base <= TM_RQ_SPAN) {
+        q->bucket[at % TM_RQ_SPAN] |= bit;
+        q->nb |= 1ull << (at % TM_RQ_SPAN);
+    } else {
+        q->far |= bit;
+        if (at < q->far_min)
+            q->far_min = at;
+    }
+}
+
+static inline void tm_rq_del(tm_rq *q, uint64_t bit, uint64_t at)
+{
+    if (at == TM_NEVER)
+        return;
+    if (at <= q->base) {
+        q->ready &= ~bit;
+    } else if (at - q->base <= TM_RQ_SPAN) {
+        if (!(q->bucket[at % TM_RQ_SPAN] &= ~bit))
+            q->nb &= ~(1ull << (at % TM_RQ_SPAN));
+    } else {
+        q->far &= ~bit;
+    }
+}
+
 typedef struct tm_warp {
     exec_warp *w;
     tm_cta *tc;
@@ -194,8 +244,10 @@ typedef struct tm_warp {
     uint32_t pcap;
     uint32_t loads_out;    /* mops with destinations in flight */
     uint32_t stores_out;   /* store / atomic mops in flight */
+    /* set only with tm_warp_wait, which keeps the scheduler's ready queue */
     uint64_t ready_at;     /* no issue before this cycle (a hint; TM_NEVER: woken by an event) */
     uint8_t ready_why;     /* the stall reason until ready_at (lockstep_stall) */
+    uint8_t rq_s, rq_k;    /* its scheduler and place in its list (tm_rq) */
     uint64_t age;          /* dispatch order (GTO: oldest first) */
     int acq_pending;       /* an acquire load is in flight: later memory operations wait */
     /* instruction buffer: ib_n decoded instructions from ib_pc on, usable
@@ -263,6 +315,12 @@ typedef struct tm_sm {
                                  retire them: they do nothing, wherever the window ends */
     tm_warp **sched[TM_MAX_SCHED];
     uint32_t nsw;          /* warps per scheduler list */
+    /* the schedulers' ready queues (sm_cycle): used when rq_on (no
+     * two-level policy, no determinism mode, at most 64 warps a list);
+     * rq_live: built and kept (a dispatch's reordering or a new launch
+     * clears it, the next scan rebuilds them) */
+    uint8_t rq_on, rq_live;
+    tm_rq rq[TM_MAX_SCHED];
     uint32_t rr[TM_MAX_SCHED];
     tm_warp *last[TM_MAX_SCHED];
     uint8_t last_reason[TM_MAX_SCHED];
@@ -489,11 +547,27 @@ void sm_nondet_begin(tm_sm *sm, uint64_t now);
 /* The cycle from which the warps of a CTA dispatched at `now` may issue:
  * after the SM's start skew, plus a seeded dispatch delay. */
 uint64_t sm_cta_start_cycle(tm_sm *sm, uint64_t now);
-/* A warp of an empty CTA slot: the scheduler passes over it (idle). */
-static inline void sm_warp_park(tm_warp *tw)
+/* Warp tw of SM sm waits until `at` (TM_NEVER: an event) for reason
+ * `why`: the only way its ready_at and ready_why change. */
+static inline void tm_warp_wait(tm_sm *sm, tm_warp *tw, uint64_t at, uint8_t why)
 {
-    tw->ready_at = TM_NEVER;
-    tw->ready_why = LOCKSTEP_STALL_IDLE;
+    if (sm->rq_live) {
+        tm_rq *q = &sm->rq[tw->rq_s];
+        uint64_t bit = 1ull << tw->rq_k;
+        tm_rq_del(q, bit, tw->ready_at);
+        tm_rq_add(q, bit, at);
+        if (why != tw->ready_why) {
+            q->why[tw->ready_why] &= ~bit;
+            q->why[why] |= bit;
+        }
+    }
+    tw->ready_at = at;
+    tw->ready_why = why;
+}
+/* A warp of an empty CTA slot: the scheduler passes over it (idle). */
+static inline void sm_warp_park(tm_sm *sm, tm_warp *tw)
+{
+    tm_warp_wait(sm, tw, TM_NEVER, LOCKSTEP_STALL_IDLE);
 }
 /* The serial step runs warp tw's built-in call on launch L at cycle now. */
 void sm_syscall(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now);
