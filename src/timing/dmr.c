@@ -472,12 +472,11 @@ void dmr_copy_done(timing_gpu *g, tm_cta *tc)
     tc->dmr_pair = 0;
 }
 
-/* Mops of (pair, copy, warp) whose atomics the comparator holds (waiting
- * for the partner, or agreed and waiting for release), each counted once. */
-static uint32_t held_mops(timing_gpu *g, uint32_t pair, int copy, uint32_t warp)
+/* Write requests of (pair, copy, warp) the comparator holds: atomics
+ * waiting for the partner, or agreed and waiting for release. */
+static uint32_t held_reqs(timing_gpu *g, uint32_t pair, int copy, uint32_t warp)
 {
-    const tm_mop *seen[64];
-    uint32_t n = 0, total = 0;
+    uint32_t total = 0;
     for (uint32_t q = 0; q < g->nparts; q++) {
         tm_part *p = &g->parts[q];
         for (uint32_t b = 0; p->dmr_n && b < p->dmr_nb; b++)
@@ -486,28 +485,18 @@ static uint32_t held_mops(timing_gpu *g, uint32_t pair, int copy, uint32_t warp)
                     (e->state != DMR_HELD0 && e->state != DMR_HELD1 &&
                      e->state != DMR_ATOM_AGREED))
                     continue;
-                const tm_req *rs[2] = {e->req, e->req2};
-                for (int j = 0; j < 2; j++) {
-                    if (!rs[j] || rs[j]->dmr_copy != copy)
-                        continue;
-                    uint32_t i = 0;
-                    while (i < n && seen[i] != rs[j]->mop)
-                        i++;
-                    if (i < n)
-                        continue;
-                    if (n < 64)
-                        seen[n++] = rs[j]->mop;
-                    total++;
-                }
+                total += e->req && e->req->dmr_copy == copy;
+                total += e->req2 && e->req2->dmr_copy == copy;
             }
     }
     return total;
 }
 
 /* Can the partner of e (a held store or atomic) never come?  The other
- * copy's warp has ended or gone past e's sequence number, and all its
- * writes in flight are atomics the comparator holds: its write with e's
- * key went elsewhere. */
+ * copy's warp has ended or gone past e's sequence number, and every write
+ * request of it not answered yet is an atomic the comparator holds: its
+ * request with e's key went elsewhere (was answered, or is held under
+ * another line). */
 static int never_matched(timing_gpu *g, const tm_dmrent *e)
 {
     const tm_dmrpair *pr = &g->dmr_pairs[e->pair];
@@ -519,7 +508,7 @@ static int never_matched(timing_gpu *g, const tm_dmrent *e)
         return 1;
     tm_warp *ow = &tc->warps[e->warp];
     int past = ow->w->state == WARP_DONE || ow->dmr_seq > e->seq;
-    return past && ow->stores_out == held_mops(g, e->pair, oc, e->warp);
+    return past && ow->dmr_wr_out == held_reqs(g, e->pair, oc, e->warp);
 }
 
 /* Remove entry e from p's log and free it. */

@@ -157,7 +157,7 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     tw->ib_ready = 0;
     tw->npc = IR_NO_PC;
     tw->ldst_pc = IR_NO_PC;
-    tw->dmr_seq = 0;
+    tw->dmr_seq = tw->dmr_wr_out = 0;
     if (tw->rcap)
         memset(tw->rready, 0, tw->rcap * sizeof *tw->rready);
     if (tw->pcap)
@@ -634,8 +634,10 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
                 r->dmr_pair = tc->dmr_pair;
                 r->dmr_copy = tc->dmr_copy;
                 r->dmr_warp = (uint16_t)w->id;
-                if (type != REQ_RD)
+                if (type != REQ_RD) {
                     r->dmr_seq = tw->dmr_seq++;
+                    tw->dmr_wr_out++;
+                }
             }
             if (type == REQ_WR && g->dmr_flip && tc->c->linear == 0 &&
                 (!g->dmr || (tc->dmr_copy == 1 && g->dmr_pairs[tc->dmr_pair].reissues == 0)) &&
@@ -814,6 +816,8 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
 {
     tm_mop *m = r->mop;
     lq_unblock(sm, now);
+    if (r->dmr_pair && r->type != REQ_RD)
+        m->tw->dmr_wr_out--;
     if (r->type == REQ_RD) {
         if (r->mshr >= 0) {
             tm_mshr *e = &sm->mshr[r->mshr];

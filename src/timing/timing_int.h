@@ -225,6 +225,7 @@ typedef struct tm_warp {
     tm_detwarp det;        /* GPUDet's per-warp state (-lockstep_det gpudet) */
     tm_dabwarp dab;        /* DAB's (-lockstep_det dab) */
     uint32_t dmr_seq;      /* DMR: global write requests issued (the comparator's key) */
+    uint32_t dmr_wr_out;   /* DMR: of those, not answered yet */
 } tm_warp;
 
 struct tm_cta {
