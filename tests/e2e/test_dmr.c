@@ -335,6 +335,42 @@ static void test_dmr_same_on_threads_and_orders(void)
         }
 }
 
+/* The fault injector's faults in the SMs (one copy's) are corrected: each
+ * seed that makes the unprotected run's output wrong gives the right output
+ * under DMR (or a clean launch error, if the fault made an address bad). */
+static void test_dmr_corrects_injected_faults(void)
+{
+    uint32_t grid = 16, block = 64, n = grid * block;
+    static run_res golden;
+    run(with_head(k_own), BASE, grid, block, &golden);
+    CHECK_MSG(golden.st == LOCKSTEP_SUCCESS, "%s", golden.err);
+    int sdc = 0, corrected = 0;
+    char opts[512];
+    for (int seed = 1; seed <= 24; seed++) {
+        const char *site = seed & 1 ? "insn_out" : "reg_live";
+        snprintf(opts, sizeof opts,
+                 BASE "-lockstep_fault_site %s\n-lockstep_fault_at %d\n-lockstep_fault_seed %d\n",
+                 site, 50 + 29 * seed, seed);
+        run(with_head(k_own), opts, grid, block, &ra);
+        if (ra.st != LOCKSTEP_SUCCESS || !memcmp(ra.out, golden.out, n * 4))
+            continue;
+        sdc++;
+        snprintf(opts, sizeof opts,
+                 DMR "-lockstep_fault_site %s\n-lockstep_fault_at %d\n-lockstep_fault_seed %d\n",
+                 site, 50 + 29 * seed, seed);
+        run(with_head(k_own), opts, grid, block, &rb);
+        if (rb.st == LOCKSTEP_SUCCESS) {
+            CHECK_MSG(!memcmp(rb.out, golden.out, n * 4) && !memcmp(rb.in, golden.in, n * 4),
+                      "%s seed %d: an SDC without DMR is still one with it", site, seed);
+            corrected += rb.t.dmr_mismatches >= 1 && rb.t.dmr_reissues >= 1;
+        } else {
+            CHECK_MSG(rb.st != LOCKSTEP_ERROR_REDUNDANCY, "%s seed %d: %s", site, seed, rb.err);
+        }
+    }
+    CHECK_MSG(sdc >= 3 && corrected >= 3, "%d SDCs without DMR, %d corrected with it", sdc,
+              corrected);
+}
+
 static void test_dmr_refusals(void)
 {
     struct {
@@ -396,6 +432,7 @@ int main(void)
     RUN(test_dmr_corrects_a_flipped_store);
     RUN(test_dmr_uncorrectable_after_an_atomic);
     RUN(test_dmr_same_on_threads_and_orders);
+    RUN(test_dmr_corrects_injected_faults);
     RUN(test_dmr_refusals);
     RUN(test_dmr_refuses_cooperative_launches);
     return test_summary();
