@@ -45,15 +45,101 @@
 
 #define DMR_BUCKETS 1024u
 
-static uint32_t bucket_of(const tm_part *p, uint64_t line)
+#define DMR_LINE_COUNTERS 16384u
+
+/* The comparator's entries are found by key (pair, warp, seq) in dmr_b;
+ * which lines have unconfirmed writes, by a counting filter over line
+ * addresses (dmr_lines: a false positive only keeps a reply out of an L1). */
+static uint32_t bucket_of(const tm_part *p, uint32_t pair, uint32_t warp, uint32_t seq)
 {
-    return (uint32_t)((line / TM_LINE) * 0x9E3779B97F4A7C15ull >> 40) & (p->dmr_nb - 1);
+    uint64_t k = ((uint64_t)pair << 32 | (uint64_t)warp << 24) ^ seq;
+    return (uint32_t)(k * 0x9E3779B97F4A7C15ull >> 40) & (p->dmr_nb - 1);
+}
+
+#define DMR_LINE_BUCKETS 4096u
+
+static uint32_t lbucket_of(uint32_t pair, uint64_t line)
+{
+    return (uint32_t)(((line / TM_LINE) ^ (uint64_t)pair << 40) * 0x9E3779B97F4A7C15ull >> 40) &
+           (DMR_LINE_BUCKETS - 1);
+}
+
+static uint32_t *line_counter(tm_part *p, uint64_t line)
+{
+    return &p->dmr_lines[(uint32_t)((line / TM_LINE) * 0x9E3779B97F4A7C15ull >> 40) &
+                         (DMR_LINE_COUNTERS - 1)];
 }
 
 int dmr_part_init(tm_part *p)
 {
     p->dmr_nb = DMR_BUCKETS;
-    return (p->dmr_b = calloc(p->dmr_nb, sizeof *p->dmr_b)) ? 0 : -1;
+    p->dmr_b = calloc(p->dmr_nb, sizeof *p->dmr_b);
+    p->dmr_lines = calloc(DMR_LINE_COUNTERS, sizeof *p->dmr_lines);
+    p->dmr_lb = calloc(DMR_LINE_BUCKETS, sizeof *p->dmr_lb);
+    return p->dmr_b && p->dmr_lines && p->dmr_lb ? 0 : -1;
+}
+
+/* The pair and held-atomic lists of an entry. */
+static void plist_append(tm_part *p, tm_dmrent *e)
+{
+    e->pnext = NULL;
+    e->pprev = p->dmr_ptail[e->pair];
+    if (e->pprev)
+        e->pprev->pnext = e;
+    else
+        p->dmr_phead[e->pair] = e;
+    p->dmr_ptail[e->pair] = e;
+}
+
+static void held_add(tm_part *p, tm_dmrent *e)
+{
+    e->held = 1;
+    e->hprev = NULL;
+    e->hnext = p->dmr_hhead;
+    if (e->hnext)
+        e->hnext->hprev = e;
+    p->dmr_hhead = e;
+}
+
+static void held_remove(tm_part *p, tm_dmrent *e)
+{
+    if (!e->held)
+        return;
+    e->held = 0;
+    if (e->hprev)
+        e->hprev->hnext = e->hnext;
+    else
+        p->dmr_hhead = e->hnext;
+    if (e->hnext)
+        e->hnext->hprev = e->hprev;
+}
+
+/* Remove entry e from p's log and free it. */
+static void unlink_free(tm_part *p, tm_dmrent *e)
+{
+    tm_dmrent **pp = &p->dmr_b[bucket_of(p, e->pair, e->warp, e->seq)];
+    while (*pp != e)
+        pp = &(*pp)->next;
+    *pp = e->next;
+    if (e->type == REQ_WR)
+        (*line_counter(p, e->line))--;
+    if (e->lprev)
+        e->lprev->lnext = e->lnext;
+    else
+        p->dmr_lb[lbucket_of(e->pair, e->line)] = e->lnext;
+    if (e->lnext)
+        e->lnext->lprev = e->lprev;
+    if (e->pprev)
+        e->pprev->pnext = e->pnext;
+    else
+        p->dmr_phead[e->pair] = e->pnext;
+    if (e->pnext)
+        e->pnext->pprev = e->pprev;
+    else
+        p->dmr_ptail[e->pair] = e->pprev;
+    held_remove(p, e);
+    p->dmr_n--;
+    free(e);
 }
 
 /* Drop every entry (after a fault, or at release). */
@@ -67,7 +153,16 @@ void dmr_part_reset(tm_part *p)
         }
         p->dmr_b[b] = NULL;
     }
-    p->dmr_n = p->dmr_natoms = 0;
+    p->dmr_n = 0;
+    p->dmr_hhead = NULL;
+    if (p->dmr_lines)
+        memset(p->dmr_lines, 0, DMR_LINE_COUNTERS * sizeof *p->dmr_lines);
+    if (p->dmr_lb)
+        memset(p->dmr_lb, 0, DMR_LINE_BUCKETS * sizeof *p->dmr_lb);
+    if (p->dmr_pcap) {
+        memset(p->dmr_phead, 0, p->dmr_pcap * sizeof *p->dmr_phead);
+        memset(p->dmr_ptail, 0, p->dmr_pcap * sizeof *p->dmr_ptail);
+    }
     p->dmr_nfail = p->dmr_nready = 0;
     /* commit requests dropped with the queues are free again */
     p->dmr_free = NULL;
@@ -81,6 +176,10 @@ void dmr_part_release(tm_part *p)
 {
     dmr_part_reset(p);
     free(p->dmr_b);
+    free(p->dmr_lines);
+    free(p->dmr_lb);
+    free(p->dmr_phead);
+    free(p->dmr_ptail);
     free(p->dmr_fail);
     free(p->dmr_ready);
     free(p->dmr_scratch);
@@ -158,7 +257,7 @@ int dmr_write(tm_part *p, tm_req *r, uint64_t now)
 {
     timing_gpu *g = p->g;
     const tm_dmrpair *pr = &g->dmr_pairs[r->dmr_pair];
-    uint32_t b = bucket_of(p, r->line);
+    uint32_t b = bucket_of(p, r->dmr_pair, r->dmr_warp, r->dmr_seq);
     if (pr->failed) {
         if (r->type == REQ_ATOM)
             answer_read(p, &p->L, r);
@@ -185,17 +284,26 @@ int dmr_write(tm_part *p, tm_req *r, uint64_t now)
         e->type = r->type;
         e->sectors = r->sectors;
         e->req = e->req2 = NULL;
+        e->held = 0;
         if (r->type == REQ_WR) {
+            (*line_counter(p, r->line))++;
             e->bmask[0] = r->bmask[0];
             e->bmask[1] = r->bmask[1];
             memcpy(e->data, r->data, TM_LINE);
         } else {
             e->bmask[0] = e->bmask[1] = 0;
             e->req = r;
-            p->dmr_natoms++;
+            held_add(p, e);
         }
         e->next = p->dmr_b[b];
         p->dmr_b[b] = e;
+        plist_append(p, e);
+        tm_dmrent **lh = &p->dmr_lb[lbucket_of(e->pair, e->line)];
+        e->lprev = NULL;
+        e->lnext = *lh;
+        if (*lh)
+            (*lh)->lprev = e;
+        *lh = e;
         p->dmr_n++;
         p->dmr_max = MAX(p->dmr_max, p->dmr_n);
         return r->type == REQ_ATOM;
@@ -214,7 +322,7 @@ int dmr_write(tm_part *p, tm_req *r, uint64_t now)
     if (same) {
         e->state = DMR_ATOM_AGREED;
         e->req2 = r;
-        p->dmr_natoms--;
+        held_remove(p, e);
         p->st.dmr_comparator_stall_cycles += now - e->since;
         if (grow((void **)&p->dmr_ready, &p->dmr_ready_cap, p->dmr_nready + 1,
                  sizeof *p->dmr_ready)) {
@@ -231,7 +339,7 @@ int dmr_write(tm_part *p, tm_req *r, uint64_t now)
         answer_read(p, &p->L, h);
         h->t = now + g->l2_lat;
         reqq_push(&p->replies, h);
-        p->dmr_natoms--;
+        held_remove(p, e);
         p->st.dmr_comparator_stall_cycles += now - e->since;
         e->req = NULL;
     }
@@ -247,36 +355,35 @@ int dmr_write(tm_part *p, tm_req *r, uint64_t now)
 static int64_t collect(tm_part *p, uint32_t pair, int one_line, uint64_t line)
 {
     uint32_t n = 0;
-    uint32_t b0 = one_line ? bucket_of(p, line) : 0, b1 = one_line ? b0 + 1 : p->dmr_nb;
-    for (uint32_t b = b0; b < b1; b++)
-        for (tm_dmrent *e = p->dmr_b[b]; e; e = e->next) {
-            if (e->pair != pair || (one_line && e->line != line))
-                continue;
+    if (!one_line) {
+        /* the pair's list is in arrival order already */
+        for (tm_dmrent *e = p->dmr_phead[pair]; e; e = e->pnext) {
             if (grow((void **)&p->dmr_scratch, &p->dmr_scratch_cap, n + 1,
                      sizeof *p->dmr_scratch))
                 return -1;
             p->dmr_scratch[n++] = e;
         }
-    /* newest first in each chain: sort by arrival (insertion sort; few) */
-    for (uint32_t i = 1; i < n; i++) {
+        return n;
+    }
+    for (tm_dmrent *e = p->dmr_lb[lbucket_of(pair, line)]; e; e = e->lnext) {
+        if (e->pair != pair || e->line != line)
+            continue;
+        if (grow((void **)&p->dmr_scratch, &p->dmr_scratch_cap, n + 1, sizeof *p->dmr_scratch))
+            return -1;
+        p->dmr_scratch[n++] = e;
+    }
+    /* the chain is newest first: reverse it into arrival order */
+    for (uint32_t i = 0; i < n / 2; i++) {
         tm_dmrent *x = p->dmr_scratch[i];
-        uint32_t j = i;
-        while (j > 0 && p->dmr_scratch[j - 1]->ord > x->ord) {
-            p->dmr_scratch[j] = p->dmr_scratch[j - 1];
-            j--;
-        }
-        p->dmr_scratch[j] = x;
+        p->dmr_scratch[i] = p->dmr_scratch[n - 1 - i];
+        p->dmr_scratch[n - 1 - i] = x;
     }
     return n;
 }
 
 void dmr_overlay(tm_part *p, tm_req *r)
 {
-    uint32_t b = bucket_of(p, r->line);
-    int any = 0;
-    for (tm_dmrent *e = p->dmr_b[b]; e && !any; e = e->next)
-        any = e->line == r->line && e->type == REQ_WR;
-    if (!any)
+    if (!*line_counter(p, r->line))
         return;
     r->flags |= REQF_DMR_PRIV;
     if (!r->dmr_pair)
@@ -298,24 +405,14 @@ void dmr_overlay(tm_part *p, tm_req *r)
     }
 }
 
-/* Unlink and free the entries of `pair` in p for which `drop` holds
- * (state filter: -1 all, else that state). */
+/* Unlink and free the entries of `pair` in p in state `state` (-1: all). */
 static void drop_entries(tm_part *p, uint32_t pair, int state)
 {
-    for (uint32_t b = 0; b < p->dmr_nb; b++) {
-        tm_dmrent **pp = &p->dmr_b[b];
-        while (*pp) {
-            tm_dmrent *e = *pp;
-            if (e->pair == pair && (state < 0 || e->state == state)) {
-                *pp = e->next;
-                if (e->req && (e->state == DMR_HELD0 || e->state == DMR_HELD1))
-                    p->dmr_natoms--;
-                p->dmr_n--;
-                free(e);
-            } else {
-                pp = &e->next;
-            }
-        }
+    tm_dmrent *e = p->dmr_phead[pair], *n;
+    for (; e; e = n) {
+        n = e->pnext;
+        if (state < 0 || e->state == state)
+            unlink_free(p, e);
     }
 }
 
@@ -386,17 +483,9 @@ static int commit(timing_gpu *g, uint32_t pair, uint64_t t, uint64_t end)
 
 void dmr_committed(tm_part *p, tm_req *r)
 {
-    tm_dmrent *e = r->dmr_ent;
     if (exec_global_write(&p->L, r->line, r->data, r->bmask, TM_LINE))
         p->L.oom = 1;
-    tm_dmrent **pp = &p->dmr_b[bucket_of(p, e->line)];
-    while (*pp && *pp != e)
-        pp = &(*pp)->next;
-    if (*pp) {
-        *pp = e->next;
-        p->dmr_n--;
-        free(e);
-    }
+    unlink_free(p, r->dmr_ent);
     r->next = p->dmr_free;
     p->dmr_free = r;
 }
@@ -420,18 +509,20 @@ static int pair_failed(timing_gpu *g, uint32_t pair, uint64_t end)
     for (uint32_t q = 0; q < g->nparts; q++) {
         tm_part *p = &g->parts[q];
         int sent = 0;
-        for (uint32_t b = 0; p->dmr_natoms && b < p->dmr_nb; b++)
-            for (tm_dmrent *e = p->dmr_b[b]; e; e = e->next)
-                if (e->pair == pair && e->req && (e->state == DMR_HELD0 || e->state == DMR_HELD1)) {
-                    answer_read(p, g->L, e->req);
-                    e->req->t = end + g->l2_lat;
-                    reqq_push(&p->replies, e->req);
-                    g->st->dmr_comparator_stall_cycles += end - e->since;
-                    e->req = NULL;
-                    e->state = DMR_BAD;
-                    p->dmr_natoms--;
-                    sent = 1;
-                }
+        tm_dmrent *e = p->dmr_hhead, *n;
+        for (; e; e = n) {
+            n = e->hnext;
+            if (e->pair != pair)
+                continue;
+            answer_read(p, g->L, e->req);
+            e->req->t = end + g->l2_lat;
+            reqq_push(&p->replies, e->req);
+            g->st->dmr_comparator_stall_cycles += end - e->since;
+            e->req = NULL;
+            e->state = DMR_BAD;
+            held_remove(p, e);
+            sent = 1;
+        }
         if (sent)
             part_touched(p, end);
     }
@@ -452,6 +543,25 @@ uint32_t dmr_pair_new(timing_gpu *g, uint64_t cta, uint32_t reissues)
         g->dmr_npairs = 1; /* id 0: none */
     if (grow((void **)&g->dmr_pairs, &g->dmr_pairs_cap, g->dmr_npairs + 1, sizeof *g->dmr_pairs))
         return 0;
+    for (uint32_t q = 0; q < g->nparts; q++) {
+        tm_part *p = &g->parts[q];
+        uint32_t cap = p->dmr_pcap;
+        if (g->dmr_npairs >= cap) {
+            uint32_t c = cap ? 2 * cap : 64;
+            tm_dmrent **h = realloc(p->dmr_phead, c * sizeof *h);
+            if (!h)
+                return 0;
+            p->dmr_phead = h;
+            tm_dmrent **t = realloc(p->dmr_ptail, c * sizeof *t);
+            if (!t)
+                return 0;
+            p->dmr_ptail = t;
+            memset(h + cap, 0, (c - cap) * sizeof *h);
+            memset(t + cap, 0, (c - cap) * sizeof *t);
+            p->dmr_pcap = c;
+        }
+        p->dmr_phead[g->dmr_npairs] = p->dmr_ptail[g->dmr_npairs] = NULL;
+    }
     tm_dmrpair *pr = &g->dmr_pairs[g->dmr_npairs];
     memset(pr, 0, sizeof *pr);
     pr->cta = cta;
@@ -479,15 +589,13 @@ static uint32_t held_reqs(timing_gpu *g, uint32_t pair, int copy, uint32_t warp)
     uint32_t total = 0;
     for (uint32_t q = 0; q < g->nparts; q++) {
         tm_part *p = &g->parts[q];
-        for (uint32_t b = 0; p->dmr_n && b < p->dmr_nb; b++)
-            for (tm_dmrent *e = p->dmr_b[b]; e; e = e->next) {
-                if (e->pair != pair || e->warp != warp || e->type != REQ_ATOM ||
-                    (e->state != DMR_HELD0 && e->state != DMR_HELD1 &&
-                     e->state != DMR_ATOM_AGREED))
-                    continue;
-                total += e->req && e->req->dmr_copy == copy;
-                total += e->req2 && e->req2->dmr_copy == copy;
-            }
+        for (tm_dmrent *e = p->dmr_phead[pair]; e; e = e->pnext) {
+            if (e->warp != warp || e->type != REQ_ATOM ||
+                (e->state != DMR_HELD0 && e->state != DMR_HELD1 && e->state != DMR_ATOM_AGREED))
+                continue;
+            total += e->req && e->req->dmr_copy == copy;
+            total += e->req2 && e->req2->dmr_copy == copy;
+        }
     }
     return total;
 }
@@ -511,16 +619,6 @@ static int never_matched(timing_gpu *g, const tm_dmrent *e)
     return past && ow->dmr_wr_out == held_reqs(g, e->pair, oc, e->warp);
 }
 
-/* Remove entry e from p's log and free it. */
-static void unlink_free(tm_part *p, tm_dmrent *e)
-{
-    tm_dmrent **pp = &p->dmr_b[bucket_of(p, e->line)];
-    while (*pp != e)
-        pp = &(*pp)->next;
-    *pp = e->next;
-    p->dmr_n--;
-    free(e);
-}
 
 static int add_event(timing_gpu *g, uint64_t t, uint32_t pair, uint32_t part, tm_dmrent *e)
 {
@@ -582,21 +680,19 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
             int wait = 0;
             for (uint32_t q2 = 0; q2 < g->nparts && !pr->failed && !wait; q2++) {
                 tm_part *p2 = &g->parts[q2];
-                for (uint32_t b = 0; p2->dmr_n && b < p2->dmr_nb && !wait; b++)
-                    for (tm_dmrent *x = p2->dmr_b[b]; x && !wait; x = x->next) {
-                        if (x->pair != e->pair || x->warp != e->warp || x->seq > e->seq ||
-                            x->type != REQ_WR)
-                            continue;
-                        if (x->state == DMR_AGREED)
-                            t = MAX(t, x->matched);
-                        else if (x->state == DMR_HELD0 || x->state == DMR_HELD1)
-                            wait = 1;
-                        if (wait && never_matched(g, x)) {
-                            if (pair_failed(g, e->pair, end))
-                                return -1;
-                            wait = 0;
-                        }
+                for (tm_dmrent *x = p2->dmr_phead[e->pair]; x && !wait; x = x->pnext) {
+                    if (x->warp != e->warp || x->seq > e->seq || x->type != REQ_WR)
+                        continue;
+                    if (x->state == DMR_AGREED)
+                        t = MAX(t, x->matched);
+                    else if (x->state == DMR_HELD0 || x->state == DMR_HELD1)
+                        wait = 1;
+                    if (wait && never_matched(g, x)) {
+                        if (pair_failed(g, e->pair, end))
+                            return -1;
+                        wait = 0;
                     }
+                }
             }
             if (wait) {
                 p->dmr_ready[kept++] = e;
@@ -620,12 +716,15 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
     /* 3. atomics whose partner can never come */
     for (uint32_t q = 0; q < g->nparts; q++) {
         tm_part *p = &g->parts[q];
-        for (uint32_t b = 0; p->dmr_natoms && b < p->dmr_nb; b++)
-            for (tm_dmrent *e = p->dmr_b[b]; e; e = e->next)
-                if (e->req && (e->state == DMR_HELD0 || e->state == DMR_HELD1) &&
-                    !g->dmr_pairs[e->pair].failed && never_matched(g, e) &&
-                    pair_failed(g, e->pair, end))
+        tm_dmrent *e = p->dmr_hhead, *n;
+        for (; e; e = n) {
+            n = e->hnext; /* pair_failed takes e (and maybe n) off the list */
+            if (!g->dmr_pairs[e->pair].failed && never_matched(g, e)) {
+                if (pair_failed(g, e->pair, end))
                     return -1;
+                n = p->dmr_hhead; /* start over: the list changed */
+            }
+        }
     }
     /* 4. finished pairs, in the order they finished: check, then commit or
      * reissue */
@@ -635,15 +734,13 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
         tm_dmrpair *pr = &g->dmr_pairs[pair];
         for (uint32_t q = 0; q < g->nparts && !pr->failed; q++) {
             tm_part *p = &g->parts[q];
-            for (uint32_t b = 0; p->dmr_n && b < p->dmr_nb && !pr->failed; b++)
-                for (tm_dmrent *e = p->dmr_b[b]; e; e = e->next)
-                    if (e->pair == pair && e->state != DMR_AGREED &&
-                        e->state != DMR_COMMITTING) {
-                        /* an empty bit left full: an address, a count or a path differed */
-                        if (pair_failed(g, pair, end))
-                            return -1;
-                        break;
-                    }
+            for (tm_dmrent *e = p->dmr_phead[pair]; e; e = e->pnext)
+                if (e->state != DMR_AGREED && e->state != DMR_COMMITTING) {
+                    /* an empty bit left full: an address, a count or a path differed */
+                    if (pair_failed(g, pair, end))
+                        return -1;
+                    break;
+                }
         }
         if (!pr->failed) {
             if (add_event(g, MAX(end, pr->done_at + g->xwin), pair, 0, NULL))

@@ -253,6 +253,10 @@ struct tm_cta {
 enum { DMR_HELD0, DMR_HELD1, DMR_AGREED, DMR_ATOM_AGREED, DMR_BAD, DMR_COMMITTING };
 typedef struct tm_dmrent {
     struct tm_dmrent *next; /* its bucket's chain, newest first */
+    struct tm_dmrent *pnext, *pprev; /* its pair's entries in the partition, in arrival order */
+    struct tm_dmrent *hnext, *hprev; /* the partition's held atomics (held: on that list) */
+    struct tm_dmrent *lnext, *lprev; /* its (pair, line) bucket's chain, newest first */
+    uint8_t held;
     uint64_t ord;           /* arrival order in the partition */
     uint64_t line, pline, since;
     uint64_t matched;       /* when the second copy's request agreed */
@@ -425,7 +429,12 @@ typedef struct tm_part {
      * agreed atomics waiting for the serial step (in arrival order); a pool
      * of commit write requests */
     tm_dmrent **dmr_b;
-    uint32_t dmr_nb, dmr_n, dmr_max, dmr_natoms;
+    uint32_t dmr_nb, dmr_n, dmr_max;
+    tm_dmrent **dmr_phead, **dmr_ptail; /* by pair id: its entries here */
+    uint32_t dmr_pcap;
+    tm_dmrent *dmr_hhead;               /* atomics waiting for their partner */
+    uint32_t *dmr_lines;                /* counting filter: lines with logged stores */
+    tm_dmrent **dmr_lb;                 /* entries by (pair, line) */
     uint64_t dmr_ord;
     uint32_t *dmr_fail, dmr_nfail, dmr_fail_cap;
     tm_dmrent **dmr_ready;
