@@ -636,22 +636,11 @@ static int ev_cmp(const void *a, const void *b)
     return x->pair < y->pair ? -1 : x->pair > y->pair;
 }
 
-/* qsort has no context argument: the pairs' table for done_cmp */
-static _Thread_local const tm_dmrpair *done_pairs;
-
-static int done_cmp(const void *a, const void *b)
+/* Did pair x finish before pair y (then by pair id)? */
+static int done_before(const timing_gpu *g, uint32_t x, uint32_t y)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    uint64_t tx = done_pairs[x].done_at, ty = done_pairs[y].done_at;
-    if (tx != ty)
-        return tx < ty ? -1 : 1;
-    return x < y ? -1 : x > y;
-}
-
-static int (*done_cmp_ctx(const timing_gpu *g))(const void *, const void *)
-{
-    done_pairs = g->dmr_pairs;
-    return done_cmp;
+    uint64_t tx = g->dmr_pairs[x].done_at, ty = g->dmr_pairs[y].done_at;
+    return tx != ty ? tx < ty : x < y;
 }
 
 int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
@@ -728,7 +717,14 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
     }
     /* 4. finished pairs, in the order they finished: check, then commit or
      * reissue */
-    qsort(g->dmr_done, g->dmr_ndone, sizeof *g->dmr_done, done_cmp_ctx(g));
+    for (uint32_t i = 1; i < g->dmr_ndone; i++) { /* insertion sort: a few a step */
+        uint32_t x = g->dmr_done[i], j = i;
+        while (j > 0 && done_before(g, x, g->dmr_done[j - 1])) {
+            g->dmr_done[j] = g->dmr_done[j - 1];
+            j--;
+        }
+        g->dmr_done[j] = x;
+    }
     for (uint32_t i = 0; i < g->dmr_ndone; i++) {
         uint32_t pair = g->dmr_done[i];
         tm_dmrpair *pr = &g->dmr_pairs[pair];
@@ -770,7 +766,8 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
      * saw them (an event at cycle x is seen by the step after x's window,
      * and commits from x + the crossbar latency, so of two steps' events
      * the earlier step's come first) */
-    qsort(g->dmr_ev, g->dmr_nev, sizeof *g->dmr_ev, ev_cmp);
+    if (g->dmr_nev > 1)
+        qsort(g->dmr_ev, g->dmr_nev, sizeof *g->dmr_ev, ev_cmp);
     for (uint32_t i = 0; i < g->dmr_nev; i++) {
         struct tm_dmrev *v = &g->dmr_ev[i];
         if (commit(g, v->pair, v->t, end))
