@@ -639,6 +639,8 @@ lockstep_status lockstep_config_validate(lockstep_config *cfg)
                  "-lockstep_redundancy %s runs on the timing model (-lockstep_mode timing): the "
                  "comparator sits at the memory partitions", cfg->redundancy);
         what = msg;
+    } else if (cfg->dmr_flip_line && strcmp(cfg->redundancy, "dmr")) {
+        what = "-dmr_flip_line is a test knob of DMR: it needs -lockstep_redundancy dmr";
     } else if (strcmp(cfg->redundancy, "none") && strcmp(cfg->det, "none")) {
         snprintf(msg, sizeof msg,
                  "-lockstep_redundancy %s cannot be combined with -lockstep_det %s (both hold "

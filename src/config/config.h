@@ -275,6 +275,9 @@
     X(U32, dmr_flip_store, "-dmr_flip_store", "0", 0, 1000000000,                                 \
       "test knob: flip bit 0 of the first byte of the N-th global store request (1-based) of "  \
       "CTA 0 (with DMR: of its copy 1, first run only); 0: off")                                \
+    X(U32, dmr_flip_line, "-dmr_flip_line", "0", 0, 1000000000,                                   \
+      "DMR test knob: send the N-th global write request (store or atomic, 1-based) of CTA "   \
+      "0's copy 1 (first run) to the next 128-byte line, as an address fault would; 0: off")   \
     /* ---- fault injection (src/rel/inject.c, docs/RELIABILITY.md) ---- */                    \
     X(STR, fault_site, "-lockstep_fault_site", "none", 0, 0,                                      \
       "fault injection: where one fault lands (none, reg_live, reg_any, pred, insn_out, alu, "   \

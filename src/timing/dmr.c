@@ -656,7 +656,8 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
     }
     /* 2. agreed atomics: commit the pair's log, then release the atomic.
      * An atomic waits while a store its warp wrote before it has not been
-     * compared (the other copy's may still be on its way); a store whose
+     * compared (the other copy's may still be on its way) and while a write
+     * request of its warp has not reached its partition; a store whose
      * partner can never come fails the pair. */
     for (uint32_t q = 0; q < g->nparts; q++) {
         tm_part *p = &g->parts[q];
@@ -682,6 +683,12 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
                         wait = 0;
                     }
                 }
+            }
+            /* and while a write of its warp (either copy) is on its way:
+             * a store issued before the atomic may arrive after it */
+            for (int c = 0; c < 2 && !wait && !pr->failed; c++) {
+                const tm_warp *tw = &g->sms[pr->s[c]].ctas[pr->k[c]].warps[e->warp];
+                wait = tw->dmr_wr_out != held_reqs(g, e->pair, c, e->warp);
             }
             if (wait) {
                 p->dmr_ready[kept++] = e;

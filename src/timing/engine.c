@@ -259,6 +259,7 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     g->dmr_pair_slot = !strcmp(cfg->dmr_pair, "slot");
     g->dmr_max_reissues = cfg->dmr_max_reissues;
     g->dmr_flip = cfg->dmr_flip_store;
+    g->dmr_flip_line = cfg->dmr_flip_line;
     for (uint32_t s = 0; s < g->nsms; s++)
         if (sm_init(g, &g->sms[s], s))
             goto oom;
@@ -1078,7 +1079,7 @@ static void dispatch_dmr(timing_gpu *g, launch_state *ls, uint64_t now)
             pr->k[c] = ab[c]->k;
             tc->dmr_pair = pid;
             tc->dmr_copy = (uint8_t)c;
-            tc->flip_stores = 0;
+            tc->flip_stores = tc->flip_writes = 0;
             if (!dispatch_slot(g, ls, ab[c]->s, ab[c]->k, cta, now, from))
                 return;
         }

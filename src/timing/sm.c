@@ -647,6 +647,14 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
                                           : 64 + (uint32_t)__builtin_ctzll(r->bmask[1]);
                 r->data[b0] ^= 1;
             }
+            if (type != REQ_RD && g->dmr_flip_line && tc->dmr_pair && tc->c->linear == 0 &&
+                tc->dmr_copy == 1 && g->dmr_pairs[tc->dmr_pair].reissues == 0 &&
+                ++tc->flip_writes == g->dmr_flip_line) {
+                /* -dmr_flip_line: a test knob, an address fault in one copy's write */
+                r->line += TM_LINE;
+                r->pline = devmem_phys(sm->L.dm, r->line, &sm->phys_hint);
+                r->part = tm_part_of(g, r->pline);
+            }
             lq_push(sm, r, cached);
         }
         st->mem_requests += nl;

@@ -241,6 +241,7 @@ struct tm_cta {
     uint32_t dmr_pair;     /* DMR: its pair (g->dmr_pairs), 0: none */
     uint8_t dmr_copy;      /* DMR: copy 0 or 1 */
     uint32_t flip_stores;  /* -dmr_flip_store: global store requests counted */
+    uint32_t flip_writes;  /* -dmr_flip_line: global write requests counted */
 };
 
 /* DMR (dmr.c): a comparator entry at a partition, one global write request
@@ -516,7 +517,7 @@ struct timing_gpu {
     uint32_t *dab_round;             /* per partition and cluster */
     /* DMR (dmr.c; dmr 0: off) */
     int dmr, dmr_pair_slot;
-    uint32_t dmr_max_reissues, dmr_flip;
+    uint32_t dmr_max_reissues, dmr_flip, dmr_flip_line;
     tm_dmrpair *dmr_pairs;           /* by pair id (0 unused); grows in the serial step only */
     uint32_t dmr_npairs, dmr_pairs_cap;
     uint32_t *dmr_redo;              /* failed pairs whose CTA runs again, in order */

@@ -108,6 +108,27 @@ static const char k_atom_then_store[] =
     "  st.global.u32 [%rd3], %r2;\n"
     "  ret;\n}\n";
 
+/* in[g] = in[g] (the store -dmr_flip_store flips); barrier; v = in[g];
+ * r = atomicAdd(&aux[(v & 1) * STRIDE / 4], 1); out[g] = v + r * 0.  A
+ * flipped store sends one copy's atomic lane elsewhere: STRIDE 4, the same
+ * line with other operands (a mismatch at the comparator); STRIDE 128,
+ * another line (a partner that can never come). */
+#define K_ATOM_AFTER_FLIP(STRIDE)                                                          \
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"                \
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<12>;\n"                                           \
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n  ld.param.u64 %rd4, [aux];\n" \
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"            \
+    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"                                                    \
+    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  add.u64 %rd6, %rd5, %rd2;\n" \
+    "  ld.global.u32 %r2, [%rd6];\n  st.global.u32 [%rd6], %r2;\n  bar.sync 0;\n"            \
+    "  ld.global.cg.u32 %r6, [%rd6];\n  and.b32 %r7, %r6, 1;\n  mul.lo.u32 %r7, %r7, " #STRIDE ";\n" \
+    "  cvt.u64.u32 %rd7, %r7;\n  add.u64 %rd8, %rd4, %rd7;\n"                               \
+    "  atom.global.add.u32 %r8, [%rd8], 1;\n  mul.lo.u32 %r8, %r8, 0;\n  add.u32 %r8, %r8, %r6;\n" \
+    "  st.global.u32 [%rd3], %r8;\n  ret;\n}\n"
+
+static const char k_atom_same_line[] = K_ATOM_AFTER_FLIP(4);
+static const char k_atom_other_line[] = K_ATOM_AFTER_FLIP(128);
+
 static char *with_head(const char *body)
 {
     static char buf[4][8192];
@@ -119,7 +140,7 @@ static char *with_head(const char *body)
 
 typedef struct run_res {
     lockstep_status st;
-    uint32_t out[MAXN], in[MAXN], aux[4];
+    uint32_t out[MAXN], in[MAXN], aux[64];
     char err[1024];
     lockstep_timing_stats t;
 } run_res;
@@ -161,7 +182,7 @@ static void run(const char *ptx, const char *opts, uint32_t grid, uint32_t block
     if (!r->st)
         r->st = lockstep_malloc(dev, n * 4, &in);
     if (!r->st)
-        r->st = lockstep_malloc(dev, 16, &aux);
+        r->st = lockstep_malloc(dev, sizeof r->aux, &aux);
     if (!r->st) {
         static uint32_t init[MAXN];
         for (uint32_t i = 0; i < n; i++)
@@ -170,8 +191,8 @@ static void run(const char *ptx, const char *opts, uint32_t grid, uint32_t block
         for (uint32_t i = 0; i < n; i++)
             init[i] = 0xdeadbeefu;
         lockstep_memcpy_htod(dev, out, init, n * 4);
-        uint32_t z[4] = {0};
-        lockstep_memcpy_htod(dev, aux, z, 16);
+        uint32_t z[64] = {0};
+        lockstep_memcpy_htod(dev, aux, z, sizeof z);
         void *args[] = {&out, &in, &aux};
         lockstep_launch_stats ls;
         memset(&ls, 0, sizeof ls);
@@ -184,7 +205,7 @@ static void run(const char *ptx, const char *opts, uint32_t grid, uint32_t block
         lockstep_synchronize(dev);
         lockstep_memcpy_dtoh(dev, r->out, out, n * 4);
         lockstep_memcpy_dtoh(dev, r->in, in, n * 4);
-        lockstep_memcpy_dtoh(dev, r->aux, aux, 16);
+        lockstep_memcpy_dtoh(dev, r->aux, aux, sizeof r->aux);
     } else {
         snprintf(r->err, sizeof r->err, "%s", lockstep_device_last_error(dev));
     }
@@ -293,6 +314,82 @@ static void test_dmr_corrects_a_flipped_store(void)
               "%s: %s", lockstep_status_name(rb.st), rb.err);
 }
 
+/* A flipped store that changes a later atomic's operands (same line) or
+ * line (another partition's comparator: its partner never comes) before
+ * anything committed: detected, the pair reissued, every atomic counted
+ * once. */
+static void test_dmr_atomic_mismatch_corrected(void)
+{
+    uint32_t grid = 8, block = 64, n = grid * block;
+    const char *bodies[] = {k_atom_same_line, k_atom_other_line};
+    for (int b = 0; b < 2; b++) {
+        /* the knob flips the flipped copy's lane 0 value: (v & 1) changes */
+        run(with_head(bodies[b]), BASE "-dmr_flip_store 1\n", grid, block, &ra);
+        CHECK_MSG(ra.st == LOCKSTEP_SUCCESS, "%s", ra.err);
+        CHECK_MSG(ra.out[0] == (in_value(0) ^ 1), "(%d) unprotected: the flip reaches out[0]", b);
+        run(with_head(bodies[b]), DMR "-dmr_flip_store 1\n", grid, block, &rb);
+        CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "(%d) %s", b, rb.err);
+        int ok = 1;
+        uint32_t even = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            ok &= rb.out[i] == in_value(i) && rb.in[i] == in_value(i);
+            even += !(in_value(i) & 1);
+        }
+        uint32_t k = b ? 32 : 1; /* aux index of the odd values' counter */
+        CHECK_MSG(ok && rb.aux[0] == even && rb.aux[k] == n - even,
+                  "(%d) outputs %d, counters %u %u (expected %u %u)", b, ok, rb.aux[0], rb.aux[k],
+                  even, n - even);
+        CHECK_MSG(rb.t.dmr_mismatches == 1 && rb.t.dmr_reissues == 1,
+                  "(%d) mismatches %" PRIu64 " reissues %" PRIu64, b, rb.t.dmr_mismatches,
+                  rb.t.dmr_reissues);
+    }
+}
+
+/* An address fault in one copy's write (-dmr_flip_line): a store whose
+ * entry is left unmatched when the pair finishes; a store before an atomic
+ * (the atomic waits for it, then finds its partner never comes); an atomic
+ * whose partner goes to another line (both wait; neither can come).  Each
+ * is detected, the pair reissued, the output right. */
+static void test_dmr_address_faults_corrected(void)
+{
+    uint32_t grid = 8, block = 64, n = grid * block;
+    run(with_head(k_store), DMR "-dmr_flip_line 2\n", grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
+    int ok = 1;
+    for (uint32_t i = 0; i < n; i++)
+        ok &= rb.out[i] == in_value(i) + 1;
+    CHECK_MSG(ok && rb.t.dmr_mismatches == 1 && rb.t.dmr_reissues == 1,
+              "store: outputs %d, mismatches %" PRIu64 " reissues %" PRIu64, ok,
+              rb.t.dmr_mismatches, rb.t.dmr_reissues);
+    /* k_reduce: thread 0 stores out[cta], then red: the red waits for the store */
+    run(with_head(k_reduce), BASE, grid, block, &ra);
+    run(with_head(k_reduce), DMR "-dmr_flip_line 1\n", grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
+    CHECK_MSG(!memcmp(ra.out, rb.out, grid * 4) && ra.aux[0] == rb.aux[0] &&
+                  rb.t.dmr_mismatches == 1 && rb.t.dmr_reissues == 1,
+              "reduce: total %u vs %u, mismatches %" PRIu64 " reissues %" PRIu64, rb.aux[0],
+              ra.aux[0], rb.t.dmr_mismatches, rb.t.dmr_reissues);
+    /* the ticket, one warp a CTA (so nothing of CTA 0 commits first): the
+     * atomic of copy 1 goes to another line */
+    grid = 16;
+    block = 32;
+    n = grid * block;
+    run(with_head(k_ticket), DMR "-dmr_flip_line 1\n", grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
+    static uint8_t seen[MAXN];
+    memset(seen, 0, sizeof seen);
+    ok = rb.aux[0] == n;
+    for (uint32_t i = 0; i < n && ok; i++)
+        ok = rb.out[i] < n && !seen[rb.out[i]]++;
+    CHECK_MSG(ok && rb.t.dmr_mismatches == 1 && rb.t.dmr_reissues == 1,
+              "ticket: permutation %d (counter %u), mismatches %" PRIu64 " reissues %" PRIu64, ok,
+              rb.aux[0], rb.t.dmr_mismatches, rb.t.dmr_reissues);
+    /* only with DMR */
+    run(with_head(k_store), BASE "-dmr_flip_line 1\n", grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_ERROR_INVALID_CONFIG && strstr(rb.err, "needs -lockstep_redundancy dmr"),
+              "%s: %s", lockstep_status_name(rb.st), rb.err);
+}
+
 static void test_dmr_uncorrectable_after_an_atomic(void)
 {
     uint32_t grid = 8, block = 64, n = grid * block;
@@ -321,7 +418,9 @@ static void test_dmr_same_on_threads_and_orders(void)
                      f ? "-dmr_flip_store 1\n" : "");
             run(with_head(bodies[b]), opts, 16, 64, &ra);
             CHECK_MSG(ra.st == LOCKSTEP_SUCCESS, "%s", ra.err);
-            for (int e = 0; e < 4; e++) {
+            /* -lockstep_skip 0: exact for runs without a mismatch (a failed
+             * pair's waiting atomics are answered at a serial step) */
+            for (int e = 0; e < (f ? 3 : 4); e++) {
                 snprintf(opts, sizeof opts, "%s%s%s", DMR, extra[e],
                          f ? "-dmr_flip_store 1\n" : "");
                 run(with_head(bodies[b]), opts, 16, 64, &rb);
@@ -430,6 +529,8 @@ int main(void)
 {
     RUN(test_dmr_outputs_equal);
     RUN(test_dmr_corrects_a_flipped_store);
+    RUN(test_dmr_atomic_mismatch_corrected);
+    RUN(test_dmr_address_faults_corrected);
     RUN(test_dmr_uncorrectable_after_an_atomic);
     RUN(test_dmr_same_on_threads_and_orders);
     RUN(test_dmr_corrects_injected_faults);
