@@ -689,6 +689,8 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
             for (int c = 0; c < 2 && !wait && !pr->failed; c++) {
                 const tm_warp *tw = &g->sms[pr->s[c]].ctas[pr->k[c]].warps[e->warp];
                 wait = tw->dmr_wr_out != held_reqs(g, e->pair, c, e->warp);
+                /* the release counts from the last answer, not from this step */
+                t = MAX(t, tw->dmr_ack_at);
             }
             if (wait) {
                 p->dmr_ready[kept++] = e;

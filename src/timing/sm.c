@@ -158,6 +158,7 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     tw->npc = IR_NO_PC;
     tw->ldst_pc = IR_NO_PC;
     tw->dmr_seq = tw->dmr_wr_out = 0;
+    tw->dmr_ack_at = 0;
     if (tw->rcap)
         memset(tw->rready, 0, tw->rcap * sizeof *tw->rready);
     if (tw->pcap)
@@ -824,8 +825,10 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
 {
     tm_mop *m = r->mop;
     lq_unblock(sm, now);
-    if (r->dmr_pair && r->type != REQ_RD)
+    if (r->dmr_pair && r->type != REQ_RD) {
         m->tw->dmr_wr_out--;
+        m->tw->dmr_ack_at = now;
+    }
     if (r->type == REQ_RD) {
         if (r->mshr >= 0) {
             tm_mshr *e = &sm->mshr[r->mshr];

@@ -226,6 +226,7 @@ typedef struct tm_warp {
     tm_dabwarp dab;        /* DAB's (-lockstep_det dab) */
     uint32_t dmr_seq;      /* DMR: global write requests issued (the comparator's key) */
     uint32_t dmr_wr_out;   /* DMR: of those, not answered yet */
+    uint64_t dmr_ack_at;   /* DMR: when the last answer to one of them arrived */
 } tm_warp;
 
 struct tm_cta {

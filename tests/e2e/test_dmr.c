@@ -525,6 +525,23 @@ static void test_dmr_refuses_cooperative_launches(void)
     lockstep_device_destroy(dev);
 }
 
+/* Idle skipping off changes nothing, for kernels with atomics too (their
+ * releases count from the events that allowed them, not from the serial
+ * step that saw them). */
+static void test_dmr_skip0_atomics(void)
+{
+    const char *bodies[] = {k_ticket, k_reduce, k_atom_then_store};
+    for (int b = 0; b < 3; b++)
+        for (uint32_t grid = 8; grid <= 32; grid += 8) {
+            run(with_head(bodies[b]), DMR, grid, 64, &ra);
+            run(with_head(bodies[b]), DMR "-lockstep_skip 0\n", grid, 64, &rb);
+            CHECK_MSG(ra.st == LOCKSTEP_SUCCESS && rb.st == LOCKSTEP_SUCCESS &&
+                          !memcmp(&ra.t, &rb.t, sizeof ra.t) && !memcmp(ra.out, rb.out, sizeof ra.out),
+                      "kernel %d grid %u: %" PRIu64 " cycles, %" PRIu64 " with -lockstep_skip 0", b,
+                      grid, ra.t.cycles, rb.t.cycles);
+        }
+}
+
 int main(void)
 {
     RUN(test_dmr_outputs_equal);
@@ -533,6 +550,7 @@ int main(void)
     RUN(test_dmr_address_faults_corrected);
     RUN(test_dmr_uncorrectable_after_an_atomic);
     RUN(test_dmr_same_on_threads_and_orders);
+    RUN(test_dmr_skip0_atomics);
     RUN(test_dmr_corrects_injected_faults);
     RUN(test_dmr_refusals);
     RUN(test_dmr_refuses_cooperative_launches);
