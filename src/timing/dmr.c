@@ -584,7 +584,7 @@ void dmr_copy_done(timing_gpu *g, tm_cta *tc)
 
 /* Write requests of (pair, copy, warp) the comparator holds: atomics
  * waiting for the partner, or agreed and waiting for release. */
-static uint32_t held_reqs(timing_gpu *g, uint32_t pair, int copy, uint32_t warp)
+static uint32_t held_reqs(timing_gpu *g, uint32_t pair, int copy, uint32_t warp, uint64_t *last)
 {
     uint32_t total = 0;
     for (uint32_t q = 0; q < g->nparts; q++) {
@@ -593,8 +593,14 @@ static uint32_t held_reqs(timing_gpu *g, uint32_t pair, int copy, uint32_t warp)
             if (e->warp != warp || e->type != REQ_ATOM ||
                 (e->state != DMR_HELD0 && e->state != DMR_HELD1 && e->state != DMR_ATOM_AGREED))
                 continue;
-            total += e->req && e->req->dmr_copy == copy;
-            total += e->req2 && e->req2->dmr_copy == copy;
+            if (e->req && e->req->dmr_copy == copy) {
+                total++;
+                *last = MAX(*last, e->since);
+            }
+            if (e->req2 && e->req2->dmr_copy == copy) {
+                total++;
+                *last = MAX(*last, e->matched);
+            }
         }
     }
     return total;
@@ -616,7 +622,8 @@ static int never_matched(timing_gpu *g, const tm_dmrent *e)
         return 1;
     tm_warp *ow = &tc->warps[e->warp];
     int past = ow->w->state == WARP_DONE || ow->dmr_seq > e->seq;
-    return past && ow->dmr_wr_out == held_reqs(g, e->pair, oc, e->warp);
+    uint64_t last = 0;
+    return past && ow->dmr_wr_out == held_reqs(g, e->pair, oc, e->warp, &last);
 }
 
 
@@ -688,8 +695,9 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
              * a store issued before the atomic may arrive after it */
             for (int c = 0; c < 2 && !wait && !pr->failed; c++) {
                 const tm_warp *tw = &g->sms[pr->s[c]].ctas[pr->k[c]].warps[e->warp];
-                wait = tw->dmr_wr_out != held_reqs(g, e->pair, c, e->warp);
-                /* the release counts from the last answer, not from this step */
+                wait = tw->dmr_wr_out != held_reqs(g, e->pair, c, e->warp, &t);
+                /* the release counts from the last answer and the last
+                 * arrival of the warp's held atomics, not from this step */
                 t = MAX(t, tw->dmr_ack_at);
             }
             if (wait) {
