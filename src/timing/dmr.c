@@ -680,7 +680,7 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
                 for (tm_dmrent *x = p2->dmr_phead[e->pair]; x && !wait; x = x->pnext) {
                     if (x->warp != e->warp || x->seq > e->seq || x->type != REQ_WR)
                         continue;
-                    if (x->state == DMR_AGREED)
+                    if (x->state == DMR_AGREED || x->state == DMR_COMMITTING)
                         t = MAX(t, x->matched);
                     else if (x->state == DMR_HELD0 || x->state == DMR_HELD1)
                         wait = 1;
