@@ -640,7 +640,13 @@ static int ev_cmp(const void *a, const void *b)
     const struct tm_dmrev *x = a, *y = b;
     if (x->t != y->t)
         return x->t < y->t ? -1 : 1;
-    return x->pair < y->pair ? -1 : x->pair > y->pair;
+    if (x->pair != y->pair)
+        return x->pair < y->pair ? -1 : 1;
+    /* one pair's atomics released at one cycle: by warp and sequence (qsort
+     * is not stable); its confirmation comes after them */
+    uint64_t kx = x->e ? (uint64_t)x->e->warp << 32 | x->e->seq : UINT64_MAX;
+    uint64_t ky = y->e ? (uint64_t)y->e->warp << 32 | y->e->seq : UINT64_MAX;
+    return kx < ky ? -1 : kx > ky;
 }
 
 /* Did pair x finish before pair y (then by pair id)? */
@@ -778,7 +784,7 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
         g->st->dmr_reissues++;
     }
     g->dmr_ndone = 0;
-    /* 5. the commits, in the order (t, pair): the order their writes and
+    /* 5. the commits, in the order (t, pair, warp, seq): the order their writes and
      * atomics enter the ROP queues does not depend on which serial step
      * saw them (an event at cycle x is seen by the step after x's window,
      * and commits from x + the crossbar latency, so of two steps' events

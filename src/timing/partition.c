@@ -223,8 +223,7 @@ static int rop_injected(const tm_req *r)
 /* Put r in the ROP queue in the order (t, arrivals before injected
  * requests, then the order they came), whatever serial step injected a
  * request: so the order does not depend on where windows fall.  Without
- * injected requests the queue is in t order and r goes last.  The head
- * stays the head (it may be waiting for the L2). */
+ * injected requests the queue is in t order and r goes last. */
 void part_rop_insert(tm_part *p, tm_req *r)
 {
     int inj = rop_injected(r);
@@ -233,15 +232,12 @@ void part_rop_insert(tm_part *p, tm_req *r)
         reqq_push(&p->rop, r);
         return;
     }
-    tm_req *prev = p->rop.head;
-    while (prev->next) {
-        const tm_req *n = prev->next;
-        if (n->t > r->t || (n->t == r->t && !inj && rop_injected(n)))
-            break;
-        prev = prev->next;
-    }
-    r->next = prev->next;
-    prev->next = r;
+    /* (a head the L2 could not take has t <= now, before anything new) */
+    tm_req **pp = &p->rop.head;
+    while (*pp && !((*pp)->t > r->t || ((*pp)->t == r->t && !inj && rop_injected(*pp))))
+        pp = &(*pp)->next;
+    r->next = *pp;
+    *pp = r;
     if (!r->next)
         p->rop.tail = r;
     p->rop.n++;
