@@ -68,6 +68,7 @@ typedef enum lockstep_status {
     LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION,/* e.g. a warp intrinsic's member mask excludes the caller */
     LOCKSTEP_ERROR_LAUNCH_TIMEOUT,     /* past -lockstep_max_cycles or -lockstep_timeout host seconds */
     LOCKSTEP_ERROR_INTERRUPTED,        /* stopped by lockstep_device_interrupt (e.g. the program exits) */
+    LOCKSTEP_ERROR_REDUNDANCY,         /* redundant execution (DMR) found an error it cannot correct */
     LOCKSTEP_STATUS_COUNT
 } lockstep_status;
 
@@ -436,7 +437,16 @@ LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
     X(dab_flushbuf_max, "dab_flushbuf_max",                                             \
       "DAB: the most transactions waiting in a partition's flush buffer")                   \
     X(dab_serial_atomics, "dab_serial_atomics", "DAB: atomics whose result is used, run in the serial phase") \
-    X(dab_serial_cycles, "dab_serial_cycles", "DAB: cycles in serial phases")
+    X(dab_serial_cycles, "dab_serial_cycles", "DAB: cycles in serial phases") \
+    X(dmr_comparisons, "dmr_comparisons",                                               \
+      "DMR: global write requests of a second copy compared with the first copy's")         \
+    X(dmr_mismatches, "dmr_mismatches", "DMR: CTA pairs found to disagree")             \
+    X(dmr_reissues, "dmr_reissues", "DMR: CTA pairs reissued after a mismatch")         \
+    X(dmr_comparator_stall_cycles, "dmr_comparator_stall_cycles",                       \
+      "DMR: cycles atomics waited in the comparator for their partner copy")                \
+    X(dmr_log_entries_max, "dmr_log_entries_max",                                       \
+      "DMR: the most entries a partition's comparator held at once")                        \
+    X(dmr_commit_writes, "dmr_commit_writes", "DMR: agreed line writes committed to memory")
 
 /* Timing-mode counters of a launch. */
 typedef struct lockstep_timing_stats {

@@ -49,6 +49,7 @@ static const struct {
     {"-dram_latency", "DRAM"},
     {"-icnt_flit_size", "Interconnect"},
     {"-lockstep_deadlock_cycles", "Watchdog and engine checks"},
+    {"-lockstep_redundancy", "Redundant execution: DMR (docs/RELIABILITY.md)"},
     {"-lockstep_fault_site", "Fault injection and program-wide limits (docs/RELIABILITY.md)"},
     {"-lockstep_trace", "Observation: trace and progress line"},
 };

@@ -686,7 +686,7 @@ static int is_run_option(const char *a, int *takes)
     }
     return !strcmp(a, "--config") || !strcmp(a, "-O") || !strcmp(a, "--option") ||
            !strcmp(a, "--threads") || !strcmp(a, "--timeout") || !strcmp(a, "--cudart-dir") ||
-           !strcmp(a, "--det") || !strcmp(a, "--nondet-seed");
+           !strcmp(a, "--det") || !strcmp(a, "--redundancy") || !strcmp(a, "--nondet-seed");
 }
 
 int cmd_inject(int argc, char **argv)

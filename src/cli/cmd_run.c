@@ -44,6 +44,8 @@ static void run_usage(FILE *f)
             "  --nondet-seed S     seed of the modelled hardware nondeterminism (default 0)\n"
             "  --det MODE          deterministic execution: none (default), gpudet or dab\n"
             "                      (-lockstep_det; docs/DETERMINISM.md)\n"
+            "  --redundancy MODE   redundant execution: none (default) or dmr, every CTA run\n"
+            "                      twice and compared (-lockstep_redundancy; docs/RELIABILITY.md)\n"
             "  --trace FILE        write a Chrome trace of the timing model (open it in\n"
             "                      https://ui.perfetto.dev): kernels, CTAs per SM, per-SM\n"
             "                      issue rate and stalls\n"
@@ -350,7 +352,8 @@ int cmd_run(int argc, char **argv)
         int takes = !strcmp(a, "--config") || !strcmp(a, "--stats") || !strcmp(a, "--stats-json") ||
                     !strcmp(a, "-O") || !strcmp(a, "--option") || !strcmp(a, "--cudart-dir") ||
                     !strcmp(a, "--nondet-seed") || !strcmp(a, "--trace") ||
-                    !strcmp(a, "--timeout") || !strcmp(a, "--threads") || !strcmp(a, "--det");
+                    !strcmp(a, "--timeout") || !strcmp(a, "--threads") || !strcmp(a, "--det") ||
+                    !strcmp(a, "--redundancy");
         if (takes) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "lockstep run: %s needs a value\n", a);
@@ -376,6 +379,8 @@ int cmd_run(int argc, char **argv)
                 bad = add_opt(&opts, "-lockstep_threads", v, a);
             else if (!strcmp(a, "--det"))
                 bad = add_opt(&opts, "-lockstep_det", v, a);
+            else if (!strcmp(a, "--redundancy"))
+                bad = add_opt(&opts, "-lockstep_redundancy", v, a);
             else
                 bad = add_O(&opts, v);
             if (bad)

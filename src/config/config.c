@@ -495,6 +495,16 @@ int config_check_string(const char *name, const char *value, char *err, size_t e
             snprintf(err, errlen, "expected none, gpudet or dab");
             return -1;
         }
+    } else if (!strcmp(name, "-lockstep_redundancy")) {
+        if (strcmp(value, "none") && strcmp(value, "dmr")) {
+            snprintf(err, errlen, "expected none or dmr");
+            return -1;
+        }
+    } else if (!strcmp(name, "-dmr_pair")) {
+        if (strcmp(value, "sm") && strcmp(value, "slot")) {
+            snprintf(err, errlen, "expected sm (copies on different SMs) or slot");
+            return -1;
+        }
     } else if (!strcmp(name, "-dab_level")) {
         if (strcmp(value, "sched") && strcmp(value, "warp")) {
             snprintf(err, errlen, "expected sched (a buffer per warp scheduler) or warp");
@@ -623,6 +633,18 @@ lockstep_status lockstep_config_validate(lockstep_config *cfg)
         snprintf(msg, sizeof msg,
                  "-lockstep_det %s runs on the timing model (-lockstep_mode timing); functional "
                  "mode is deterministic by itself", cfg->det);
+        what = msg;
+    } else if (strcmp(cfg->redundancy, "none") && strcmp(cfg->mode, "timing")) {
+        snprintf(msg, sizeof msg,
+                 "-lockstep_redundancy %s runs on the timing model (-lockstep_mode timing): the "
+                 "comparator sits at the memory partitions", cfg->redundancy);
+        what = msg;
+    } else if (cfg->dmr_flip_line && strcmp(cfg->redundancy, "dmr")) {
+        what = "-dmr_flip_line is a test knob of DMR: it needs -lockstep_redundancy dmr";
+    } else if (strcmp(cfg->redundancy, "none") && strcmp(cfg->det, "none")) {
+        snprintf(msg, sizeof msg,
+                 "-lockstep_redundancy %s cannot be combined with -lockstep_det %s (both hold "
+                 "back global writes; run them separately)", cfg->redundancy, cfg->det);
         what = msg;
     } else if (config_fault_site_timing_only(config_fault_site(cfg->fault_site)) &&
                strcmp(cfg->mode, "timing")) {

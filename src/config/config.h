@@ -263,6 +263,21 @@
       "DAB limit study (not deterministic): each cluster flushes when its own warps wait")      \
     X(U32, dab_no_reorder, "-no_reordering", "0", 0, 1,                                           \
       "DAB limit study (not deterministic): partitions apply flushed atomics in arrival order") \
+    /* ---- redundant execution (src/timing/dmr.c, docs/RELIABILITY.md) ---- */               \
+    X(STR, redundancy, "-lockstep_redundancy", "none", 0, 0,                                      \
+      "redundant execution: none or dmr (every CTA runs twice, stores and atomics compared at "  \
+      "the memory partitions, a failing CTA pair reissued); timing mode")                       \
+    X(STR, dmr_pair, "-dmr_pair", "sm", 0, 0,                                                     \
+      "DMR: where a CTA's two copies run: sm (two different SMs) or slot (any two CTA slots, "  \
+      "the same SM allowed)")                                                                   \
+    X(U32, dmr_max_reissues, "-dmr_max_reissues", "3", 0, 1000,                                   \
+      "DMR: times a failing CTA pair is reissued before the launch fails")                      \
+    X(U32, dmr_flip_store, "-dmr_flip_store", "0", 0, 1000000000,                                 \
+      "test knob: flip bit 0 of the first byte of the N-th global store request (1-based) of "  \
+      "CTA 0 (with DMR: of its copy 1, first run only); 0: off")                                \
+    X(U32, dmr_flip_line, "-dmr_flip_line", "0", 0, 1000000000,                                   \
+      "DMR test knob: send the N-th global write request (store or atomic, 1-based) of CTA "   \
+      "0's copy 1 (first run) to the next 128-byte line, as an address fault would; 0: off")   \
     /* ---- fault injection (src/rel/inject.c, docs/RELIABILITY.md) ---- */                    \
     X(STR, fault_site, "-lockstep_fault_site", "none", 0, 0,                                      \
       "fault injection: where one fault lands (none, reg_live, reg_any, pred, insn_out, alu, "   \

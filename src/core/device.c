@@ -943,6 +943,12 @@ static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lo
                     params_bytes, f->param_bytes);
     uint64_t nctas = (uint64_t)grid.x * grid.y * grid.z;
     uint32_t nsms = cfg->n_clusters * cfg->cores_per_cluster;
+    if (cooperative && !strcmp(cfg->redundancy, "dmr"))
+        return fail(dev, LOCKSTEP_ERROR_INVALID_LAUNCH,
+                    "cooperative launch of '%s' under -lockstep_redundancy dmr: a grid "
+                    "synchronisation cannot complete while each CTA's writes wait in the DMR "
+                    "comparator until its pair finishes",
+                    f->name);
     if (cooperative) {
         uint32_t occ = kernel_occupancy(cfg, f, (uint32_t)threads, dynamic_shared_bytes);
         if (nctas > (uint64_t)occ * nsms)

@@ -305,6 +305,7 @@ static cudaError_t from_status(lockstep_status st)
     case LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
     case LOCKSTEP_ERROR_LAUNCH_TIMEOUT: return cudaErrorLaunchTimeout;
     case LOCKSTEP_ERROR_INTERRUPTED: return cudaErrorLaunchFailure;
+    case LOCKSTEP_ERROR_REDUNDANCY: return cudaErrorLaunchFailure;
     default: return cudaErrorUnknown;
     }
 }

@@ -37,7 +37,7 @@ tm_req *tm_req_new(tm_sm *sm)
     tm_req *r = sm->free_reqs;
     if (r) {
         sm->free_reqs = r->next;
-        return r;
+        goto fresh;
     }
     if (sm->nreqs == sm->reqs_cap) {
         uint32_t cap = sm->reqs_cap ? 2 * sm->reqs_cap : 64;
@@ -50,6 +50,11 @@ tm_req *tm_req_new(tm_sm *sm)
     if (!(r = malloc(sizeof *r)))
         return NULL;
     sm->reqs[sm->nreqs++] = r;
+fresh:
+    r->dmr_pair = r->dmr_seq = 0;
+    r->dmr_warp = 0;
+    r->dmr_copy = r->dmr_go = 0;
+    r->twin = NULL;
     return r;
 }
 
@@ -250,6 +255,11 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
         goto oom;
     if (!(g->sms = calloc(g->nsms, sizeof *g->sms)) || !(g->parts = calloc(g->nparts, sizeof *g->parts)))
         goto oom;
+    g->dmr = !strcmp(cfg->redundancy, "dmr");
+    g->dmr_pair_slot = !strcmp(cfg->dmr_pair, "slot");
+    g->dmr_max_reissues = cfg->dmr_max_reissues;
+    g->dmr_flip = cfg->dmr_flip_store;
+    g->dmr_flip_line = cfg->dmr_flip_line;
     for (uint32_t s = 0; s < g->nsms; s++)
         if (sm_init(g, &g->sms[s], s))
             goto oom;
@@ -346,6 +356,10 @@ void timing_gpu_free(timing_gpu *g)
     free(g->det_zcache);
     free(g->det_ztab);
     free(g->det_dwp_next);
+    free(g->dmr_pairs);
+    free(g->dmr_redo);
+    free(g->dmr_done);
+    free(g->dmr_ev);
     free(g);
 }
 
@@ -838,6 +852,11 @@ typedef struct launch_state {
         uint32_t s, k;
     } *freed;
     uint32_t nfreed;
+    uint64_t *slot_from;  /* DMR: per slot (s * occ + k), from when a CTA may start in it */
+    struct dmr_cand {
+        uint64_t from;
+        uint32_t s, k;
+    } *cand;              /* DMR: the free slots of a dispatch */
 } launch_state;
 
 static lockstep_status fail_launch(exec_launch *L, lockstep_status st, const char *fmt, uint32_t a,
@@ -966,6 +985,109 @@ static void dispatch_round_robin(timing_gpu *g, launch_state *ls, uint64_t now)
     }
 }
 
+/* DMR's free slots in the order they take pairs: from when they are
+ * free, then breadth-first (slot, SM). */
+static int cand_cmp(const void *a, const void *b)
+{
+    const struct dmr_cand *x = a, *y = b;
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
+    if (x->k != y->k)
+        return x->k < y->k ? -1 : 1;
+    return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* Has DMR a pair to start: a CTA waiting (a reissue or the next) and two
+ * free slots that may pair? */
+static int dmr_can_dispatch(const timing_gpu *g, const launch_state *ls)
+{
+    if (!g->dmr_nredo && ls->next_cta >= ls->total_ctas)
+        return 0;
+    uint32_t free_slots = 0, free_sms = 0;
+    for (uint32_t s = 0; s < g->nsms; s++) {
+        uint32_t f = ls->occ - g->sms[s].nresident;
+        free_slots += f;
+        free_sms += f > 0;
+    }
+    return g->dmr_pair_slot ? free_slots >= 2 : free_sms >= 2;
+}
+
+/* DMR: each CTA starts as a pair of copies in two free slots (on two SMs
+ * unless -dmr_pair slot), both from the later slot's start: a reissued CTA
+ * if one is due by then, else the grid's next.  A slot takes the
+ * first slot after it in the order (cand_cmp) that it may pair with; a slot
+ * left alone waits for the next dispatch.  Pairing greedily in that order
+ * gives the same pairs whichever serial step sees the slots free, so
+ * dispatch does not depend on where windows fall. */
+static void dispatch_dmr(timing_gpu *g, launch_state *ls, uint64_t now)
+{
+    for (uint32_t i = 0; i < ls->nfreed; i++)
+        ls->slot_from[(size_t)ls->freed[i].s * ls->occ + ls->freed[i].k] =
+            ls->freed[i].at + g->xwin;
+    ls->nfreed = 0;
+    if (!dmr_can_dispatch(g, ls))
+        return;
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < g->nsms; s++)
+        for (uint32_t k = 0; k < ls->occ; k++)
+            if (!g->sms[s].ctas[k].active)
+                ls->cand[n++] = (struct dmr_cand){ls->slot_from[(size_t)s * ls->occ + k], s, k};
+    qsort(ls->cand, n, sizeof *ls->cand, cand_cmp);
+    for (uint32_t i = 0; i < n && g->L->fault == LOCKSTEP_SUCCESS; i++) {
+        if (!g->dmr_nredo && ls->next_cta >= ls->total_ctas)
+            break;
+        struct dmr_cand *a = &ls->cand[i];
+        if (a->s == UINT32_MAX)
+            continue;
+        uint32_t j = i + 1;
+        while (j < n && (ls->cand[j].s == UINT32_MAX || (!g->dmr_pair_slot && ls->cand[j].s == a->s)))
+            j++;
+        if (j == n)
+            continue;
+        struct dmr_cand *b = &ls->cand[j];
+        /* the CTA: the first reissue due by the pair's start (its copies
+         * finished a crossbar latency before), else the grid's next, else
+         * the first reissue, started when due */
+        uint64_t cta, next = ls->next_cta, from = MAX(a->from, b->from);
+        uint32_t reissues = 0, r = 0;
+        while (r < g->dmr_nredo && g->dmr_pairs[g->dmr_redo[r]].done_at + g->xwin > from)
+            r++;
+        if (r == g->dmr_nredo && next >= ls->total_ctas)
+            r = 0;
+        if (r < g->dmr_nredo) {
+            const tm_dmrpair *old = &g->dmr_pairs[g->dmr_redo[r]];
+            cta = old->cta;
+            reissues = old->reissues + 1;
+            from = MAX(from, old->done_at + g->xwin);
+            memmove(g->dmr_redo + r, g->dmr_redo + r + 1,
+                    (--g->dmr_nredo - r) * sizeof *g->dmr_redo);
+        } else {
+            cta = next++;
+        }
+        uint32_t pid = dmr_pair_new(g, cta, reissues);
+        if (!pid) {
+            g->L->oom = 1;
+            exec_fault(g->L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+                       "out of host memory for a DMR pair");
+            return;
+        }
+        tm_dmrpair *pr = &g->dmr_pairs[pid];
+        const struct dmr_cand *ab[2] = {a, b};
+        for (int c = 0; c < 2; c++) {
+            tm_cta *tc = &g->sms[ab[c]->s].ctas[ab[c]->k];
+            pr->s[c] = ab[c]->s;
+            pr->k[c] = ab[c]->k;
+            tc->dmr_pair = pid;
+            tc->dmr_copy = (uint8_t)c;
+            tc->flip_stores = tc->flip_writes = 0;
+            if (!dispatch_slot(g, ls, ab[c]->s, ab[c]->k, cta, now, from))
+                return;
+        }
+        ls->next_cta = next;
+        a->s = b->s = UINT32_MAX;
+    }
+}
+
 /* Retire finished CTAs of SM s (all warps done, no memory operation in
  * flight) and catch barrier deadlocks. */
 static void retire(timing_gpu *g, launch_state *ls, uint32_t s)
@@ -999,7 +1121,10 @@ static void retire(timing_gpu *g, launch_state *ls, uint32_t s)
             tc->finished = 0;
             sm->nfinished--;
         }
-        ls->done_ctas++;
+        if (g->dmr)
+            dmr_copy_done(g, tc); /* the pair counts once confirmed (dmr_step) */
+        else
+            ls->done_ctas++;
         tm_observe_cta_end(g, s, k, tc->c, MAX(sm->last_active + 1, g->now - g->window + 1));
     }
 }
@@ -1098,7 +1223,8 @@ static uint64_t next_event(const timing_gpu *g, const launch_state *ls, uint64_t
     uint64_t next = TM_NEVER;
     for (uint32_t s = 0; s < g->nsms && next > from; s++) {
         const tm_sm *sm = &g->sms[s];
-        if (sm->nresident < ls->occ && ls->next_cta < ls->total_ctas &&
+        if (g->dmr ? s == 0 && dmr_can_dispatch(g, ls)
+                   : sm->nresident < ls->occ && ls->next_cta < ls->total_ctas &&
             (!(g->det || g->dab) ||
              (tm_dwp(g) ? gpudet_dwp_pending(g, sm, ls->occ) : g->det_dispatch)))
             return from; /* a CTA to dispatch */
@@ -1230,7 +1356,9 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
     window_job job = {g, 0, 0, cfg->window_order != 0};
     for (;;) {
         uint64_t end = T + g->window;
-        if (tm_dwp(g)) {
+        if (g->dmr) {
+            dispatch_dmr(g, ls, T);
+        } else if (tm_dwp(g)) {
             dispatch_dwp(g, ls, T);
         } else if (!g->det || g->det_dispatch) {
             /* GPUDet without DWP dispatches only between quanta */
@@ -1260,6 +1388,8 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
                 g->sms[s].retire_hint = 0;
                 retire(g, ls, s);
             }
+        if (g->dmr && L->fault == LOCKSTEP_SUCCESS)
+            dmr_step(g, end, &ls->done_ctas);
         if (g->det && L->fault == LOCKSTEP_SUCCESS)
             gpudet_step(g, ls->occ, L->nwarps, end, ls->done_ctas < ls->total_ctas);
         if (g->dab && L->fault == LOCKSTEP_SUCCESS)
@@ -1457,10 +1587,27 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         return fail_launch(L, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory (%u, %u)", 0, 0);
     }
     ls.nslots = g->nsms * ls.occ;
+    if (g->dmr && (g->dmr_pair_slot ? ls.nslots < 2 : g->nsms < 2))
+        return fail_launch(L, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                           g->dmr_pair_slot
+                               ? "-lockstep_redundancy dmr needs two CTA slots for a pair; "
+                                 "the GPU holds %u CTA%.0u of this kernel"
+                               : "-lockstep_redundancy dmr with -dmr_pair sm needs two SMs; "
+                                 "the GPU has %u%.0u (or use -dmr_pair slot)",
+                           g->dmr_pair_slot ? ls.nslots : g->nsms, 0);
     ls.total_ctas = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     ls.slots = exec_slots_get(L, ls.nslots);
     ls.ctas = calloc(ls.nslots, sizeof *ls.ctas);
     ls.freed = calloc(ls.nslots, sizeof *ls.freed);
+    if (g->dmr) {
+        ls.slot_from = calloc(ls.nslots, sizeof *ls.slot_from);
+        ls.cand = calloc(ls.nslots, sizeof *ls.cand);
+        g->dmr_npairs = g->dmr_nredo = g->dmr_ndone = 0;
+        for (uint32_t p = 0; p < g->nparts; p++)
+            g->parts[p].dmr_max = 0;
+        if (!ls.slot_from || !ls.cand)
+            ls.freed = (free(ls.freed), NULL); /* reported below, with the rest */
+    }
     ls.warps = calloc((size_t)ls.nslots * L->nwarps, sizeof *ls.warps);
     uint32_t nsw = (ls.occ * L->nwarps + g->nsched - 1) / g->nsched;
     int ok = ls.slots && ls.ctas && ls.warps && ls.freed;
@@ -1552,8 +1699,10 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
             view_end(L, &g->sms[s].L);
             stats_add(st, &g->sms[s].st);
         }
-        for (uint32_t p = 0; p < g->nparts; p++)
+        for (uint32_t p = 0; p < g->nparts; p++) {
             stats_add(st, &g->parts[p].st);
+            st->dmr_log_entries_max = MAX(st->dmr_log_entries_max, g->parts[p].dmr_max);
+        }
         st->cycles = g->end - start;
         st->max_ctas_per_sm = ls.occ;
         icnt_get_stats(g->reqnet, &i1[0]);
@@ -1596,6 +1745,8 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
     free(ls.warps);
     free(ls.ctas);
     free(ls.freed);
+    free(ls.slot_from);
+    free(ls.cand);
     if (ls.slots)
         exec_slots_put(L, ls.slots, ls.nslots);
     g->L = NULL;

@@ -128,6 +128,8 @@ int part_init(timing_gpu *g, tm_part *p, uint32_t id)
     p->dq_cap = 64;
     if (!(p->dq = calloc(p->dq_cap, sizeof *p->dq)))
         return -1;
+    if (g->dmr && dmr_part_init(p))
+        return -1;
     rng_seed(&p->rng, g->cfg->nondet_seed, RNG_REPLY, id);
     rng_seed(&p->l2_rng, g->cfg->nondet_seed, RNG_L2, id);
     return 0;
@@ -144,6 +146,7 @@ void part_release(tm_part *p)
     free(p->mshr_index);
     free(p->mshr_free);
     free(p->dq);
+    dmr_part_release(p);
 }
 
 int part_idle(const tm_part *p)
@@ -161,6 +164,7 @@ int part_idle(const tm_part *p)
 
 void part_reset_inflight(tm_part *p)
 {
+    dmr_part_reset(p);
     p->l2_stuck = 0;
     p->rop.head = p->rop.tail = NULL;
     p->rop.n = 0;
@@ -209,10 +213,40 @@ int part_can_accept(const tm_part *p, uint64_t now)
     return n < lim;
 }
 
+/* DMR's commit writes and released atomics enter the ROP queue from the
+ * serial step, with the cycle they may go on (dmr.c). */
+static int rop_injected(const tm_req *r)
+{
+    return (r->flags & REQF_DMR_COMMIT) || r->dmr_go;
+}
+
+/* Put r in the ROP queue in the order (t, arrivals before injected
+ * requests, then the order they came), whatever serial step injected a
+ * request: so the order does not depend on where windows fall.  Without
+ * injected requests the queue is in t order and r goes last. */
+void part_rop_insert(tm_part *p, tm_req *r)
+{
+    int inj = rop_injected(r);
+    tm_req *tail = p->rop.tail;
+    if (!tail || tail->t < r->t || (tail->t == r->t && (inj || !rop_injected(tail)))) {
+        reqq_push(&p->rop, r);
+        return;
+    }
+    /* (a head the L2 could not take has t <= now, before anything new) */
+    tm_req **pp = &p->rop.head;
+    while (*pp && !((*pp)->t > r->t || ((*pp)->t == r->t && !inj && rop_injected(*pp))))
+        pp = &(*pp)->next;
+    r->next = *pp;
+    *pp = r;
+    if (!r->next)
+        p->rop.tail = r;
+    p->rop.n++;
+}
+
 void part_accept(tm_part *p, tm_req *r, uint64_t now)
 {
     r->t = now + p->g->rop_lat;
-    reqq_push(&p->rop, r);
+    part_rop_insert(p, r);
 }
 
 static int dq_push(tm_part *p, uint64_t t, uint64_t addr, uint32_t tag, int write)
@@ -348,10 +382,21 @@ static void serve(tm_part *p, tm_req *r, uint64_t now)
 {
     timing_gpu *g = p->g;
     exec_launch *L = &p->L;
-    if (r->flags & REQF_VALUES) {
+    if (r->flags & REQF_DMR_COMMIT) {
+        /* a confirmed DMR pair's write (dmr.c): no reply */
+        dmr_committed(p, r);
+        return;
+    }
+    if ((r->flags & REQF_VALUES) && r->dmr_pair && r->type != REQ_RD && !r->dmr_go) {
+        /* DMR: the comparator takes a copy's store or atomic here */
+        if (dmr_write(p, r, now))
+            return;
+    } else if (r->flags & REQF_VALUES) {
         switch (r->type) {
         case REQ_RD:
             exec_global_read(L, r->line, r->data, TM_LINE);
+            if (g->dmr && p->dmr_n)
+                dmr_overlay(p, r);
             break;
         case REQ_WR:
             if (exec_global_write(L, r->line, r->data, r->bmask, TM_LINE))
@@ -368,6 +413,13 @@ static void serve(tm_part *p, tm_req *r, uint64_t now)
             for (uint32_t k = r->lanes; k; k &= k - 1) {
                 int l = ctz32(k);
                 memcpy(r->data + 8 * l, &old[l], 8);
+            }
+            if (r->twin) {
+                /* DMR: the atomic ran once; both copies get its old values */
+                memcpy(r->twin->data, r->data, sizeof r->data);
+                r->twin->t = now + g->l2_lat;
+                reqq_push(&p->replies, r->twin);
+                r->twin = NULL;
             }
             break;
         }

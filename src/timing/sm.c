@@ -157,6 +157,8 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     tw->ib_ready = 0;
     tw->npc = IR_NO_PC;
     tw->ldst_pc = IR_NO_PC;
+    tw->dmr_seq = tw->dmr_wr_out = 0;
+    tw->dmr_ack_at = 0;
     if (tw->rcap)
         memset(tw->rready, 0, tw->rcap * sizeof *tw->rready);
     if (tw->pcap)
@@ -624,8 +626,37 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
                     r->bmask[b >> 6] |= 1ull << (b & 63);
             }
         }
-        for (uint32_t j = 0; j < nl; j++)
-            lq_push(sm, reqs[j], cached);
+        tm_cta *tc = tw->tc;
+        for (uint32_t j = 0; j < nl; j++) {
+            tm_req *r = reqs[j];
+            if (tc->dmr_pair) {
+                /* DMR: the comparator's key (dmr.c) */
+                r->dmr_pair = tc->dmr_pair;
+                r->dmr_copy = tc->dmr_copy;
+                r->dmr_warp = (uint16_t)w->id;
+                if (type != REQ_RD) {
+                    r->dmr_seq = tw->dmr_seq++;
+                    tw->dmr_wr_out++;
+                }
+            }
+            if (type == REQ_WR && g->dmr_flip && tc->c->linear == 0 &&
+                (!g->dmr || (tc->dmr_copy == 1 && g->dmr_pairs[tc->dmr_pair].reissues == 0)) &&
+                ++tc->flip_stores == g->dmr_flip) {
+                /* -dmr_flip_store: a test knob, a fault in one copy's store */
+                uint32_t b0 = r->bmask[0] ? (uint32_t)__builtin_ctzll(r->bmask[0])
+                                          : 64 + (uint32_t)__builtin_ctzll(r->bmask[1]);
+                r->data[b0] ^= 1;
+            }
+            if (type != REQ_RD && g->dmr_flip_line && tc->dmr_pair && tc->c->linear == 0 &&
+                tc->dmr_copy == 1 && g->dmr_pairs[tc->dmr_pair].reissues == 0 &&
+                ++tc->flip_writes == g->dmr_flip_line) {
+                /* -dmr_flip_line: a test knob, an address fault in one copy's write */
+                r->line += TM_LINE;
+                r->pline = devmem_phys(sm->L.dm, r->line, &sm->phys_hint);
+                r->part = tm_part_of(g, r->pline);
+            }
+            lq_push(sm, r, cached);
+        }
         st->mem_requests += nl;
     }
     res->status = EXEC_MEM_DONE;
@@ -695,7 +726,10 @@ static int ldst_step(tm_sm *sm, uint64_t now)
                 break;
             }
         uint32_t merge = g->l1cfg.mshr_max_merge ? g->l1cfg.mshr_max_merge : 1;
-        if (hit && (hit->sectors & r->sectors) == r->sectors && hit->nw < merge) {
+        /* DMR: a reply may carry a copy's own unconfirmed writes
+         * (dmr_overlay): only the same CTA's accesses share it */
+        if (hit && (hit->sectors & r->sectors) == r->sectors && hit->nw < merge &&
+            (!g->dmr || hit->wmop[0]->tw->tc == m->tw->tc)) {
             hit->wmop[hit->nw] = m;
             hit->wlanes[hit->nw++] = r->lanes;
             if (r->flags & REQF_VALUES)
@@ -748,7 +782,9 @@ static int ldst_step(tm_sm *sm, uint64_t now)
             int reserved;
             int idx = cache_probe(sm->l1, r->pline, &valid, &reserved, 0, now);
             if (idx >= 0) {
-                if (r->type == REQ_WR && g->l1cfg.write_policy == 'T' && !reserved) {
+                /* DMR: a copy's unconfirmed store must not reach another
+                 * CTA through the L1: evict instead */
+                if (r->type == REQ_WR && g->l1cfg.write_policy == 'T' && !reserved && !g->dmr) {
                     uint8_t *d = cache_data(sm->l1, idx);
                     for (uint32_t b = 0; b < TM_LINE; b++)
                         if ((r->bmask[b >> 6] >> (b & 63)) & 1)
@@ -788,12 +824,17 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
 {
     tm_mop *m = r->mop;
     lq_unblock(sm, now);
+    if (r->dmr_pair && r->type != REQ_RD) {
+        m->tw->dmr_wr_out--;
+        m->tw->dmr_ack_at = now;
+    }
     if (r->type == REQ_RD) {
         if (r->mshr >= 0) {
             tm_mshr *e = &sm->mshr[r->mshr];
             cache_fill(sm->l1, e->l1line, cache_sectors_of(sm->l1, r->sectors, TM_SECTOR),
                        r->data);
-            if (e->stale) {
+            if (e->stale || (r->flags & REQF_DMR_PRIV)) {
+                /* a stale fill, or a line with unconfirmed DMR writes: not kept */
                 cache_victim ev;
                 cache_invalidate(sm->l1, e->line, &ev);
             }

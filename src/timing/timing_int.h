@@ -48,6 +48,8 @@ enum {
     REQF_VALUES = 1,   /* carries values (global memory); else timing only */
     REQF_CONST = 2,    /* fills the constant cache on return */
     REQF_TEX = 4,      /* fills the texture cache on return */
+    REQF_DMR_PRIV = 8, /* DMR: a reply for a line with unconfirmed writes: no L1 fill */
+    REQF_DMR_COMMIT = 16, /* DMR: a confirmed pair's write-back to the L2 (no reply) */
 };
 
 /* Per-pc facts the scheduler needs, computed once per launch. */
@@ -94,6 +96,15 @@ typedef struct tm_req {
     uint32_t sectors;
     int32_t mshr;          /* SM L1 MSHR, -1 none */
     uint64_t bmask[2];     /* store: bytes to write */
+    /* DMR (dmr.c): the request's pair (0: none), copy, warp index in the
+     * CTA and the warp's global-write sequence number (the comparator's
+     * key); go: an agreed atomic released by the serial step; twin: the
+     * first copy's request, answered with the same old values */
+    uint32_t dmr_pair, dmr_seq;
+    uint16_t dmr_warp;
+    uint8_t dmr_copy, dmr_go;
+    struct tm_req *twin;
+    struct tm_dmrent *dmr_ent; /* a commit write: the entry it commits */
     uint8_t data[WARP_SIZE * 8]; /* load: line bytes read at the partition; store: bytes to
                                     write; atomic reply: old value per lane (uint64) */
 } tm_req;
@@ -265,6 +276,9 @@ typedef struct tm_warp {
     uint32_t ldst_pc;
     tm_detwarp det;        /* GPUDet's per-warp state (-lockstep_det gpudet) */
     tm_dabwarp dab;        /* DAB's (-lockstep_det dab) */
+    uint32_t dmr_seq;      /* DMR: global write requests issued (the comparator's key) */
+    uint32_t dmr_wr_out;   /* DMR: of those, not answered yet */
+    uint64_t dmr_ack_at;   /* DMR: when the last answer to one of them arrived */
 } tm_warp;
 
 struct tm_cta {
@@ -277,7 +291,49 @@ struct tm_cta {
      * next CTA of the slot starts from it, not from where a window ends) */
     uint64_t done_at;
     int finished;          /* every warp ended and nothing of theirs in flight (not yet retired) */
+    uint32_t dmr_pair;     /* DMR: its pair (g->dmr_pairs), 0: none */
+    uint8_t dmr_copy;      /* DMR: copy 0 or 1 */
+    uint32_t flip_stores;  /* -dmr_flip_store: global store requests counted */
+    uint32_t flip_writes;  /* -dmr_flip_line: global write requests counted */
 };
+
+/* DMR (dmr.c): a comparator entry at a partition, one global write request
+ * (a store line or an atomic line) of a CTA pair, keyed by (pair, warp,
+ * seq).  Full/empty: HELD0 / HELD1 hold the first copy's request, AGREED
+ * the second matched it (a store), ATOM_AGREED an atomic whose two copies
+ * agree and wait for the serial step to release it, BAD a mismatch,
+ * COMMITTING an agreed store whose commit write is on its way to the L2
+ * (the copies' loads still see it until the write lands). */
+enum { DMR_HELD0, DMR_HELD1, DMR_AGREED, DMR_ATOM_AGREED, DMR_BAD, DMR_COMMITTING };
+typedef struct tm_dmrent {
+    struct tm_dmrent *next; /* its bucket's chain, newest first */
+    struct tm_dmrent *pnext, *pprev; /* its pair's entries in the partition, in arrival order */
+    struct tm_dmrent *hnext, *hprev; /* the partition's held atomics (held: on that list) */
+    struct tm_dmrent *lnext, *lprev; /* its (pair, line) bucket's chain, newest first */
+    uint8_t held;
+    uint64_t ord;           /* arrival order in the partition */
+    uint64_t line, pline, since;
+    uint64_t matched;       /* when the second copy's request agreed */
+    uint32_t pair, seq;
+    uint16_t warp;
+    uint8_t state, type;    /* DMR_*, REQ_WR or REQ_ATOM */
+    uint32_t sectors;
+    uint64_t bmask[2];
+    uint8_t data[TM_LINE];
+    struct tm_req *req;     /* an atomic: the first copy's request, waiting */
+    struct tm_req *req2;    /* ATOM_AGREED: the second copy's */
+} tm_dmrent;
+
+/* DMR: a CTA pair, one run of a logical CTA on two slots. */
+typedef struct tm_dmrpair {
+    uint64_t cta;           /* the logical CTA (linear id) */
+    uint32_t reissues;      /* runs before this one */
+    uint8_t failed;         /* a mismatch was found (the serial step's decision) */
+    uint8_t committed;      /* it has written memory (an atomic released): no reissue */
+    uint8_t done[2];        /* copy finished and retired */
+    uint64_t done_at;       /* the later copy's finish (its done_at) */
+    uint32_t s[2], k[2];    /* its slots: SM, slot */
+} tm_dmrpair;
 
 /* One queued line access of the LD/ST unit. */
 typedef struct tm_lacc {
@@ -428,6 +484,26 @@ typedef struct tm_part {
      * write-back): a tag fault sends the line's old address back to them */
     uint8_t *dram_copy;
     uint32_t *dram_mask;
+    /* DMR's comparator (dmr.c): entries by line (dmr_nb buckets), how
+     * many and the most at once; the pairs it found to disagree and the
+     * agreed atomics waiting for the serial step (in arrival order); a pool
+     * of commit write requests */
+    tm_dmrent **dmr_b;
+    uint32_t dmr_nb, dmr_n, dmr_max;
+    tm_dmrent **dmr_phead, **dmr_ptail; /* by pair id: its entries here */
+    uint32_t dmr_pcap;
+    tm_dmrent *dmr_hhead;               /* atomics waiting for their partner */
+    uint32_t *dmr_lines;                /* counting filter: lines with logged stores */
+    tm_dmrent **dmr_lb;                 /* entries by (pair, line) */
+    uint64_t dmr_ord;
+    uint32_t *dmr_fail, dmr_nfail, dmr_fail_cap;
+    tm_dmrent **dmr_ready;
+    uint32_t dmr_nready, dmr_ready_cap;
+    tm_dmrent **dmr_scratch;
+    uint32_t dmr_scratch_cap;
+    tm_req *dmr_free;
+    tm_req **dmr_reqs;
+    uint32_t dmr_nreqs, dmr_reqs_cap;
 } tm_part;
 
 /* observe.c's snapshot of one SM at the last trace sample */
@@ -498,6 +574,22 @@ struct timing_gpu {
     uint8_t *dab_taken;
     uint64_t *dab_pscratch;          /* 3 per partition */
     uint32_t *dab_round;             /* per partition and cluster */
+    /* DMR (dmr.c; dmr 0: off) */
+    int dmr, dmr_pair_slot;
+    uint32_t dmr_max_reissues, dmr_flip, dmr_flip_line;
+    tm_dmrpair *dmr_pairs;           /* by pair id (0 unused); grows in the serial step only */
+    uint32_t dmr_npairs, dmr_pairs_cap;
+    uint32_t *dmr_redo;              /* failed pairs whose CTA runs again, in order */
+    uint32_t dmr_nredo, dmr_redo_cap;
+    uint32_t *dmr_done;              /* pairs whose second copy retired in this serial step */
+    uint32_t dmr_ndone, dmr_done_cap;
+    struct tm_dmrev {                /* a serial step's commits (a pair confirmed, or an
+                                        atomic released), in the order (t, pair) */
+        uint64_t t;
+        uint32_t pair, part;
+        tm_dmrent *e;                /* the atomic's entry, NULL: the pair confirmed */
+    } *dmr_ev;
+    uint32_t dmr_nev, dmr_ev_cap;
     /* livelock check (gpudet.c, -gpudet_livelock): a quantum boundary's
      * state repeating with global memory unchanged in between */
     int det_livelock;
@@ -587,6 +679,7 @@ int part_init(timing_gpu *g, tm_part *p, uint32_t id);
 void part_release(tm_part *p);
 int part_can_accept(const tm_part *p, uint64_t now);
 void part_accept(tm_part *p, tm_req *r, uint64_t now);
+void part_rop_insert(tm_part *p, tm_req *r);
 void part_cycle(tm_part *p, uint64_t now);
 uint64_t part_next_event(const tm_part *p, uint64_t now);
 int part_idle(const tm_part *p);
@@ -636,6 +729,28 @@ int dab_idle(const timing_gpu *g);
 int dab_launch_begin(timing_gpu *g, const ir_module *m, uint32_t kernel, uint32_t occ,
                      uint32_t nwarps, uint64_t nslots);
 void dab_free(timing_gpu *g);
+
+/* dmr.c */
+/* A DMR global write request (store or atomic, not released) at the L2:
+ * 1 if the comparator holds it (an atomic waiting for its partner: no
+ * reply now), 0 if it is answered now (a store's acknowledgement, or a
+ * failed pair's atomic with zeros). */
+int dmr_write(tm_part *p, tm_req *r, uint64_t now);
+/* A DMR copy's load read its line: lay the copy's own logged writes over it. */
+void dmr_overlay(tm_part *p, tm_req *r);
+/* A commit write reached the L2: memory takes its bytes, its entry goes. */
+void dmr_committed(tm_part *p, tm_req *r);
+/* The serial step after retirement at the window ending at end: failures,
+ * released atomics, atomics that can never match, finished pairs (commit
+ * or reissue).  Adds confirmed CTAs to *done.  0, or -1 after a fault. */
+int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done);
+/* Copy tc (of SM s, slot k) finished and retired. */
+void dmr_copy_done(timing_gpu *g, tm_cta *tc);
+int dmr_part_init(tm_part *p);
+void dmr_part_release(tm_part *p);
+void dmr_part_reset(tm_part *p);
+/* A new pair running CTA cta (reissues: runs before); its id, or 0 (no memory). */
+uint32_t dmr_pair_new(timing_gpu *g, uint64_t cta, uint32_t reissues);
 
 /* CTAs go to slots by the deterministic partitioning (GPUDet's DWP, DAB's
  * CTA distribution). */

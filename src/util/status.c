@@ -13,7 +13,7 @@ static const char *const status_names[LOCKSTEP_STATUS_COUNT] = {
     "LOCKSTEP_ERROR_MISALIGNED_ADDRESS", "LOCKSTEP_ERROR_BARRIER_DEADLOCK",
     "LOCKSTEP_ERROR_INSN_LIMIT", "LOCKSTEP_ERROR_STACK_OVERFLOW", "LOCKSTEP_ERROR_TRAP",
     "LOCKSTEP_ERROR_ASSERT", "LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION", "LOCKSTEP_ERROR_LAUNCH_TIMEOUT",
-    "LOCKSTEP_ERROR_INTERRUPTED",
+    "LOCKSTEP_ERROR_INTERRUPTED", "LOCKSTEP_ERROR_REDUNDANCY",
 };
 
 static const char *const status_strings[LOCKSTEP_STATUS_COUNT] = {
@@ -22,7 +22,7 @@ static const char *const status_strings[LOCKSTEP_STATUS_COUNT] = {
     "too many resources requested for launch", "illegal memory address", "misaligned address",
     "barrier deadlock", "instruction limit exceeded", "stack overflow", "trap",
     "device-side assertion failed", "illegal instruction", "launch timed out",
-    "launch interrupted",
+    "launch interrupted", "uncorrectable error detected by redundant execution",
 };
 
 const char *status_name(lockstep_status s)

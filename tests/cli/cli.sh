@@ -60,6 +60,12 @@ check "run bad option" 2 "$L" run -O "-gpgpu_n_clusters zero" -- /bin/true
 contains "run bad option" "bad value 'zero'"
 check "run unknown config option" 2 "$L" run -O "-no_such_option 1" -- /bin/true
 contains "run unknown config option" "unknown option '-no_such_option'"
+check "run --redundancy bad value" 2 "$L" run --redundancy tmr -- /bin/true
+contains "run --redundancy bad value" "bad value 'tmr' (expected none or dmr)"
+check "run --redundancy dmr --functional" 2 "$L" run --functional --redundancy dmr -- /bin/true
+contains "run --redundancy dmr --functional" "runs on the timing model"
+check "run --redundancy dmr --det dab" 2 "$L" run --det dab --redundancy dmr -- /bin/true
+contains "run --redundancy dmr --det dab" "cannot be combined with -lockstep_det dab"
 
 # lockstep config: the option listing, the shipped configs, bad configs
 tmp=$(mktemp -d) || exit 1

@@ -1,0 +1,817 @@
+/*
+ * dmr.c -- redundant execution (-lockstep_redundancy dmr): Sheaffer et
+ * al.'s dual issue with a comparator where results are written, carried
+ * over to compute kernels (docs/RELIABILITY.md, "Redundant execution: DMR").
+ *
+ * The sphere of replication is the SMs.  Every CTA runs twice, as a pair
+ * of copies in two CTA slots dispatched together (engine.c).  Each global
+ * store or atomic line request of a copy carries its key: (pair, warp
+ * index, the warp's global-write sequence number).  The comparator sits
+ * at the memory partitions, where the request would write (partition.c's
+ * serve, after the L2's ordering):
+ *
+ *   - the first copy's store is held in the partition's log, not written,
+ *     and acknowledged at once; the second copy's store with the same key
+ *     is compared bitwise (bytes written and their values): agreement
+ *     makes the entry AGREED, a difference fails the pair;
+ *   - the first copy's atomic waits (no reply); the second with equal
+ *     operands makes it ATOM_AGREED, and the serial step commits the
+ *     pair's agreed log, then releases the atomic, which executes once and
+ *     answers both copies with the same old values;
+ *   - a copy's load sees its own logged writes laid over the line (and no
+ *     other copy's); its reply fills no L1, nor does any reply for a line
+ *     with unconfirmed writes, so no other CTA sees them.
+ *
+ * Partitions change only their own comparator in a window; everything
+ * that looks at several partitions (a pair's failure, an atomic's release,
+ * an atomic that can never be matched, a finished pair's check, commit or
+ * reissue) happens in dmr_step, in the serial step, in partition and list
+ * order, so results do not depend on host threads or window order.
+ *
+ * A pair whose copies have both finished is confirmed when no entry of it
+ * is left unmatched and no mismatch was found: its agreed log is written
+ * to memory, each line also sent to its partition's L2 as a write (the
+ * cost).  A failed pair that has committed nothing is reissued (both
+ * copies from the CTA's start), up to -dmr_max_reissues times; one that
+ * has committed (an atomic released) cannot be: the launch fails with
+ * LOCKSTEP_ERROR_REDUNDANCY.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/timing_int.h"
+#include "util/check.h"
+#include "util/common.h"
+
+#define DMR_BUCKETS 1024u
+
+#define DMR_LINE_COUNTERS 16384u
+
+/* The comparator's entries are found by key (pair, warp, seq) in dmr_b;
+ * which lines have unconfirmed writes, by a counting filter over line
+ * addresses (dmr_lines: a false positive only keeps a reply out of an L1). */
+static uint32_t bucket_of(const tm_part *p, uint32_t pair, uint32_t warp, uint32_t seq)
+{
+    uint64_t k = ((uint64_t)pair << 32 | (uint64_t)warp << 24) ^ seq;
+    return (uint32_t)(k * 0x9E3779B97F4A7C15ull >> 40) & (p->dmr_nb - 1);
+}
+
+#define DMR_LINE_BUCKETS 4096u
+
+static uint32_t lbucket_of(uint32_t pair, uint64_t line)
+{
+    return (uint32_t)(((line / TM_LINE) ^ (uint64_t)pair << 40) * 0x9E3779B97F4A7C15ull >> 40) &
+           (DMR_LINE_BUCKETS - 1);
+}
+
+static uint32_t *line_counter(tm_part *p, uint64_t line)
+{
+    return &p->dmr_lines[(uint32_t)((line / TM_LINE) * 0x9E3779B97F4A7C15ull >> 40) &
+                         (DMR_LINE_COUNTERS - 1)];
+}
+
+int dmr_part_init(tm_part *p)
+{
+    p->dmr_nb = DMR_BUCKETS;
+    p->dmr_b = calloc(p->dmr_nb, sizeof *p->dmr_b);
+    p->dmr_lines = calloc(DMR_LINE_COUNTERS, sizeof *p->dmr_lines);
+    p->dmr_lb = calloc(DMR_LINE_BUCKETS, sizeof *p->dmr_lb);
+    return p->dmr_b && p->dmr_lines && p->dmr_lb ? 0 : -1;
+}
+
+/* The pair and held-atomic lists of an entry. */
+static void plist_append(tm_part *p, tm_dmrent *e)
+{
+    e->pnext = NULL;
+    e->pprev = p->dmr_ptail[e->pair];
+    if (e->pprev)
+        e->pprev->pnext = e;
+    else
+        p->dmr_phead[e->pair] = e;
+    p->dmr_ptail[e->pair] = e;
+}
+
+static void held_add(tm_part *p, tm_dmrent *e)
+{
+    e->held = 1;
+    e->hprev = NULL;
+    e->hnext = p->dmr_hhead;
+    if (e->hnext)
+        e->hnext->hprev = e;
+    p->dmr_hhead = e;
+}
+
+static void held_remove(tm_part *p, tm_dmrent *e)
+{
+    if (!e->held)
+        return;
+    e->held = 0;
+    if (e->hprev)
+        e->hprev->hnext = e->hnext;
+    else
+        p->dmr_hhead = e->hnext;
+    if (e->hnext)
+        e->hnext->hprev = e->hprev;
+}
+
+/* Remove entry e from p's log and free it. */
+static void unlink_free(tm_part *p, tm_dmrent *e)
+{
+    tm_dmrent **pp = &p->dmr_b[bucket_of(p, e->pair, e->warp, e->seq)];
+    while (*pp != e)
+        pp = &(*pp)->next;
+    *pp = e->next;
+    if (e->type == REQ_WR)
+        (*line_counter(p, e->line))--;
+    if (e->lprev)
+        e->lprev->lnext = e->lnext;
+    else
+        p->dmr_lb[lbucket_of(e->pair, e->line)] = e->lnext;
+    if (e->lnext)
+        e->lnext->lprev = e->lprev;
+    if (e->pprev)
+        e->pprev->pnext = e->pnext;
+    else
+        p->dmr_phead[e->pair] = e->pnext;
+    if (e->pnext)
+        e->pnext->pprev = e->pprev;
+    else
+        p->dmr_ptail[e->pair] = e->pprev;
+    held_remove(p, e);
+    p->dmr_n--;
+    free(e);
+}
+
+/* Drop every entry (after a fault, or at release). */
+void dmr_part_reset(tm_part *p)
+{
+    for (uint32_t b = 0; p->dmr_b && b < p->dmr_nb; b++) {
+        tm_dmrent *e = p->dmr_b[b], *n;
+        for (; e; e = n) {
+            n = e->next;
+            free(e);
+        }
+        p->dmr_b[b] = NULL;
+    }
+    p->dmr_n = 0;
+    p->dmr_hhead = NULL;
+    if (p->dmr_lines)
+        memset(p->dmr_lines, 0, DMR_LINE_COUNTERS * sizeof *p->dmr_lines);
+    if (p->dmr_lb)
+        memset(p->dmr_lb, 0, DMR_LINE_BUCKETS * sizeof *p->dmr_lb);
+    if (p->dmr_pcap) {
+        memset(p->dmr_phead, 0, p->dmr_pcap * sizeof *p->dmr_phead);
+        memset(p->dmr_ptail, 0, p->dmr_pcap * sizeof *p->dmr_ptail);
+    }
+    p->dmr_nfail = p->dmr_nready = 0;
+    /* commit requests dropped with the queues are free again */
+    p->dmr_free = NULL;
+    for (uint32_t i = 0; i < p->dmr_nreqs; i++) {
+        p->dmr_reqs[i]->next = p->dmr_free;
+        p->dmr_free = p->dmr_reqs[i];
+    }
+}
+
+void dmr_part_release(tm_part *p)
+{
+    dmr_part_reset(p);
+    free(p->dmr_b);
+    free(p->dmr_lines);
+    free(p->dmr_lb);
+    free(p->dmr_phead);
+    free(p->dmr_ptail);
+    free(p->dmr_fail);
+    free(p->dmr_ready);
+    free(p->dmr_scratch);
+    for (uint32_t i = 0; i < p->dmr_nreqs; i++)
+        free(p->dmr_reqs[i]);
+    free(p->dmr_reqs);
+}
+
+static int grow(void **v, uint32_t *cap, uint32_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    uint32_t c = *cap ? *cap : 16;
+    while (c < need)
+        c *= 2;
+    void *n = realloc(*v, (size_t)c * size);
+    if (!n)
+        return -1;
+    *v = n;
+    *cap = c;
+    return 0;
+}
+
+/* The partition found pair `pair` disagreeing; the serial step decides. */
+static void fail_local(tm_part *p, uint32_t pair)
+{
+    for (uint32_t i = 0; i < p->dmr_nfail; i++)
+        if (p->dmr_fail[i] == pair)
+            return;
+    if (grow((void **)&p->dmr_fail, &p->dmr_fail_cap, p->dmr_nfail + 1, sizeof *p->dmr_fail)) {
+        p->L.oom = 1;
+        return;
+    }
+    p->dmr_fail[p->dmr_nfail++] = pair;
+}
+
+/* Answer an atomic of a failed pair without changing memory: each lane's
+ * old value is what memory holds (the pair's results are discarded). */
+static void answer_read(tm_part *p, exec_launch *L, tm_req *r)
+{
+    (void)p;
+    for (uint32_t k = r->lanes; k; k &= k - 1) {
+        int l = ctz32(k);
+        uint64_t v = 0;
+        exec_global_read(L, r->mop->ad.a[l], (uint8_t *)&v, 8);
+        memcpy(r->data + 8 * l, &v, 8);
+    }
+}
+
+/* Do two atomic line requests carry the same operation and operands? */
+static int atom_equal(const tm_req *a, const tm_req *b)
+{
+    const tm_mop *x = a->mop, *y = b->mop;
+    if (a->line != b->line || a->lanes != b->lanes || x->in != y->in)
+        return 0;
+    for (uint32_t k = a->lanes; k; k &= k - 1) {
+        int l = ctz32(k);
+        if (x->ad.a[l] != y->ad.a[l] || x->b[l] != y->b[l] || x->cv[l] != y->cv[l])
+            return 0;
+    }
+    return 1;
+}
+
+static int store_equal(const tm_dmrent *e, const tm_req *r)
+{
+    if (e->line != r->line || e->bmask[0] != r->bmask[0] || e->bmask[1] != r->bmask[1])
+        return 0;
+    for (uint32_t b = 0; b < TM_LINE; b++)
+        if (((e->bmask[b >> 6] >> (b & 63)) & 1) && e->data[b] != r->data[b])
+            return 0;
+    return 1;
+}
+
+int dmr_write(tm_part *p, tm_req *r, uint64_t now)
+{
+    timing_gpu *g = p->g;
+    const tm_dmrpair *pr = &g->dmr_pairs[r->dmr_pair];
+    uint32_t b = bucket_of(p, r->dmr_pair, r->dmr_warp, r->dmr_seq);
+    if (pr->failed) {
+        if (r->type == REQ_ATOM)
+            answer_read(p, &p->L, r);
+        return 0;
+    }
+    tm_dmrent *e = p->dmr_b[b];
+    while (e && !(e->pair == r->dmr_pair && e->warp == r->dmr_warp && e->seq == r->dmr_seq &&
+                  e->line == r->line))
+        e = e->next;
+    if (!e) {
+        /* the first copy: the full bit set */
+        if (!(e = malloc(sizeof *e))) {
+            p->L.oom = 1;
+            return 0;
+        }
+        e->ord = p->dmr_ord++;
+        e->line = r->line;
+        e->pline = r->pline;
+        e->since = now;
+        e->pair = r->dmr_pair;
+        e->seq = r->dmr_seq;
+        e->warp = r->dmr_warp;
+        e->state = r->dmr_copy ? DMR_HELD1 : DMR_HELD0;
+        e->type = r->type;
+        e->sectors = r->sectors;
+        e->req = e->req2 = NULL;
+        e->held = 0;
+        if (r->type == REQ_WR) {
+            (*line_counter(p, r->line))++;
+            e->bmask[0] = r->bmask[0];
+            e->bmask[1] = r->bmask[1];
+            memcpy(e->data, r->data, TM_LINE);
+        } else {
+            e->bmask[0] = e->bmask[1] = 0;
+            e->req = r;
+            held_add(p, e);
+        }
+        e->next = p->dmr_b[b];
+        p->dmr_b[b] = e;
+        plist_append(p, e);
+        tm_dmrent **lh = &p->dmr_lb[lbucket_of(e->pair, e->line)];
+        e->lprev = NULL;
+        e->lnext = *lh;
+        if (*lh)
+            (*lh)->lprev = e;
+        *lh = e;
+        p->dmr_n++;
+        p->dmr_max = MAX(p->dmr_max, p->dmr_n);
+        return r->type == REQ_ATOM;
+    }
+    /* the second copy (or a second request with a key already seen) */
+    p->st.dmr_comparisons++;
+    uint8_t other = r->dmr_copy ? DMR_HELD0 : DMR_HELD1;
+    int same = e->state == other && e->type == r->type &&
+               (r->type == REQ_WR ? store_equal(e, r) : atom_equal(e->req, r));
+    if (same)
+        e->matched = now;
+    if (same && r->type == REQ_WR) {
+        e->state = DMR_AGREED;
+        return 0;
+    }
+    if (same) {
+        e->state = DMR_ATOM_AGREED;
+        e->req2 = r;
+        held_remove(p, e);
+        p->st.dmr_comparator_stall_cycles += now - e->since;
+        if (grow((void **)&p->dmr_ready, &p->dmr_ready_cap, p->dmr_nready + 1,
+                 sizeof *p->dmr_ready)) {
+            p->L.oom = 1;
+            return 0;
+        }
+        p->dmr_ready[p->dmr_nready++] = e;
+        return 1;
+    }
+    /* a mismatch: the pair fails; a held atomic is let go */
+    fail_local(p, r->dmr_pair);
+    if (e->req && e->state != DMR_ATOM_AGREED && e->state != DMR_BAD) {
+        tm_req *h = e->req;
+        answer_read(p, &p->L, h);
+        h->t = now + g->l2_lat;
+        reqq_push(&p->replies, h);
+        held_remove(p, e);
+        p->st.dmr_comparator_stall_cycles += now - e->since;
+        e->req = NULL;
+    }
+    if (e->state != DMR_ATOM_AGREED)
+        e->state = DMR_BAD;
+    if (r->type == REQ_ATOM)
+        answer_read(p, &p->L, r);
+    return 0;
+}
+
+/* Entries of `pair` in partition p, in arrival order, into p's scratch;
+ * their number, or -1 (no memory).  line: only that line (else all). */
+static int64_t collect(tm_part *p, uint32_t pair, int one_line, uint64_t line)
+{
+    uint32_t n = 0;
+    if (!one_line) {
+        /* the pair's list is in arrival order already */
+        for (tm_dmrent *e = p->dmr_phead[pair]; e; e = e->pnext) {
+            if (grow((void **)&p->dmr_scratch, &p->dmr_scratch_cap, n + 1,
+                     sizeof *p->dmr_scratch))
+                return -1;
+            p->dmr_scratch[n++] = e;
+        }
+        return n;
+    }
+    for (tm_dmrent *e = p->dmr_lb[lbucket_of(pair, line)]; e; e = e->lnext) {
+        if (e->pair != pair || e->line != line)
+            continue;
+        if (grow((void **)&p->dmr_scratch, &p->dmr_scratch_cap, n + 1, sizeof *p->dmr_scratch))
+            return -1;
+        p->dmr_scratch[n++] = e;
+    }
+    /* the chain is newest first: reverse it into arrival order */
+    for (uint32_t i = 0; i < n / 2; i++) {
+        tm_dmrent *x = p->dmr_scratch[i];
+        p->dmr_scratch[i] = p->dmr_scratch[n - 1 - i];
+        p->dmr_scratch[n - 1 - i] = x;
+    }
+    return n;
+}
+
+void dmr_overlay(tm_part *p, tm_req *r)
+{
+    if (!*line_counter(p, r->line))
+        return;
+    r->flags |= REQF_DMR_PRIV;
+    if (!r->dmr_pair)
+        return;
+    int64_t n = collect(p, r->dmr_pair, 1, r->line);
+    if (n < 0) {
+        p->L.oom = 1;
+        return;
+    }
+    uint8_t own = r->dmr_copy ? DMR_HELD1 : DMR_HELD0;
+    for (int64_t i = 0; i < n; i++) {
+        const tm_dmrent *e = p->dmr_scratch[i];
+        if (e->type != REQ_WR ||
+            (e->state != DMR_AGREED && e->state != DMR_COMMITTING && e->state != own))
+            continue;
+        for (uint32_t x = 0; x < TM_LINE; x++)
+            if ((e->bmask[x >> 6] >> (x & 63)) & 1)
+                r->data[x] = e->data[x];
+    }
+}
+
+/* Unlink and free the entries of `pair` in p in state `state` (-1: all). */
+static void drop_entries(tm_part *p, uint32_t pair, int state)
+{
+    tm_dmrent *e = p->dmr_phead[pair], *n;
+    for (; e; e = n) {
+        n = e->pnext;
+        if (state < 0 || e->state == state)
+            unlink_free(p, e);
+    }
+}
+
+/* A commit write request of partition p: a timing-only line write to the L2. */
+static tm_req *commit_req(tm_part *p)
+{
+    tm_req *r = p->dmr_free;
+    if (r) {
+        p->dmr_free = r->next;
+        return r;
+    }
+    if (grow((void **)&p->dmr_reqs, &p->dmr_reqs_cap, p->dmr_nreqs + 1, sizeof *p->dmr_reqs) ||
+        !(r = calloc(1, sizeof *r)))
+        return NULL;
+    p->dmr_reqs[p->dmr_nreqs++] = r;
+    return r;
+}
+
+static void part_touched(tm_part *p, uint64_t end)
+{
+    p->next_ev = part_next_event(p, end - 1);
+}
+
+/* Send pair's agreed stores to their L2s as writes that carry the bytes,
+ * in each partition's arrival order, from cycle t on: memory changes when
+ * each reaches the L2 (serve), as a store would; until then the entry stays
+ * (COMMITTING) so that the copies' loads still see it.  0 or -1. */
+static int commit(timing_gpu *g, uint32_t pair, uint64_t t, uint64_t end)
+{
+    for (uint32_t q = 0; q < g->nparts; q++) {
+        tm_part *p = &g->parts[q];
+        if (!p->dmr_n)
+            continue;
+        int64_t n = collect(p, pair, 0, 0);
+        if (n < 0)
+            return -1;
+        int sent = 0;
+        for (int64_t i = 0; i < n; i++) {
+            tm_dmrent *e = p->dmr_scratch[i];
+            if (e->state != DMR_AGREED)
+                continue;
+            g->st->dmr_commit_writes++;
+            tm_req *r = commit_req(p);
+            if (!r)
+                return -1;
+            memset(r, 0, offsetof(tm_req, data));
+            r->line = e->line;
+            r->pline = e->pline;
+            r->part = q;
+            r->type = REQ_WR;
+            r->flags = REQF_VALUES | REQF_DMR_COMMIT;
+            r->sectors = e->sectors;
+            r->mshr = -1;
+            r->bmask[0] = e->bmask[0];
+            r->bmask[1] = e->bmask[1];
+            memcpy(r->data, e->data, TM_LINE);
+            r->dmr_ent = e;
+            r->t = t;
+            e->state = DMR_COMMITTING;
+            part_rop_insert(p, r);
+            sent = 1;
+        }
+        if (sent)
+            part_touched(p, end);
+    }
+    return 0;
+}
+
+void dmr_committed(tm_part *p, tm_req *r)
+{
+    if (exec_global_write(&p->L, r->line, r->data, r->bmask, TM_LINE))
+        p->L.oom = 1;
+    unlink_free(p, r->dmr_ent);
+    r->next = p->dmr_free;
+    p->dmr_free = r;
+}
+
+static void cta_coords(const exec_launch *L, uint64_t id, uint32_t xyz[3])
+{
+    xyz[0] = (uint32_t)(id % L->grid[0]);
+    xyz[1] = (uint32_t)(id / L->grid[0] % L->grid[1]);
+    xyz[2] = (uint32_t)(id / ((uint64_t)L->grid[0] * L->grid[1]));
+}
+
+/* Pair `pair` disagrees: count it, let its held atomics go, and fail the
+ * launch if it has committed.  0, or -1 after the fault. */
+static int pair_failed(timing_gpu *g, uint32_t pair, uint64_t end)
+{
+    tm_dmrpair *pr = &g->dmr_pairs[pair];
+    if (pr->failed)
+        return 0;
+    pr->failed = 1;
+    g->st->dmr_mismatches++;
+    for (uint32_t q = 0; q < g->nparts; q++) {
+        tm_part *p = &g->parts[q];
+        int sent = 0;
+        tm_dmrent *e = p->dmr_hhead, *n;
+        for (; e; e = n) {
+            n = e->hnext;
+            if (e->pair != pair)
+                continue;
+            answer_read(p, g->L, e->req);
+            e->req->t = end + g->l2_lat;
+            reqq_push(&p->replies, e->req);
+            g->st->dmr_comparator_stall_cycles += end - e->since;
+            e->req = NULL;
+            e->state = DMR_BAD;
+            held_remove(p, e);
+            sent = 1;
+        }
+        if (sent)
+            part_touched(p, end);
+    }
+    if (pr->committed) {
+        uint32_t xyz[3];
+        cta_coords(g->L, pr->cta, xyz);
+        exec_fault(g->L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_REDUNDANCY, 0,
+                   "DMR mismatch in CTA (%u,%u,%u) after it committed an atomic: not recoverable",
+                   xyz[0], xyz[1], xyz[2]);
+        return -1;
+    }
+    return 0;
+}
+
+uint32_t dmr_pair_new(timing_gpu *g, uint64_t cta, uint32_t reissues)
+{
+    if (g->dmr_npairs == 0)
+        g->dmr_npairs = 1; /* id 0: none */
+    if (grow((void **)&g->dmr_pairs, &g->dmr_pairs_cap, g->dmr_npairs + 1, sizeof *g->dmr_pairs))
+        return 0;
+    for (uint32_t q = 0; q < g->nparts; q++) {
+        tm_part *p = &g->parts[q];
+        uint32_t cap = p->dmr_pcap;
+        if (g->dmr_npairs >= cap) {
+            uint32_t c = cap ? 2 * cap : 64;
+            tm_dmrent **h = realloc(p->dmr_phead, c * sizeof *h);
+            if (!h)
+                return 0;
+            p->dmr_phead = h;
+            tm_dmrent **t = realloc(p->dmr_ptail, c * sizeof *t);
+            if (!t)
+                return 0;
+            p->dmr_ptail = t;
+            memset(h + cap, 0, (c - cap) * sizeof *h);
+            memset(t + cap, 0, (c - cap) * sizeof *t);
+            p->dmr_pcap = c;
+        }
+        p->dmr_phead[g->dmr_npairs] = p->dmr_ptail[g->dmr_npairs] = NULL;
+    }
+    tm_dmrpair *pr = &g->dmr_pairs[g->dmr_npairs];
+    memset(pr, 0, sizeof *pr);
+    pr->cta = cta;
+    pr->reissues = reissues;
+    return g->dmr_npairs++;
+}
+
+void dmr_copy_done(timing_gpu *g, tm_cta *tc)
+{
+    tm_dmrpair *pr = &g->dmr_pairs[tc->dmr_pair];
+    pr->done[tc->dmr_copy] = 1;
+    pr->done_at = MAX(pr->done_at, tc->done_at);
+    if (pr->done[0] && pr->done[1] &&
+        !grow((void **)&g->dmr_done, &g->dmr_done_cap, g->dmr_ndone + 1, sizeof *g->dmr_done))
+        g->dmr_done[g->dmr_ndone++] = tc->dmr_pair;
+    else if (pr->done[0] && pr->done[1])
+        g->L->oom = 1;
+    tc->dmr_pair = 0;
+}
+
+/* Write requests of (pair, copy, warp) the comparator holds: atomics
+ * waiting for the partner, or agreed and waiting for release. */
+static uint32_t held_reqs(timing_gpu *g, uint32_t pair, int copy, uint32_t warp, uint64_t *last)
+{
+    uint32_t total = 0;
+    for (uint32_t q = 0; q < g->nparts; q++) {
+        tm_part *p = &g->parts[q];
+        for (tm_dmrent *e = p->dmr_phead[pair]; e; e = e->pnext) {
+            if (e->warp != warp || e->type != REQ_ATOM ||
+                (e->state != DMR_HELD0 && e->state != DMR_HELD1 && e->state != DMR_ATOM_AGREED))
+                continue;
+            if (e->req && e->req->dmr_copy == copy) {
+                total++;
+                *last = MAX(*last, e->since);
+            }
+            if (e->req2 && e->req2->dmr_copy == copy) {
+                total++;
+                *last = MAX(*last, e->matched);
+            }
+        }
+    }
+    return total;
+}
+
+/* Can the partner of e (a held store or atomic) never come?  The other
+ * copy's warp has ended or gone past e's sequence number, and every write
+ * request of it not answered yet is an atomic the comparator holds: its
+ * request with e's key went elsewhere (was answered, or is held under
+ * another line). */
+static int never_matched(timing_gpu *g, const tm_dmrent *e)
+{
+    const tm_dmrpair *pr = &g->dmr_pairs[e->pair];
+    int oc = e->state == DMR_HELD0 ? 1 : 0;
+    if (pr->done[oc])
+        return 1;
+    tm_cta *tc = &g->sms[pr->s[oc]].ctas[pr->k[oc]];
+    if (e->warp >= g->L->nwarps)
+        return 1;
+    tm_warp *ow = &tc->warps[e->warp];
+    int past = ow->w->state == WARP_DONE || ow->dmr_seq > e->seq;
+    uint64_t last = 0;
+    return past && ow->dmr_wr_out == held_reqs(g, e->pair, oc, e->warp, &last);
+}
+
+
+static int add_event(timing_gpu *g, uint64_t t, uint32_t pair, uint32_t part, tm_dmrent *e)
+{
+    if (grow((void **)&g->dmr_ev, &g->dmr_ev_cap, g->dmr_nev + 1, sizeof *g->dmr_ev))
+        return -1;
+    g->dmr_ev[g->dmr_nev++] = (struct tm_dmrev){t, pair, part, e};
+    return 0;
+}
+
+static int ev_cmp(const void *a, const void *b)
+{
+    const struct tm_dmrev *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->pair != y->pair)
+        return x->pair < y->pair ? -1 : 1;
+    /* one pair's atomics released at one cycle: by warp and sequence (qsort
+     * is not stable); its confirmation comes after them */
+    uint64_t kx = x->e ? (uint64_t)x->e->warp << 32 | x->e->seq : UINT64_MAX;
+    uint64_t ky = y->e ? (uint64_t)y->e->warp << 32 | y->e->seq : UINT64_MAX;
+    return kx < ky ? -1 : kx > ky;
+}
+
+/* Did pair x finish before pair y (then by pair id)? */
+static int done_before(const timing_gpu *g, uint32_t x, uint32_t y)
+{
+    uint64_t tx = g->dmr_pairs[x].done_at, ty = g->dmr_pairs[y].done_at;
+    return tx != ty ? tx < ty : x < y;
+}
+
+int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
+{
+    exec_launch *L = g->L;
+    /* 1. the partitions' mismatches, in partition order */
+    for (uint32_t q = 0; q < g->nparts; q++) {
+        tm_part *p = &g->parts[q];
+        for (uint32_t i = 0; i < p->dmr_nfail; i++)
+            if (pair_failed(g, p->dmr_fail[i], end))
+                return -1;
+        p->dmr_nfail = 0;
+    }
+    /* 2. agreed atomics: commit the pair's log, then release the atomic.
+     * An atomic waits while a store its warp wrote before it has not been
+     * compared (the other copy's may still be on its way) and while a write
+     * request of its warp has not reached its partition; a store whose
+     * partner can never come fails the pair. */
+    for (uint32_t q = 0; q < g->nparts; q++) {
+        tm_part *p = &g->parts[q];
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < p->dmr_nready; i++) {
+            tm_dmrent *e = p->dmr_ready[i];
+            tm_dmrpair *pr = &g->dmr_pairs[e->pair];
+            tm_req *r = e->req2;
+            uint64_t t = e->matched;
+            int wait = 0;
+            for (uint32_t q2 = 0; q2 < g->nparts && !pr->failed && !wait; q2++) {
+                tm_part *p2 = &g->parts[q2];
+                for (tm_dmrent *x = p2->dmr_phead[e->pair]; x && !wait; x = x->pnext) {
+                    if (x->warp != e->warp || x->seq > e->seq || x->type != REQ_WR)
+                        continue;
+                    if (x->state == DMR_AGREED || x->state == DMR_COMMITTING)
+                        t = MAX(t, x->matched);
+                    else if (x->state == DMR_HELD0 || x->state == DMR_HELD1)
+                        wait = 1;
+                    if (wait && never_matched(g, x)) {
+                        if (pair_failed(g, e->pair, end))
+                            return -1;
+                        wait = 0;
+                    }
+                }
+            }
+            /* and while a write of its warp (either copy) is on its way:
+             * a store issued before the atomic may arrive after it */
+            for (int c = 0; c < 2 && !wait && !pr->failed; c++) {
+                const tm_warp *tw = &g->sms[pr->s[c]].ctas[pr->k[c]].warps[e->warp];
+                wait = tw->dmr_wr_out != held_reqs(g, e->pair, c, e->warp, &t);
+                /* the release counts from the last answer and the last
+                 * arrival of the warp's held atomics, not from this step */
+                t = MAX(t, tw->dmr_ack_at);
+            }
+            if (wait) {
+                p->dmr_ready[kept++] = e;
+                continue;
+            }
+            t = MAX(end, t + g->xwin);
+            if (pr->failed) {
+                answer_read(p, L, e->req);
+                answer_read(p, L, r);
+                e->req->t = r->t = t + g->l2_lat;
+                reqq_push(&p->replies, e->req);
+                reqq_push(&p->replies, r);
+                part_touched(p, end);
+                unlink_free(p, e);
+            } else if (add_event(g, t, e->pair, q, e)) {
+                goto oom;
+            }
+        }
+        p->dmr_nready = kept;
+    }
+    /* 3. atomics whose partner can never come */
+    for (uint32_t q = 0; q < g->nparts; q++) {
+        tm_part *p = &g->parts[q];
+        tm_dmrent *e = p->dmr_hhead, *n;
+        for (; e; e = n) {
+            n = e->hnext; /* pair_failed takes e (and maybe n) off the list */
+            if (!g->dmr_pairs[e->pair].failed && never_matched(g, e)) {
+                if (pair_failed(g, e->pair, end))
+                    return -1;
+                n = p->dmr_hhead; /* start over: the list changed */
+            }
+        }
+    }
+    /* 4. finished pairs, in the order they finished: check, then commit or
+     * reissue */
+    for (uint32_t i = 1; i < g->dmr_ndone; i++) { /* insertion sort: a few a step */
+        uint32_t x = g->dmr_done[i], j = i;
+        while (j > 0 && done_before(g, x, g->dmr_done[j - 1])) {
+            g->dmr_done[j] = g->dmr_done[j - 1];
+            j--;
+        }
+        g->dmr_done[j] = x;
+    }
+    for (uint32_t i = 0; i < g->dmr_ndone; i++) {
+        uint32_t pair = g->dmr_done[i];
+        tm_dmrpair *pr = &g->dmr_pairs[pair];
+        for (uint32_t q = 0; q < g->nparts && !pr->failed; q++) {
+            tm_part *p = &g->parts[q];
+            for (tm_dmrent *e = p->dmr_phead[pair]; e; e = e->pnext)
+                if (e->state != DMR_AGREED && e->state != DMR_COMMITTING) {
+                    /* an empty bit left full: an address, a count or a path differed */
+                    if (pair_failed(g, pair, end))
+                        return -1;
+                    break;
+                }
+        }
+        if (!pr->failed) {
+            if (add_event(g, MAX(end, pr->done_at + g->xwin), pair, 0, NULL))
+                goto oom;
+            (*done)++;
+            continue;
+        }
+        for (uint32_t q = 0; q < g->nparts; q++)
+            drop_entries(&g->parts[q], pair, -1);
+        if (pr->reissues >= g->dmr_max_reissues) {
+            uint32_t xyz[3];
+            cta_coords(L, pr->cta, xyz);
+            exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_REDUNDANCY, 0,
+                       "DMR mismatch in CTA (%u,%u,%u) in each of its %u runs "
+                       "(-dmr_max_reissues %u): not corrected",
+                       xyz[0], xyz[1], xyz[2], pr->reissues + 1, g->dmr_max_reissues);
+            return -1;
+        }
+        if (grow((void **)&g->dmr_redo, &g->dmr_redo_cap, g->dmr_nredo + 1, sizeof *g->dmr_redo))
+            goto oom;
+        g->dmr_redo[g->dmr_nredo++] = pair;
+        g->st->dmr_reissues++;
+    }
+    g->dmr_ndone = 0;
+    /* 5. the commits, in the order (t, pair, warp, seq): the order their writes and
+     * atomics enter the ROP queues does not depend on which serial step
+     * saw them (an event at cycle x is seen by the step after x's window,
+     * and commits from x + the crossbar latency, so of two steps' events
+     * the earlier step's come first) */
+    if (g->dmr_nev > 1)
+        qsort(g->dmr_ev, g->dmr_nev, sizeof *g->dmr_ev, ev_cmp);
+    for (uint32_t i = 0; i < g->dmr_nev; i++) {
+        struct tm_dmrev *v = &g->dmr_ev[i];
+        if (commit(g, v->pair, v->t, end))
+            goto oom;
+        if (!v->e)
+            continue;
+        tm_part *p = &g->parts[v->part];
+        tm_req *r = v->e->req2;
+        g->dmr_pairs[v->pair].committed = 1;
+        r->twin = v->e->req;
+        r->dmr_go = 1;
+        r->t = v->t;
+        part_rop_insert(p, r);
+        part_touched(p, end);
+        unlink_free(p, v->e);
+    }
+    g->dmr_nev = 0;
+    return 0;
+oom:
+    L->oom = 1;
+    exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+               "out of host memory in the DMR comparator");
+    return -1;
+}

@@ -1,0 +1,558 @@
+/*
+ * test_dmr.c -- redundant execution (-lockstep_redundancy dmr, src/timing/dmr.c,
+ * docs/RELIABILITY.md "Redundant execution: DMR") through the C API, on small
+ * PTX kernels in timing mode:
+ *
+ *  - DMR gives exactly the unprotected run's outputs (and the CPU's): plain
+ *    stores; a CTA storing, passing a barrier and loading its own stores;
+ *    a ticket counter (atomics whose results are stored); a shared-memory
+ *    reduction finished with one atomic per CTA; with copies on two SMs
+ *    and on two slots of any SM;
+ *  - a fault in one copy's store (the -dmr_flip_store test knob) spoils
+ *    the unprotected output, and under DMR is detected and corrected: the
+ *    output is right, dmr_mismatches and dmr_reissues are at least 1;
+ *  - a fault after the pair committed an atomic is an uncorrectable error
+ *    (LOCKSTEP_ERROR_REDUNDANCY, "after it committed an atomic"); a fault
+ *    in every run past -dmr_max_reissues is one too;
+ *  - statistics and outputs are identical on 1 and 2 host threads, in
+ *    window order 1 and without idle skipping;
+ *  - bad option values and refused combinations give clear errors.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e.h"
+
+#define MAXN 2048
+
+static const char ptx_head[] = ".version 8.0\n.target sm_75\n.address_size 64\n";
+
+/* out[g] = in[g] + 1 */
+static const char k_store[] =
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
+    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"
+    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  add.u64 %rd6, %rd5, %rd2;\n"
+    "  ld.global.u32 %r2, [%rd6];\n  add.u32 %r2, %r2, 1;\n  st.global.u32 [%rd3], %r2;\n"
+    "  ret;\n}\n";
+
+/* in[g] = in[g] * 3; barrier; out[g] = in[base + (tid + 1) % ntid] + 1 */
+static const char k_own[] =
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
+    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"
+    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  add.u64 %rd6, %rd5, %rd2;\n"
+    "  ld.global.u32 %r2, [%rd6];\n  mul.lo.u32 %r2, %r2, 3;\n  st.global.u32 [%rd6], %r2;\n"
+    "  bar.sync 0;\n"
+    "  add.u32 %r6, %r1, 1;\n  rem.u32 %r6, %r6, %r4;\n  mad.lo.u32 %r7, %r3, %r4, %r6;\n"
+    "  mul.wide.u32 %rd7, %r7, 4;\n  add.u64 %rd8, %rd5, %rd7;\n"
+    "  ld.global.u32 %r8, [%rd8];\n  add.u32 %r8, %r8, 1;\n  st.global.u32 [%rd3], %r8;\n"
+    "  ret;\n}\n";
+
+/* out[g] = atomicAdd(&aux[0], 1) + in[g] * 0 (a ticket); used result */
+static const char k_ticket[] =
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd4, [aux];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
+    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"
+    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n"
+    "  atom.global.add.u32 %r2, [%rd4], 1;\n  st.global.u32 [%rd3], %r2;\n"
+    "  ret;\n}\n";
+
+/* per CTA: s[tid] = in[g]; tree reduction in shared memory (ntid = 64);
+ * thread 0: out[cta] = sum, atomicAdd(&aux[0], sum) */
+static const char k_reduce[] =
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
+    "  .shared .align 4 .b8 s[256];\n"
+    "  .reg .b32 %r<24>;\n  .reg .b64 %rd<12>;\n  .reg .pred %p<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n  ld.param.u64 %rd9, [aux];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
+    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"
+    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd6, %rd5, %rd2;\n"
+    "  ld.global.u32 %r2, [%rd6];\n"
+    "  mov.u32 %r10, s;\n  shl.b32 %r11, %r1, 2;\n  add.u32 %r12, %r10, %r11;\n"
+    "  st.shared.u32 [%r12], %r2;\n  bar.sync 0;\n"
+    "  mov.u32 %r13, 32;\n"
+    "L1:\n"
+    "  setp.lt.u32 %p1, %r1, %r13;\n"
+    "  @!%p1 bra L2;\n"
+    "  shl.b32 %r14, %r13, 2;\n  add.u32 %r15, %r12, %r14;\n"
+    "  ld.shared.u32 %r16, [%r15];\n  ld.shared.u32 %r17, [%r12];\n"
+    "  add.u32 %r17, %r17, %r16;\n  st.shared.u32 [%r12], %r17;\n"
+    "L2:\n"
+    "  bar.sync 0;\n  shr.u32 %r13, %r13, 1;\n  setp.ne.u32 %p2, %r13, 0;\n  @%p2 bra L1;\n"
+    "  setp.ne.u32 %p3, %r1, 0;\n  @%p3 bra L3;\n"
+    "  ld.shared.u32 %r18, [%r10];\n"
+    "  mul.wide.u32 %rd7, %r3, 4;\n  add.u64 %rd8, %rd1, %rd7;\n  st.global.u32 [%rd8], %r18;\n"
+    "  red.global.add.u32 [%rd9], %r18;\n"
+    "L3:\n"
+    "  ret;\n}\n";
+
+/* out[g] = atomicAdd(&aux[0], 1) + in[g]: the store after a committed atomic */
+static const char k_atom_then_store[] =
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n  ld.param.u64 %rd4, [aux];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
+    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"
+    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  add.u64 %rd6, %rd5, %rd2;\n"
+    "  atom.global.add.u32 %r2, [%rd4], 1;\n"
+    "  ld.global.u32 %r6, [%rd6];\n  mul.lo.u32 %r2, %r2, 0;\n  add.u32 %r2, %r2, %r6;\n"
+    "  st.global.u32 [%rd3], %r2;\n"
+    "  ret;\n}\n";
+
+/* in[g] = in[g] (the store -dmr_flip_store flips); barrier; v = in[g];
+ * r = atomicAdd(&aux[(v & 1) * STRIDE / 4], 1); out[g] = v + r * 0.  A
+ * flipped store sends one copy's atomic lane elsewhere: STRIDE 4, the same
+ * line with other operands (a mismatch at the comparator); STRIDE 128,
+ * another line (a partner that can never come). */
+#define K_ATOM_AFTER_FLIP(STRIDE)                                                          \
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"                \
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<12>;\n"                                           \
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n  ld.param.u64 %rd4, [aux];\n" \
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"            \
+    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"                                                    \
+    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  add.u64 %rd6, %rd5, %rd2;\n" \
+    "  ld.global.u32 %r2, [%rd6];\n  st.global.u32 [%rd6], %r2;\n  bar.sync 0;\n"            \
+    "  ld.global.cg.u32 %r6, [%rd6];\n  and.b32 %r7, %r6, 1;\n  mul.lo.u32 %r7, %r7, " #STRIDE ";\n" \
+    "  cvt.u64.u32 %rd7, %r7;\n  add.u64 %rd8, %rd4, %rd7;\n"                               \
+    "  atom.global.add.u32 %r8, [%rd8], 1;\n  mul.lo.u32 %r8, %r8, 0;\n  add.u32 %r8, %r8, %r6;\n" \
+    "  st.global.u32 [%rd3], %r8;\n  ret;\n}\n"
+
+static const char k_atom_same_line[] = K_ATOM_AFTER_FLIP(4);
+static const char k_atom_other_line[] = K_ATOM_AFTER_FLIP(128);
+
+static char *with_head(const char *body)
+{
+    static char buf[4][8192];
+    static int k;
+    char *b = buf[k++ & 3];
+    snprintf(b, sizeof buf[0], "%s%s", ptx_head, body);
+    return b;
+}
+
+typedef struct run_res {
+    lockstep_status st;
+    uint32_t out[MAXN], in[MAXN], aux[64];
+    char err[1024];
+    lockstep_timing_stats t;
+} run_res;
+
+static uint32_t in_value(uint32_t i) { return i * 0x01010101u + 0x55; }
+
+/* Run ptx's kernel k on grid x block threads under opts (config syntax). */
+static void run(const char *ptx, const char *opts, uint32_t grid, uint32_t block, run_res *r)
+{
+    memset(r, 0, sizeof *r);
+    lockstep_config *cfg = NULL;
+    lockstep_device *dev = NULL;
+    r->st = lockstep_config_create(&cfg);
+    if (!r->st)
+        r->st = lockstep_config_parse(cfg, opts, strlen(opts), "test");
+    if (r->st) {
+        snprintf(r->err, sizeof r->err, "%s", cfg ? lockstep_config_last_error(cfg) : "");
+        lockstep_config_destroy(cfg);
+        return;
+    }
+    r->st = lockstep_config_validate(cfg);
+    if (!r->st)
+        r->st = lockstep_device_create(cfg, &dev);
+    if (r->st) {
+        snprintf(r->err, sizeof r->err, "%s", lockstep_config_last_error(cfg));
+        lockstep_config_destroy(cfg);
+        return;
+    }
+    lockstep_config_destroy(cfg);
+    lockstep_module *mod = NULL;
+    lockstep_kernel *k = NULL;
+    lockstep_dptr out = 0, in = 0, aux = 0;
+    uint32_t n = grid * block;
+    r->st = lockstep_module_load_ptx(dev, ptx, strlen(ptx), "dmr.ptx", &mod);
+    if (!r->st)
+        r->st = lockstep_module_get_kernel(mod, "k", &k);
+    if (!r->st)
+        r->st = lockstep_malloc(dev, n * 4, &out);
+    if (!r->st)
+        r->st = lockstep_malloc(dev, n * 4, &in);
+    if (!r->st)
+        r->st = lockstep_malloc(dev, sizeof r->aux, &aux);
+    if (!r->st) {
+        static uint32_t init[MAXN];
+        for (uint32_t i = 0; i < n; i++)
+            init[i] = in_value(i);
+        lockstep_memcpy_htod(dev, in, init, n * 4);
+        for (uint32_t i = 0; i < n; i++)
+            init[i] = 0xdeadbeefu;
+        lockstep_memcpy_htod(dev, out, init, n * 4);
+        uint32_t z[64] = {0};
+        lockstep_memcpy_htod(dev, aux, z, sizeof z);
+        void *args[] = {&out, &in, &aux};
+        lockstep_launch_stats ls;
+        memset(&ls, 0, sizeof ls);
+        r->st = lockstep_launch_args(dev, k, (lockstep_dim3){grid, 1, 1},
+                                     (lockstep_dim3){block, 1, 1}, 0, args, &ls);
+        if (ls.timing)
+            r->t = ls.t;
+        if (r->st)
+            snprintf(r->err, sizeof r->err, "%s", lockstep_device_last_error(dev));
+        lockstep_synchronize(dev);
+        lockstep_memcpy_dtoh(dev, r->out, out, n * 4);
+        lockstep_memcpy_dtoh(dev, r->in, in, n * 4);
+        lockstep_memcpy_dtoh(dev, r->aux, aux, sizeof r->aux);
+    } else {
+        snprintf(r->err, sizeof r->err, "%s", lockstep_device_last_error(dev));
+    }
+    lockstep_device_destroy(dev);
+}
+
+#define BASE "-lockstep_mode timing\n"
+#define DMR BASE "-lockstep_redundancy dmr\n"
+
+static run_res ra, rb; /* big: static */
+
+/* DMR's outputs are the unprotected run's, for both pairings. */
+static void same_as_unprotected(const char *name, const char *body, uint32_t grid,
+                                uint32_t block, int ticket)
+{
+    const char *modes[] = {DMR, DMR "-dmr_pair slot\n"};
+    uint32_t n = grid * block;
+    run(with_head(body), BASE, grid, block, &ra);
+    CHECK_MSG(ra.st == LOCKSTEP_SUCCESS, "%s unprotected: %s", name, ra.err);
+    for (int m = 0; m < 2; m++) {
+        run(with_head(body), modes[m], grid, block, &rb);
+        CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s dmr: %s", name, rb.err);
+        if (ticket) {
+            /* the tickets' order depends on timing: a permutation of 0..n-1 */
+            static uint8_t seen[MAXN];
+            memset(seen, 0, sizeof seen);
+            int ok = rb.aux[0] == n;
+            for (uint32_t i = 0; i < n && ok; i++)
+                ok = rb.out[i] < n && !seen[rb.out[i]]++;
+            CHECK_MSG(ok, "%s (%d): tickets are not a permutation (counter %u)", name, m,
+                      rb.aux[0]);
+        } else {
+            CHECK_MSG(!memcmp(ra.out, rb.out, n * 4) && !memcmp(ra.in, rb.in, n * 4) &&
+                          !memcmp(ra.aux, rb.aux, sizeof ra.aux),
+                      "%s (%d): DMR's outputs differ from the unprotected run's", name, m);
+        }
+        CHECK_MSG(rb.t.dmr_comparisons > 0 && rb.t.dmr_mismatches == 0 &&
+                      rb.t.dmr_reissues == 0 && rb.t.dmr_log_entries_max > 0,
+                  "%s (%d): comparisons %" PRIu64 " mismatches %" PRIu64 " reissues %" PRIu64
+                  " log max %" PRIu64,
+                  name, m, rb.t.dmr_comparisons, rb.t.dmr_mismatches, rb.t.dmr_reissues,
+                  rb.t.dmr_log_entries_max);
+        CHECK_MSG(rb.t.cycles > ra.t.cycles, "%s: DMR took %" PRIu64 " cycles, unprotected %" PRIu64,
+                  name, rb.t.cycles, ra.t.cycles);
+    }
+}
+
+static void test_dmr_outputs_equal(void)
+{
+    uint32_t grid = 24, block = 64, n = grid * block;
+    same_as_unprotected("store", k_store, grid, block, 0);
+    for (uint32_t i = 0; i < n; i++)
+        CHECK_MSG(rb.out[i] == in_value(i) + 1, "store out[%u] = %u", i, rb.out[i]);
+    CHECK(rb.t.dmr_commit_writes > 0);
+    same_as_unprotected("own stores across a barrier", k_own, grid, block, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = i / block * block + (i % block + 1) % block;
+        CHECK_MSG(rb.out[i] == in_value(j) * 3 + 1, "own out[%u] = %u", i, rb.out[i]);
+    }
+    same_as_unprotected("ticket", k_ticket, grid, block, 1);
+    CHECK(rb.t.dmr_comparator_stall_cycles > 0);
+    same_as_unprotected("reduction", k_reduce, grid, block, 0);
+    uint32_t total = 0;
+    for (uint32_t c = 0; c < grid; c++) {
+        uint32_t sum = 0;
+        for (uint32_t t = 0; t < block; t++)
+            sum += in_value(c * block + t);
+        CHECK_MSG(rb.out[c] == sum, "reduce out[%u] = %u, expected %u", c, rb.out[c], sum);
+        total += sum;
+    }
+    CHECK_MSG(rb.aux[0] == total, "reduction total %u, expected %u", rb.aux[0], total);
+}
+
+static void test_dmr_corrects_a_flipped_store(void)
+{
+    uint32_t grid = 8, block = 64, n = grid * block;
+    run(with_head(k_store), BASE "-dmr_flip_store 1\n", grid, block, &ra);
+    CHECK_MSG(ra.st == LOCKSTEP_SUCCESS, "%s", ra.err);
+    CHECK_MSG(ra.out[0] == ((in_value(0) + 1) ^ 1), "unprotected: the flip lands in out[0]: %u",
+              ra.out[0]);
+    const char *modes[] = {DMR "-dmr_flip_store 1\n", DMR "-dmr_flip_store 2\n-dmr_pair slot\n"};
+    for (int m = 0; m < 2; m++) {
+        run(with_head(k_store), modes[m], grid, block, &rb);
+        CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
+        int ok = 1;
+        for (uint32_t i = 0; i < n; i++)
+            ok &= rb.out[i] == in_value(i) + 1;
+        CHECK_MSG(ok, "(%d) DMR's output is not corrected", m);
+        CHECK_MSG(rb.t.dmr_mismatches == 1 && rb.t.dmr_reissues == 1,
+                  "(%d) mismatches %" PRIu64 " reissues %" PRIu64, m, rb.t.dmr_mismatches,
+                  rb.t.dmr_reissues);
+    }
+    /* with a store, then a load of it across a barrier: the reissue runs from the start */
+    run(with_head(k_own), DMR "-dmr_flip_store 1\n", grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = i / block * block + (i % block + 1) % block;
+        CHECK_MSG(rb.out[i] == in_value(j) * 3 + 1 && rb.in[i] == in_value(i) * 3,
+                  "own out[%u] = %u", i, rb.out[i]);
+    }
+    CHECK(rb.t.dmr_mismatches == 1 && rb.t.dmr_reissues == 1);
+    /* no reissue allowed: the mismatch is not corrected */
+    run(with_head(k_store), DMR "-dmr_flip_store 1\n-dmr_max_reissues 0\n", grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_ERROR_REDUNDANCY && strstr(rb.err, "CTA (0,0,0)") &&
+                  strstr(rb.err, "not corrected"),
+              "%s: %s", lockstep_status_name(rb.st), rb.err);
+}
+
+/* A flipped store that changes a later atomic's operands (same line) or
+ * line (another partition's comparator: its partner never comes) before
+ * anything committed: detected, the pair reissued, every atomic counted
+ * once. */
+static void test_dmr_atomic_mismatch_corrected(void)
+{
+    uint32_t grid = 8, block = 64, n = grid * block;
+    const char *bodies[] = {k_atom_same_line, k_atom_other_line};
+    for (int b = 0; b < 2; b++) {
+        /* the knob flips the flipped copy's lane 0 value: (v & 1) changes */
+        run(with_head(bodies[b]), BASE "-dmr_flip_store 1\n", grid, block, &ra);
+        CHECK_MSG(ra.st == LOCKSTEP_SUCCESS, "%s", ra.err);
+        CHECK_MSG(ra.out[0] == (in_value(0) ^ 1), "(%d) unprotected: the flip reaches out[0]", b);
+        run(with_head(bodies[b]), DMR "-dmr_flip_store 1\n", grid, block, &rb);
+        CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "(%d) %s", b, rb.err);
+        int ok = 1;
+        uint32_t even = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            ok &= rb.out[i] == in_value(i) && rb.in[i] == in_value(i);
+            even += !(in_value(i) & 1);
+        }
+        uint32_t k = b ? 32 : 1; /* aux index of the odd values' counter */
+        CHECK_MSG(ok && rb.aux[0] == even && rb.aux[k] == n - even,
+                  "(%d) outputs %d, counters %u %u (expected %u %u)", b, ok, rb.aux[0], rb.aux[k],
+                  even, n - even);
+        CHECK_MSG(rb.t.dmr_mismatches == 1 && rb.t.dmr_reissues == 1,
+                  "(%d) mismatches %" PRIu64 " reissues %" PRIu64, b, rb.t.dmr_mismatches,
+                  rb.t.dmr_reissues);
+    }
+}
+
+/* An address fault in one copy's write (-dmr_flip_line): a store whose
+ * entry is left unmatched when the pair finishes; a store before an atomic
+ * (the atomic waits for it, then finds its partner never comes); an atomic
+ * whose partner goes to another line (both wait; neither can come).  Each
+ * is detected, the pair reissued, the output right. */
+static void test_dmr_address_faults_corrected(void)
+{
+    uint32_t grid = 8, block = 64, n = grid * block;
+    run(with_head(k_store), DMR "-dmr_flip_line 2\n", grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
+    int ok = 1;
+    for (uint32_t i = 0; i < n; i++)
+        ok &= rb.out[i] == in_value(i) + 1;
+    CHECK_MSG(ok && rb.t.dmr_mismatches == 1 && rb.t.dmr_reissues == 1,
+              "store: outputs %d, mismatches %" PRIu64 " reissues %" PRIu64, ok,
+              rb.t.dmr_mismatches, rb.t.dmr_reissues);
+    /* k_reduce: thread 0 stores out[cta], then red: the red waits for the store */
+    run(with_head(k_reduce), BASE, grid, block, &ra);
+    run(with_head(k_reduce), DMR "-dmr_flip_line 1\n", grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
+    CHECK_MSG(!memcmp(ra.out, rb.out, grid * 4) && ra.aux[0] == rb.aux[0] &&
+                  rb.t.dmr_mismatches == 1 && rb.t.dmr_reissues == 1,
+              "reduce: total %u vs %u, mismatches %" PRIu64 " reissues %" PRIu64, rb.aux[0],
+              ra.aux[0], rb.t.dmr_mismatches, rb.t.dmr_reissues);
+    /* the ticket, one warp a CTA (so nothing of CTA 0 commits first): the
+     * atomic of copy 1 goes to another line */
+    grid = 16;
+    block = 32;
+    n = grid * block;
+    run(with_head(k_ticket), DMR "-dmr_flip_line 1\n", grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
+    static uint8_t seen[MAXN];
+    memset(seen, 0, sizeof seen);
+    ok = rb.aux[0] == n;
+    for (uint32_t i = 0; i < n && ok; i++)
+        ok = rb.out[i] < n && !seen[rb.out[i]]++;
+    CHECK_MSG(ok && rb.t.dmr_mismatches == 1 && rb.t.dmr_reissues == 1,
+              "ticket: permutation %d (counter %u), mismatches %" PRIu64 " reissues %" PRIu64, ok,
+              rb.aux[0], rb.t.dmr_mismatches, rb.t.dmr_reissues);
+    /* only with DMR */
+    run(with_head(k_store), BASE "-dmr_flip_line 1\n", grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_ERROR_INVALID_CONFIG && strstr(rb.err, "needs -lockstep_redundancy dmr"),
+              "%s: %s", lockstep_status_name(rb.st), rb.err);
+}
+
+static void test_dmr_uncorrectable_after_an_atomic(void)
+{
+    uint32_t grid = 8, block = 64, n = grid * block;
+    run(with_head(k_atom_then_store), DMR, grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
+    for (uint32_t i = 0; i < n; i++)
+        CHECK_MSG(rb.out[i] == in_value(i), "out[%u] = %u", i, rb.out[i]);
+    CHECK(rb.aux[0] == n);
+    run(with_head(k_atom_then_store), DMR "-dmr_flip_store 1\n", grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_ERROR_REDUNDANCY &&
+                  strstr(rb.err, "DMR mismatch in CTA (0,0,0) after it committed an atomic: "
+                                 "not recoverable"),
+              "%s: %s", lockstep_status_name(rb.st), rb.err);
+}
+
+static void test_dmr_same_on_threads_and_orders(void)
+{
+    const char *bodies[] = {k_own, k_ticket, k_reduce};
+    /* a flipped store: k_ticket stores after its atomic (not correctable) */
+    const char *extra[] = {"-lockstep_threads 2\n", "-lockstep_window_order 1\n",
+                           "-lockstep_threads 2\n-lockstep_window_order 1\n", "-lockstep_skip 0\n"};
+    char opts[512];
+    for (int b = 0; b < 3; b++)
+        for (int f = 0; f < (b == 1 ? 1 : 2); f++) {
+            snprintf(opts, sizeof opts, "%s-lockstep_threads 1\n%s", DMR,
+                     f ? "-dmr_flip_store 1\n" : "");
+            run(with_head(bodies[b]), opts, 16, 64, &ra);
+            CHECK_MSG(ra.st == LOCKSTEP_SUCCESS, "%s", ra.err);
+            /* -lockstep_skip 0: exact for runs without a mismatch (a failed
+             * pair's waiting atomics are answered at a serial step) */
+            for (int e = 0; e < (f ? 3 : 4); e++) {
+                snprintf(opts, sizeof opts, "%s%s%s", DMR, extra[e],
+                         f ? "-dmr_flip_store 1\n" : "");
+                run(with_head(bodies[b]), opts, 16, 64, &rb);
+                CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
+                CHECK_MSG(!memcmp(&ra.t, &rb.t, sizeof ra.t) && !memcmp(ra.out, rb.out, sizeof ra.out) &&
+                              !memcmp(ra.aux, rb.aux, sizeof ra.aux),
+                          "kernel %d flip %d: %s differs from 1 thread (cycles %" PRIu64
+                          " vs %" PRIu64 ")",
+                          b, f, extra[e], rb.t.cycles, ra.t.cycles);
+            }
+        }
+}
+
+/* The fault injector's faults in the SMs (one copy's) are corrected: each
+ * seed that makes the unprotected run's output wrong gives the right output
+ * under DMR (or a clean launch error, if the fault made an address bad). */
+static void test_dmr_corrects_injected_faults(void)
+{
+    uint32_t grid = 16, block = 64, n = grid * block;
+    static run_res golden;
+    run(with_head(k_own), BASE, grid, block, &golden);
+    CHECK_MSG(golden.st == LOCKSTEP_SUCCESS, "%s", golden.err);
+    int sdc = 0, corrected = 0;
+    char opts[512];
+    for (int seed = 1; seed <= 24; seed++) {
+        const char *site = seed & 1 ? "insn_out" : "reg_live";
+        snprintf(opts, sizeof opts,
+                 BASE "-lockstep_fault_site %s\n-lockstep_fault_at %d\n-lockstep_fault_seed %d\n",
+                 site, 50 + 29 * seed, seed);
+        run(with_head(k_own), opts, grid, block, &ra);
+        if (ra.st != LOCKSTEP_SUCCESS || !memcmp(ra.out, golden.out, n * 4))
+            continue;
+        sdc++;
+        snprintf(opts, sizeof opts,
+                 DMR "-lockstep_fault_site %s\n-lockstep_fault_at %d\n-lockstep_fault_seed %d\n",
+                 site, 50 + 29 * seed, seed);
+        run(with_head(k_own), opts, grid, block, &rb);
+        if (rb.st == LOCKSTEP_SUCCESS) {
+            CHECK_MSG(!memcmp(rb.out, golden.out, n * 4) && !memcmp(rb.in, golden.in, n * 4),
+                      "%s seed %d: an SDC without DMR is still one with it", site, seed);
+            corrected += rb.t.dmr_mismatches >= 1 && rb.t.dmr_reissues >= 1;
+        } else {
+            CHECK_MSG(rb.st != LOCKSTEP_ERROR_REDUNDANCY, "%s seed %d: %s", site, seed, rb.err);
+        }
+    }
+    CHECK_MSG(sdc >= 3 && corrected >= 3, "%d SDCs without DMR, %d corrected with it", sdc,
+              corrected);
+}
+
+static void test_dmr_refusals(void)
+{
+    struct {
+        const char *opts, *want;
+    } bad[] = {
+        {BASE "-lockstep_redundancy tmr\n", "expected none or dmr"},
+        {DMR "-dmr_pair core\n", "expected sm"},
+        {DMR "-dmr_max_reissues -1\n", "-dmr_max_reissues"},
+        {"-lockstep_mode functional\n-lockstep_redundancy dmr\n", "runs on the timing model"},
+        {DMR "-lockstep_det dab\n", "cannot be combined with -lockstep_det dab"},
+        {DMR "-lockstep_det gpudet\n", "cannot be combined with -lockstep_det gpudet"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        run(with_head(k_store), bad[i].opts, 2, 32, &rb);
+        CHECK_MSG(rb.st == LOCKSTEP_ERROR_INVALID_CONFIG && strstr(rb.err, bad[i].want),
+                  "%s: %s: %s", bad[i].opts, lockstep_status_name(rb.st), rb.err);
+    }
+    /* one SM cannot hold a pair on two SMs */
+    run(with_head(k_store), DMR "-gpgpu_n_clusters 1\n-gpgpu_n_cores_per_cluster 1\n", 2, 32, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES && strstr(rb.err, "needs two SMs"),
+              "%s: %s", lockstep_status_name(rb.st), rb.err);
+    run(with_head(k_store),
+        DMR "-gpgpu_n_clusters 1\n-gpgpu_n_cores_per_cluster 1\n-dmr_pair slot\n", 4, 32, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
+    for (uint32_t i = 0; i < 128; i++)
+        CHECK_MSG(rb.out[i] == in_value(i) + 1, "one SM, slot pairs: out[%u] = %u", i, rb.out[i]);
+}
+
+static void test_dmr_refuses_cooperative_launches(void)
+{
+    lockstep_config *cfg = NULL;
+    lockstep_device *dev = NULL;
+    const char *opts = DMR;
+    CHECK(lockstep_config_create(&cfg) == LOCKSTEP_SUCCESS);
+    CHECK(lockstep_config_parse(cfg, opts, strlen(opts), "test") == LOCKSTEP_SUCCESS);
+    CHECK(lockstep_device_create(cfg, &dev) == LOCKSTEP_SUCCESS);
+    lockstep_config_destroy(cfg);
+    lockstep_module *mod = NULL;
+    lockstep_kernel *k = NULL;
+    const char *ptx = with_head(k_store);
+    CHECK(lockstep_module_load_ptx(dev, ptx, strlen(ptx), "dmr.ptx", &mod) == LOCKSTEP_SUCCESS);
+    CHECK(lockstep_module_get_kernel(mod, "k", &k) == LOCKSTEP_SUCCESS);
+    lockstep_dptr out = 0, in = 0, aux = 0;
+    CHECK(lockstep_malloc(dev, 256, &out) == LOCKSTEP_SUCCESS);
+    CHECK(lockstep_malloc(dev, 256, &in) == LOCKSTEP_SUCCESS);
+    CHECK(lockstep_malloc(dev, 16, &aux) == LOCKSTEP_SUCCESS);
+    void *args[] = {&out, &in, &aux};
+    lockstep_status st = lockstep_launch_cooperative(dev, k, (lockstep_dim3){2, 1, 1},
+                                                     (lockstep_dim3){32, 1, 1}, 0, args, NULL);
+    CHECK_MSG(st == LOCKSTEP_ERROR_INVALID_LAUNCH &&
+                  strstr(lockstep_device_last_error(dev), "-lockstep_redundancy dmr"),
+              "%s: %s", lockstep_status_name(st), lockstep_device_last_error(dev));
+    lockstep_device_destroy(dev);
+}
+
+/* Idle skipping off changes nothing, for kernels with atomics too (their
+ * releases count from the events that allowed them, not from the serial
+ * step that saw them). */
+static void test_dmr_skip0_atomics(void)
+{
+    const char *bodies[] = {k_ticket, k_reduce, k_atom_then_store};
+    for (int b = 0; b < 3; b++)
+        for (uint32_t grid = 8; grid <= 32; grid += 8) {
+            run(with_head(bodies[b]), DMR, grid, 64, &ra);
+            run(with_head(bodies[b]), DMR "-lockstep_skip 0\n", grid, 64, &rb);
+            CHECK_MSG(ra.st == LOCKSTEP_SUCCESS && rb.st == LOCKSTEP_SUCCESS &&
+                          !memcmp(&ra.t, &rb.t, sizeof ra.t) && !memcmp(ra.out, rb.out, sizeof ra.out),
+                      "kernel %d grid %u: %" PRIu64 " cycles, %" PRIu64 " with -lockstep_skip 0", b,
+                      grid, ra.t.cycles, rb.t.cycles);
+        }
+}
+
+int main(void)
+{
+    RUN(test_dmr_outputs_equal);
+    RUN(test_dmr_corrects_a_flipped_store);
+    RUN(test_dmr_atomic_mismatch_corrected);
+    RUN(test_dmr_address_faults_corrected);
+    RUN(test_dmr_uncorrectable_after_an_atomic);
+    RUN(test_dmr_same_on_threads_and_orders);
+    RUN(test_dmr_skip0_atomics);
+    RUN(test_dmr_corrects_injected_faults);
+    RUN(test_dmr_refusals);
+    RUN(test_dmr_refuses_cooperative_launches);
+    return test_summary();
+}
