@@ -385,8 +385,10 @@ LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
       "extra cycles from shared-memory bank conflicts")                                  \
     X(const_accesses, "const_cache_accesses", "constant-cache warp accesses")            \
     X(const_misses, "const_cache_misses", "of those, misses")                            \
-    X(tex_accesses, "tex_cache_accesses", "texture fetches (tex, tld4) by warps")        \
-    X(tex_misses, "tex_cache_misses", "texture-cache lines they missed")                 \
+    X(tex_accesses, "tex_cache_accesses",                                                \
+      "texture-cache lines probed by texture fetches (tex, tld4)")                        \
+    X(tex_misses, "tex_cache_misses",                                                    \
+      "of those, misses that sent a read (not those merged with a read in flight)")       \
     X(mem_requests, "mem_requests", "coalesced global/local requests sent to the partitions") \
     X(sm_lost_cycles, "sm_lost_cycles",                                                  \
       "SM cycles lost to modelled clock drift (-lockstep_clock_drift)")                    \

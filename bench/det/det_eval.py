@@ -32,6 +32,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+import evalplot  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PAPER = ["aes", "bfs_racy", "bfs", "cfd", "cp", "hotspot", "lib", "lps", "srad",
          "cl", "clopt", "ht", "atm"]
@@ -86,18 +89,7 @@ def md_table(head, rows):
 
 
 def gnuplot(args, name, data, script):
-    if not shutil.which("gnuplot"):
-        return False
-    dat = os.path.join(args.out, name + ".dat")
-    with open(dat, "w") as f:
-        f.write(data)
-    svg = os.path.join(args.out, name + ".svg")
-    full = ('set terminal svg size 900,420 font "sans,11" background rgb "white"\n'
-            'set output "%s"\nset datafile separator "\\t"\nset termoption noenhanced\n'
-            'set key autotitle columnhead\n' % svg) + script.replace("DATA", dat)
-    subprocess.run(["gnuplot"], input=full, text=True, check=True)
-    os.remove(dat)
-    return True
+    return evalplot.gnuplot(args.out, name, data, script)
 
 
 def main():

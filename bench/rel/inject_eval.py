@@ -19,29 +19,23 @@ Usage: bench/rel/inject_eval.py [--runs N] [--seed S] [--jobs J] [--out DIR]
 """
 import argparse
 import json
-import math
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+import evalplot  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORKLOADS = ["hotspot", "cp", "bfs", "srad"]
 OUTCOMES = ["masked", "sdc", "due", "hang", "perf"]
 ACE = [("reg_any", "reg", "register file"), ("pred", "pred", "predicates"),
        ("shared", "shared", "shared memory")]
-Z = 1.959964
 
 
 def wilson(k, n):
-    if not n:
-        return 0.0, 0.0
-    p = k / n
-    d = 1 + Z * Z / n
-    c = (p + Z * Z / (2 * n)) / d
-    h = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
+    return evalplot.wilson(k, n)
 
 
 def campaign(args, w):
@@ -80,18 +74,7 @@ def pct(k, n):
 
 
 def gnuplot(args, name, data, script):
-    if not shutil.which("gnuplot"):
-        return False
-    dat = os.path.join(args.out, name + ".dat")
-    with open(dat, "w") as f:
-        f.write(data)
-    svg = os.path.join(args.out, name + ".svg")
-    full = ('set terminal svg size 900,420 font "sans,11" background rgb "white"\n'
-            'set output "%s"\nset datafile separator "\\t"\nset termoption noenhanced\n'
-            'set key autotitle columnhead\n' % svg) + script.replace("DATA", dat)
-    subprocess.run(["gnuplot"], input=full, text=True, check=True)
-    os.remove(dat)
-    return True
+    return evalplot.gnuplot(args.out, name, data, script)
 
 
 def main():

@@ -501,8 +501,10 @@ int config_check_string(const char *name, const char *value, char *err, size_t e
             return -1;
         }
     } else if (!strcmp(name, "-dmr_pair")) {
-        if (strcmp(value, "sm") && strcmp(value, "slot")) {
-            snprintf(err, errlen, "expected sm (copies on different SMs) or slot");
+        if (strcmp(value, "sm") && strcmp(value, "slot") && strcmp(value, "core")) {
+            snprintf(err, errlen,
+                     "expected sm (copies on different SMs), slot (any two slots) or core "
+                     "(both on one SM)");
             return -1;
         }
     } else if (!strcmp(name, "-dab_level")) {

@@ -150,6 +150,8 @@
       "texture cache per SM (GPGPU-Sim cache string)")                                          \
     X(U32, tex_latency, "-lockstep_tex_latency", "100", 1, 100000,                               \
       "texture pipeline latency cycles (a fetch that hits the texture cache)")                  \
+    X(U32, perfect_tex, "-lockstep_perfect_tex", "0", 0, 1,                                      \
+      "1: a perfect, zero-latency texture cache (every fetch hits, ready the next cycle)")     \
     X(U32, n_mem, "-gpgpu_n_mem", "6", 1, 1024, "memory partitions (channels)")                 \
     X(U32, partition_chunk, "-lockstep_partition_chunk", "256", 32, 1048576,                     \
       "bytes of consecutive addresses per partition before the next (power of two)")            \
@@ -268,8 +270,8 @@
       "redundant execution: none or dmr (every CTA runs twice, stores and atomics compared at "  \
       "the memory partitions, a failing CTA pair reissued); timing mode")                       \
     X(STR, dmr_pair, "-dmr_pair", "sm", 0, 0,                                                     \
-      "DMR: where a CTA's two copies run: sm (two different SMs) or slot (any two CTA slots, "  \
-      "the same SM allowed)")                                                                   \
+      "DMR: where a CTA's two copies run: sm (two different SMs), slot (any two CTA slots, "   \
+      "the same SM allowed) or core (two slots of one SM, sharing its caches)")                 \
     X(U32, dmr_max_reissues, "-dmr_max_reissues", "3", 0, 1000,                                   \
       "DMR: times a failing CTA pair is reissued before the launch fails")                      \
     X(U32, dmr_flip_store, "-dmr_flip_store", "0", 0, 1000000000,                                 \

@@ -256,7 +256,9 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     if (!(g->sms = calloc(g->nsms, sizeof *g->sms)) || !(g->parts = calloc(g->nparts, sizeof *g->parts)))
         goto oom;
     g->dmr = !strcmp(cfg->redundancy, "dmr");
-    g->dmr_pair_slot = !strcmp(cfg->dmr_pair, "slot");
+    g->dmr_pairing = !strcmp(cfg->dmr_pair, "slot")   ? DMR_PAIR_SLOT
+                     : !strcmp(cfg->dmr_pair, "core") ? DMR_PAIR_CORE
+                                                      : DMR_PAIR_SM;
     g->dmr_max_reissues = cfg->dmr_max_reissues;
     g->dmr_flip = cfg->dmr_flip_store;
     g->dmr_flip_line = cfg->dmr_flip_line;
@@ -1003,17 +1005,20 @@ static int dmr_can_dispatch(const timing_gpu *g, const launch_state *ls)
 {
     if (!g->dmr_nredo && ls->next_cta >= ls->total_ctas)
         return 0;
-    uint32_t free_slots = 0, free_sms = 0;
+    uint32_t free_slots = 0, free_sms = 0, most = 0;
     for (uint32_t s = 0; s < g->nsms; s++) {
         uint32_t f = ls->occ - g->sms[s].nresident;
         free_slots += f;
         free_sms += f > 0;
+        most = MAX(most, f);
     }
-    return g->dmr_pair_slot ? free_slots >= 2 : free_sms >= 2;
+    return g->dmr_pairing == DMR_PAIR_SLOT ? free_slots >= 2
+           : g->dmr_pairing == DMR_PAIR_CORE ? most >= 2
+                                             : free_sms >= 2;
 }
 
-/* DMR: each CTA starts as a pair of copies in two free slots (on two SMs
- * unless -dmr_pair slot), both from the later slot's start: a reissued CTA
+/* DMR: each CTA starts as a pair of copies in two free slots (on two SMs;
+ * -dmr_pair slot: any two; core: two of one SM), both from the later slot's start: a reissued CTA
  * if one is due by then, else the grid's next.  A slot takes the
  * first slot after it in the order (cand_cmp) that it may pair with; a slot
  * left alone waits for the next dispatch.  Pairing greedily in that order
@@ -1040,7 +1045,9 @@ static void dispatch_dmr(timing_gpu *g, launch_state *ls, uint64_t now)
         if (a->s == UINT32_MAX)
             continue;
         uint32_t j = i + 1;
-        while (j < n && (ls->cand[j].s == UINT32_MAX || (!g->dmr_pair_slot && ls->cand[j].s == a->s)))
+        while (j < n && (ls->cand[j].s == UINT32_MAX ||
+                         (g->dmr_pairing == DMR_PAIR_SM && ls->cand[j].s == a->s) ||
+                         (g->dmr_pairing == DMR_PAIR_CORE && ls->cand[j].s != a->s)))
             j++;
         if (j == n)
             continue;
@@ -1587,14 +1594,19 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         return fail_launch(L, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory (%u, %u)", 0, 0);
     }
     ls.nslots = g->nsms * ls.occ;
-    if (g->dmr && (g->dmr_pair_slot ? ls.nslots < 2 : g->nsms < 2))
+    if (g->dmr && g->dmr_pairing == DMR_PAIR_SLOT && ls.nslots < 2)
         return fail_launch(L, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
-                           g->dmr_pair_slot
-                               ? "-lockstep_redundancy dmr needs two CTA slots for a pair; "
-                                 "the GPU holds %u CTA%.0u of this kernel"
-                               : "-lockstep_redundancy dmr with -dmr_pair sm needs two SMs; "
-                                 "the GPU has %u%.0u (or use -dmr_pair slot)",
-                           g->dmr_pair_slot ? ls.nslots : g->nsms, 0);
+                           "-lockstep_redundancy dmr needs two CTA slots for a pair; "
+                           "the GPU holds %u CTA%.0u of this kernel", ls.nslots, 0);
+    if (g->dmr && g->dmr_pairing == DMR_PAIR_SM && g->nsms < 2)
+        return fail_launch(L, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                           "-lockstep_redundancy dmr with -dmr_pair sm needs two SMs; "
+                           "the GPU has %u%.0u (or use -dmr_pair slot)", g->nsms, 0);
+    if (g->dmr && g->dmr_pairing == DMR_PAIR_CORE && ls.occ < 2)
+        return fail_launch(L, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                           "-lockstep_redundancy dmr with -dmr_pair core needs two CTA slots "
+                           "on an SM; an SM holds %u CTA%.0u of this kernel (or use -dmr_pair sm)",
+                           ls.occ, 0);
     ls.total_ctas = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     ls.slots = exec_slots_get(L, ls.nslots);
     ls.ctas = calloc(ls.nslots, sizeof *ls.ctas);

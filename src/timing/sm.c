@@ -42,6 +42,17 @@ int sm_init(timing_gpu *g, tm_sm *sm, uint32_t id)
         return -1;
     if (!(sm->cc = cache_create(&g->ccfg, 0)) || !(sm->tc = cache_create(&g->tcfg, 0)))
         return -1;
+    sm->ntexmiss = g->tcfg.mshr_entries;
+    sm->texmiss_merge = g->tcfg.mshr_max_merge;
+    if (sm->ntexmiss && sm->texmiss_merge) {
+        if (!(sm->texmiss = calloc(sm->ntexmiss, sizeof *sm->texmiss)))
+            return -1;
+        for (uint32_t i = 0; i < sm->ntexmiss; i++)
+            if (!(sm->texmiss[i].wmop = calloc(sm->texmiss_merge, sizeof(tm_mop *))))
+                return -1;
+    } else {
+        sm->ntexmiss = 0;
+    }
     sm->nmshr = g->have_l1 ? g->l1cfg.mshr_entries : 0;
     if (sm->nmshr) {
         uint32_t merge = g->l1cfg.mshr_max_merge ? g->l1cfg.mshr_max_merge : 1;
@@ -95,6 +106,9 @@ void sm_release(tm_sm *sm)
     cache_free(sm->l1);
     cache_free(sm->cc);
     cache_free(sm->tc);
+    for (uint32_t i = 0; i < sm->ntexmiss && sm->texmiss; i++)
+        free(sm->texmiss[i].wmop);
+    free(sm->texmiss);
     for (uint32_t i = 0; i < sm->nmshr && sm->mshr; i++) {
         free(sm->mshr[i].wmop);
         free(sm->mshr[i].wlanes);
@@ -247,6 +261,9 @@ void sm_reset_inflight(tm_sm *sm)
     sm->out.n = 0;
     for (uint32_t i = 0; i < sm->nmshr; i++)
         sm->mshr[i].used = 0;
+    for (uint32_t i = 0; i < sm->ntexmiss; i++)
+        sm->texmiss[i].req = NULL;
+    sm->texmiss_used = 0;
     sm->ldst_busy_until = 0;
 }
 
@@ -295,6 +312,25 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
 }
 
 /* Which partition serves an address, and a request's crossbar size. */
+/* The texture read r is back: the fetches merged into it are done too. */
+static void texmiss_done(tm_sm *sm, const tm_req *r, uint64_t now)
+{
+    for (uint32_t k = 0, seen = 0; k < sm->ntexmiss && seen < sm->texmiss_used; k++) {
+        tm_texmiss *t = &sm->texmiss[k];
+        if (!t->req)
+            continue;
+        seen++;
+        if (t->req != r)
+            continue;
+        t->req = NULL;
+        sm->texmiss_used--;
+        for (uint32_t i = 0; i < t->nw; i++)
+            mop_part_done(sm, t->wmop[i], now);
+        t->nw = 0;
+        return;
+    }
+}
+
 static tm_req *req_make(tm_sm *sm, tm_mop *m, uint64_t line, uint8_t type, uint8_t flags)
 {
     timing_gpu *g = sm->g;
@@ -387,7 +423,15 @@ static uint32_t bank_degree(const timing_gpu *g, const exec_addr *ad, uint32_t l
  * every line of the texels read, one line a cycle; each missing line is a
  * timing-only read through the memory system that fills the cache when it
  * returns, and the destinations are ready when the last one is back (or
- * -lockstep_tex_latency after issue when every line hit).
+ * -lockstep_tex_latency after issue when every line hit).  A line already
+ * being fetched is not fetched again: the fetch waits for that read's reply
+ * (the texture cache's MSHR, its entries and merges from the cache string;
+ * with every entry busy or the line's merges used up a miss sends its own
+ * read).  tex_cache_accesses counts lines probed, tex_cache_misses the
+ * reads they sent.  With
+ * -lockstep_perfect_tex the cache is perfect and zero-latency, as in
+ * Sheaffer et al.'s perfect-cache runs: every fetch counts as a hit and its
+ * destinations are ready the next cycle, the LD/ST unit busy for that cycle.
  */
 static int tex_issue(tm_sm *sm, exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
                      exec_memres *res)
@@ -405,8 +449,10 @@ static int tex_issue(tm_sm *sm, exec_launch *L, exec_cta *c, exec_warp *w, const
         if (j == nl)
             lines[nl++] = line;
     }
-    sm->st.tex_accesses++;
-    uint64_t ready = now + g->cfg->tex_latency + (nl ? nl - 1 : 0);
+    sm->st.tex_accesses += nl;
+    if (g->cfg->perfect_tex)
+        nl = 0;
+    uint64_t ready = g->cfg->perfect_tex ? now + 1 : now + g->cfg->tex_latency + (nl ? nl - 1 : 0);
     if (sm->ldst_busy_until < now + (nl ? nl : 1))
         sm->ldst_busy_until = now + (nl ? nl : 1);
     tm_mop *mop = NULL;
@@ -415,7 +461,21 @@ static int tex_issue(tm_sm *sm, exec_launch *L, exec_cta *c, exec_warp *w, const
         int reserved;
         if (cache_probe(sm->tc, lines[j], &valid, &reserved, 1, now) >= 0 && valid)
             continue;
-        sm->st.tex_misses++;
+        tm_texmiss *merge = NULL, *slot = NULL;
+        for (uint32_t k = 0, seen = 0; k < sm->ntexmiss && seen < sm->texmiss_used; k++) {
+            tm_texmiss *t = &sm->texmiss[k];
+            if (!t->req)
+                continue;
+            seen++;
+            if (t->line == lines[j] && t->nw < sm->texmiss_merge) {
+                merge = t;
+                break;
+            }
+        }
+        if (!merge && sm->texmiss_used < sm->ntexmiss)
+            for (uint32_t k = 0; !slot; k++)
+                if (!sm->texmiss[k].req)
+                    slot = &sm->texmiss[k];
         if (!mop) {
             if (!(mop = mop_new(sm)))
                 goto oom;
@@ -424,12 +484,24 @@ static int tex_issue(tm_sm *sm, exec_launch *L, exec_cta *c, exec_warp *w, const
             mop->reg_base = w->reg_base;
             mop->is_store = 0;
         }
+        if (merge) {
+            merge->wmop[merge->nw++] = mop;
+            mop->pending++;
+            continue;
+        }
+        sm->st.tex_misses++;
         tm_req *r = req_make(sm, mop, lines[j] & ~(uint64_t)(TM_LINE - 1), REQ_RD, REQF_TEX);
         if (!r)
             goto oom;
         r->sectors = 0xf;
         r->lanes = 0;
         lq_push(sm, r, 0);
+        if (slot) {
+            slot->line = lines[j];
+            slot->req = r;
+            slot->nw = 0;
+            sm->texmiss_used++;
+        }
     }
     res->status = EXEC_MEM_DONE;
     res->ready = ready;
@@ -864,6 +936,8 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
                                                cache_get_config(cc)->sector_bytes)) - 1,
                                NULL);
             }
+            if (r->flags & REQF_TEX)
+                texmiss_done(sm, r, now);
         } else if (m->values) {
             exec_reply_load(&sm->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, r->lanes, &m->ad,
                             r->line, r->data);

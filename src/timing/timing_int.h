@@ -351,6 +351,15 @@ typedef struct tm_mshr {
     uint32_t *wlanes;
 } tm_mshr;
 
+/* A texture-cache line being fetched (the texture cache's MSHR): later
+ * fetches that miss on it wait for its reply instead of sending their own. */
+typedef struct tm_texmiss {
+    uint64_t line;         /* the probed line address */
+    struct tm_req *req;    /* the read in flight; NULL: the entry is free */
+    uint32_t nw;
+    tm_mop **wmop;         /* the fetches merged into it (up to the MSHR's merge) */
+} tm_texmiss;
+
 typedef struct tm_sm {
     uint32_t id;
     struct timing_gpu *g;     /* read-only during a window */
@@ -384,6 +393,8 @@ typedef struct tm_sm {
     cache *l1, *cc, *tc; /* L1 data, constant and texture caches */
     tm_mshr *mshr;
     uint32_t nmshr;
+    tm_texmiss *texmiss;   /* the texture cache's MSHR entries */
+    uint32_t ntexmiss, texmiss_used, texmiss_merge;
     tm_lacc *lq;           /* LD/ST line accesses: ring */
     uint32_t lq_head, lq_n, lq_cap;
     uint64_t lq_blocked;   /* the cycle the head access found no MSHR or L1 way free
@@ -512,6 +523,9 @@ typedef struct tm_obs_sm {
     uint64_t stall[LOCKSTEP_STALL_COUNT];
 } tm_obs_sm;
 
+/* -dmr_pair: where a pair's two copies may run */
+enum { DMR_PAIR_SM, DMR_PAIR_SLOT, DMR_PAIR_CORE };
+
 struct timing_gpu {
     const lockstep_config *cfg;
     uint32_t nsms, nparts, nsched;
@@ -575,7 +589,8 @@ struct timing_gpu {
     uint64_t *dab_pscratch;          /* 3 per partition */
     uint32_t *dab_round;             /* per partition and cluster */
     /* DMR (dmr.c; dmr 0: off) */
-    int dmr, dmr_pair_slot;
+    int dmr;
+    uint8_t dmr_pairing;   /* -dmr_pair: DMR_PAIR_SM, DMR_PAIR_SLOT or DMR_PAIR_CORE */
     uint32_t dmr_max_reissues, dmr_flip, dmr_flip_line;
     tm_dmrpair *dmr_pairs;           /* by pair id (0 unused); grows in the serial step only */
     uint32_t dmr_npairs, dmr_pairs_cap;

@@ -14,7 +14,11 @@
 #     workloads one; the same seed twice gives byte-identical statistics;
 #  4. determinism modes: the racy workloads give one output over seeds under
 #     GPUDet; every workload passes under DAB, and those whose only races are
-#     atomics give one output over 8 seeds and on 2 host threads.
+#     atomics give one output over 8 seeds and on 2 host threads;
+#  5. DMR (-lockstep_redundancy dmr, core and SM pairs): race-free workloads
+#     and the stressmark (bench/rel/stressmark.cu) give the unprotected
+#     output; core pairs raise the texture-cache hit rate, a perfect texture
+#     cache misses nothing;
 # Needs nvcc (the workloads are CUDA programs) and python3.
 build=${1:-build}
 lockstep=$build/lockstep
@@ -200,6 +204,62 @@ for s in ("dabv2", "dabvt2"):
             print("FAIL: %s under DAB on TITAN V: %s gives another output than seed 1" % (name, s))
             bad = 1
 print("DAB on TITAN V: %s, one output over seeds 1, 2 and 2 threads" % " ".join(sorted(one)))
+sys.exit(bad)
+PY
+
+say "== DMR: race-free workloads and the stressmark give the unprotected output under both pairings"
+if [ -n "$LOCKSTEP_RUN_ENV" ]; then
+    dnames="hotspot"
+else
+    dnames="hotspot bfs cl lud"
+fi
+for p in core sm; do
+    python3 bench/run --lockstep "$lockstep" --config configs/gtx480.config \
+        -O "-lockstep_redundancy dmr" -O "-dmr_pair $p" --json-file "$tmp/dmr$p.json" $dnames \
+        >"$tmp/out" 2>&1 || { cat "$tmp/out"; bad "dmr $p"; }
+    compare "$tmp/dmr$p.json"
+done
+nvcc -cudart shared -O2 -Ibench/common -o "$tmp/stressmark" bench/rel/stressmark.cu >"$tmp/out" 2>&1 ||
+    { cat "$tmp/out"; bad "stressmark build"; }
+for o in none core sm perfect; do
+    case $o in
+    none) set -- ;;
+    perfect) set -- -O "-lockstep_perfect_tex 1" ;;
+    *) set -- -O "-lockstep_redundancy dmr" -O "-dmr_pair $o" ;;
+    esac
+    env $LOCKSTEP_RUN_ENV "$lockstep" run --config configs/gtx480.config --stats-json \
+        "$tmp/sm$o.json" "$@" -- "$tmp/stressmark" --domain 64 --reads 4 >"$tmp/sm$o.out" 2>&1 ||
+        { cat "$tmp/sm$o.out"; bad "stressmark ($o)"; }
+done
+python3 - "$tmp" <<'PY' || fail=1
+import json, sys
+t = sys.argv[1]
+res = {o: open("%s/sm%s.out" % (t, o)).read().split("RESULT ")[-1].split()[1]
+       for o in ("none", "core", "sm", "perfect")}
+st = {o: json.load(open("%s/sm%s.json" % (t, o))) for o in res}
+bad = 0
+if len(set(res.values())) != 1:
+    print("FAIL: stressmark outputs differ: %s" % res)
+    bad = 1
+hit = {o: 1 - st[o]["tex_cache_misses"] / st[o]["tex_cache_accesses"] for o in st}
+# the copies of a core pair share the SM's texture cache: the second finds
+# the first one's lines; on two SMs each copy has its own
+if not hit["core"] > hit["none"] + 0.05 or abs(hit["sm"] - hit["none"]) > 0.05:
+    print("FAIL: texture-cache hit rates %s" % hit)
+    bad = 1
+if st["perfect"]["tex_cache_misses"] or not st["perfect"]["gpu_tot_sim_cycle"] < st["none"]["gpu_tot_sim_cycle"]:
+    print("FAIL: perfect texture cache: %d misses, %d cycles (real: %d)" % (
+        st["perfect"]["tex_cache_misses"], st["perfect"]["gpu_tot_sim_cycle"], st["none"]["gpu_tot_sim_cycle"]))
+    bad = 1
+# one comparison per store request: a warp writes two rows of 16 floats, a
+# line request each
+for o in ("core", "sm"):
+    if st[o]["dmr_comparisons"] != 64 * 64 // 16 or st[o]["dmr_mismatches"]:
+        print("FAIL: stressmark under DMR %s: %d comparisons, %d mismatches" % (
+            o, st[o]["dmr_comparisons"], st[o]["dmr_mismatches"]))
+        bad = 1
+print("stressmark 64x64, 4 reads: one output; hit rate %.2f unprotected, %.2f core pairs, %.2f SM pairs"
+      % (hit["none"], hit["core"], hit["sm"]))
 sys.exit(bad)
 PY
 

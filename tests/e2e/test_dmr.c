@@ -221,11 +221,11 @@ static run_res ra, rb; /* big: static */
 static void same_as_unprotected(const char *name, const char *body, uint32_t grid,
                                 uint32_t block, int ticket)
 {
-    const char *modes[] = {DMR, DMR "-dmr_pair slot\n"};
+    const char *modes[] = {DMR, DMR "-dmr_pair slot\n", DMR "-dmr_pair core\n"};
     uint32_t n = grid * block;
     run(with_head(body), BASE, grid, block, &ra);
     CHECK_MSG(ra.st == LOCKSTEP_SUCCESS, "%s unprotected: %s", name, ra.err);
-    for (int m = 0; m < 2; m++) {
+    for (int m = 0; m < 3; m++) {
         run(with_head(body), modes[m], grid, block, &rb);
         CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s dmr: %s", name, rb.err);
         if (ticket) {
@@ -286,8 +286,9 @@ static void test_dmr_corrects_a_flipped_store(void)
     CHECK_MSG(ra.st == LOCKSTEP_SUCCESS, "%s", ra.err);
     CHECK_MSG(ra.out[0] == ((in_value(0) + 1) ^ 1), "unprotected: the flip lands in out[0]: %u",
               ra.out[0]);
-    const char *modes[] = {DMR "-dmr_flip_store 1\n", DMR "-dmr_flip_store 2\n-dmr_pair slot\n"};
-    for (int m = 0; m < 2; m++) {
+    const char *modes[] = {DMR "-dmr_flip_store 1\n", DMR "-dmr_flip_store 2\n-dmr_pair slot\n",
+                           DMR "-dmr_flip_store 1\n-dmr_pair core\n"};
+    for (int m = 0; m < 3; m++) {
         run(with_head(k_store), modes[m], grid, block, &rb);
         CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
         int ok = 1;
@@ -476,7 +477,7 @@ static void test_dmr_refusals(void)
         const char *opts, *want;
     } bad[] = {
         {BASE "-lockstep_redundancy tmr\n", "expected none or dmr"},
-        {DMR "-dmr_pair core\n", "expected sm"},
+        {DMR "-dmr_pair tmr\n", "expected sm"},
         {DMR "-dmr_max_reissues -1\n", "-dmr_max_reissues"},
         {"-lockstep_mode functional\n-lockstep_redundancy dmr\n", "runs on the timing model"},
         {DMR "-lockstep_det dab\n", "cannot be combined with -lockstep_det dab"},
@@ -496,6 +497,16 @@ static void test_dmr_refusals(void)
     CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
     for (uint32_t i = 0; i < 128; i++)
         CHECK_MSG(rb.out[i] == in_value(i) + 1, "one SM, slot pairs: out[%u] = %u", i, rb.out[i]);
+    /* core pairs need two CTA slots on one SM */
+    run(with_head(k_store), DMR "-gpgpu_shader_cta 1\n-dmr_pair core\n", 4, 32, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES &&
+                  strstr(rb.err, "needs two CTA slots on an SM"),
+              "%s: %s", lockstep_status_name(rb.st), rb.err);
+    run(with_head(k_store),
+        DMR "-gpgpu_n_clusters 1\n-gpgpu_n_cores_per_cluster 1\n-dmr_pair core\n", 4, 32, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s", rb.err);
+    for (uint32_t i = 0; i < 128; i++)
+        CHECK_MSG(rb.out[i] == in_value(i) + 1, "one SM, core pairs: out[%u] = %u", i, rb.out[i]);
 }
 
 static void test_dmr_refuses_cooperative_launches(void)

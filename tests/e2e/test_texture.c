@@ -56,17 +56,25 @@ static const char ptx[] =
     "  ld.param.u64 %rd1, [s]; ld.param.u32 %r1, [x]; mov.u32 %r2, 0; mov.u32 %r3, 5;\n"
     "  sust.b.2d.b32.trap [%rd1, {%r1, %r2}], {%r3};\n  ret;\n}\n";
 
-static lockstep_device *make(const char *mode, lockstep_module **mod)
+static lockstep_device *make_with(const char *mode, const char *opt, const char *val,
+                                  lockstep_module **mod)
 {
     lockstep_config *cfg;
     lockstep_device *dev = NULL;
     lockstep_config_create(&cfg);
     lockstep_config_set(cfg, "-lockstep_mode", mode);
+    if (opt)
+        CHECK(lockstep_config_set(cfg, opt, val) == LOCKSTEP_SUCCESS);
     CHECK(lockstep_device_create(cfg, &dev) == LOCKSTEP_SUCCESS);
     lockstep_config_destroy(cfg);
     lockstep_status st = lockstep_module_load_ptx(dev, ptx, strlen(ptx), "tex.ptx", mod);
     CHECK_MSG(st == LOCKSTEP_SUCCESS, "%s", lockstep_device_last_error(dev));
     return dev;
+}
+
+static lockstep_device *make(const char *mode, lockstep_module **mod)
+{
+    return make_with(mode, NULL, NULL, mod);
 }
 
 static lockstep_texture_desc desc1d(lockstep_dptr base, uint32_t w, int kind, int bits, int ch)
@@ -292,6 +300,43 @@ static void run_mode(const char *mode)
     lockstep_device_destroy(dev);
 }
 
+/* The texture cache's MSHR: two warps fetching the same line at nearly
+ * the same time send one read (the second waits for the first's reply);
+ * -lockstep_perfect_tex makes every fetch a hit, ready the next cycle. */
+static void test_tex_cache_timing(void)
+{
+    lockstep_timing_stats t[2];
+    for (int perfect = 0; perfect < 2; perfect++) {
+        lockstep_module *mod;
+        lockstep_device *dev =
+            make_with("timing", "-lockstep_perfect_tex", perfect ? "1" : "0", &mod);
+        lockstep_kernel *kl;
+        CHECK(lockstep_module_get_kernel(mod, "lin", &kl) == LOCKSTEP_SUCCESS);
+        lockstep_dptr img, out;
+        CHECK(lockstep_malloc(dev, 4096, &img) == LOCKSTEP_SUCCESS);
+        CHECK(lockstep_malloc(dev, 4096, &out) == LOCKSTEP_SUCCESS);
+        uint16_t hv[8] = {0};
+        CHECK(lockstep_memcpy_htod(dev, img, hv, sizeof hv) == LOCKSTEP_SUCCESS);
+        lockstep_texture_desc d = desc1d(img, 8, LOCKSTEP_TEX_FLOAT, 16, 1);
+        uint64_t h;
+        CHECK(lockstep_texture_create(dev, &d, &h) == LOCKSTEP_SUCCESS);
+        void *args[] = {&out, &h};
+        lockstep_launch_stats stats;
+        CHECK(lockstep_launch_args(dev, kl, (lockstep_dim3){1, 1, 1}, (lockstep_dim3){64, 1, 1}, 0,
+                                   args, &stats) == LOCKSTEP_SUCCESS);
+        CHECK(stats.timing);
+        t[perfect] = stats.t;
+        lockstep_device_destroy(dev);
+    }
+    CHECK_EQ_U64(t[0].tex_accesses, 2);
+    CHECK_MSG(t[0].tex_misses == 1, "one read for the line both warps fetch: %" PRIu64,
+              t[0].tex_misses);
+    CHECK_EQ_U64(t[1].tex_accesses, 2);
+    CHECK_EQ_U64(t[1].tex_misses, 0);
+    CHECK_MSG(t[1].cycles + 100 < t[0].cycles, "perfect texture cache: %" PRIu64 " cycles, real %" PRIu64,
+              t[1].cycles, t[0].cycles);
+}
+
 static void test_functional(void) { run_mode("functional"); }
 static void test_timing(void) { run_mode("timing"); }
 
@@ -299,5 +344,6 @@ int main(void)
 {
     RUN(test_functional);
     RUN(test_timing);
+    RUN(test_tex_cache_timing);
     return test_summary();
 }
