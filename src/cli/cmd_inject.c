@@ -54,8 +54,10 @@ static void usage(FILE *f)
             "Runs a fault-injection campaign: a golden run, then N runs with one fault\n"
             "each, classified as masked, sdc (silent data corruption), due (detected\n"
             "unrecoverable error: a kernel fault, an error exit, a crash), hang (past K x\n"
-            "the golden run's cycles) or perf (same output, other cycles); results go to\n"
-            "an SQLite file, one row per run as it ends, so a killed campaign resumes.\n"
+            "the golden run's cycles) or perf (same output, other cycles); with redundant\n"
+            "execution on (--redundancy dmr) also corrected (the same output after it\n"
+            "repaired a mismatch) or detected (a mismatch it could not correct).  Results\n"
+            "go to an SQLite file, one row per run as it ends, so a killed campaign resumes.\n"
             "The golden run also runs the ACE lifetime analysis (-lockstep_ace 1): the\n"
             "report prints its AVF per structure next to the matching sites' failures.\n"
             "\n"
@@ -73,8 +75,8 @@ static void usage(FILE *f)
             "  --margin M          print the runs needed for a margin of error M (5%%, 0.05)\n"
             "                      at 95%% confidence, worst case, and exit\n"
             "run options (passed to each `lockstep run`): --config FILE, -O \"-NAME VALUE\",\n"
-            "  --functional, --timing, --det MODE, --nondet-seed S, --threads N (default 1\n"
-            "  here), --timeout S, --cudart-dir DIR\n"
+            "  --functional, --timing, --det MODE, --redundancy MODE, --nondet-seed S,\n"
+            "  --threads N (default 1 here), --timeout S, --cudart-dir DIR\n"
             "report options:\n"
             "  --plots DIR         write plot data and gnuplot scripts to DIR (and SVGs when\n"
             "                      gnuplot is on the PATH)\n"
@@ -173,6 +175,13 @@ typedef struct group {
     int64_t n[INJ_NOUTCOMES], runs, not_landed;
 } group;
 
+/* The width of an outcome's column in the table of counts. */
+static int col_width(int o)
+{
+    int n = (int)strlen(inj_outcome_name((inj_outcome)o));
+    return n > 7 ? n : 7;
+}
+
 /* Print the tables of the campaign in s; with plots, write plot data and
  * scripts there.  0, or -1 said. */
 static int print_report(store *s, const char *plots)
@@ -193,6 +202,16 @@ static int print_report(store *s, const char *plots)
     printf("golden run: %" PRId64 " cycles, %" PRId64 " warp instructions, output hash %s\n",
            c.base_cycles == STORE_NULL ? 0 : c.base_cycles,
            c.base_insts == STORE_NULL ? 0 : c.base_insts, c.base_hash ? c.base_hash : "?");
+    /* the golden run's report line names the redundancy when it was on */
+    inj_report grep;
+    int redundancy = 0;
+    if (c.base_detail && !inj_report_parse(c.base_detail, &grep)) {
+        if (grep.redundancy[0]) {
+            redundancy = 1;
+            printf("redundant execution: %s\n", grep.redundancy);
+        }
+        inj_report_free(&grep);
+    }
 
     sqlite3 *db = store_db(s);
     sqlite3_stmt *st;
@@ -274,27 +293,39 @@ static int print_report(store *s, const char *plots)
         all.not_landed += g[k].not_landed;
         smallest = g[k].runs < smallest ? g[k].runs : smallest;
     }
-    int nout = all.n[INJ_ERROR] ? INJ_NOUTCOMES : INJ_ERROR; /* error: only when there are */
-    size_t rows = ng > 1 ? ng + 1 : ng;                      /* the total, when it adds anything */
+    /* the columns: the five outcomes every campaign has; corrected and
+     * detected when the campaign ran with redundant execution (its golden
+     * run's report says so) or has such runs; error only when there are */
+    int cols[INJ_NOUTCOMES], nout = 0;
+    for (int k = 0; k < INJ_NOUTCOMES; k++) {
+        inj_outcome o = inj_outcome_order[k];
+        if ((o == INJ_CORRECTED || o == INJ_DETECTED) && !redundancy && !all.n[o])
+            continue;
+        if (o == INJ_ERROR && !all.n[o])
+            continue;
+        cols[nout++] = (int)o;
+    }
+    size_t rows = ng > 1 ? ng + 1 : ng; /* the total, when it adds anything */
     printf("\noutcomes (counts)\n%-9s %-7s %7s", "site", "model", "runs");
-    for (int o = 0; o < nout; o++)
-        printf(" %7s", inj_outcome_name(o));
+    for (int k = 0; k < nout; k++)
+        printf(" %*s", col_width(cols[k]), inj_outcome_name(cols[k]));
     printf(" %7s\n", "unlanded");
     for (size_t k = 0; k < rows; k++) {
         const group *x = k < ng ? &g[k] : &all;
         printf("%-9s %-7s %7" PRId64, x->site, x->model, x->runs);
-        for (int o = 0; o < nout; o++)
-            printf(" %7" PRId64, x->n[o]);
+        for (int j = 0; j < nout; j++)
+            printf(" %*" PRId64, col_width(cols[j]), x->n[cols[j]]);
         printf(" %7" PRId64 "\n", x->not_landed);
     }
     printf("\noutcomes (%% of runs, with 95%% Wilson intervals)\n%-9s %-7s", "site", "model");
-    for (int o = 0; o < nout; o++)
-        printf(o + 1 < nout ? " %-18s" : " %s", inj_outcome_name(o));
+    for (int k = 0; k < nout; k++)
+        printf(k + 1 < nout ? " %-18s" : " %s", inj_outcome_name(cols[k]));
     printf("\n");
     for (size_t k = 0; k < rows; k++) {
         const group *x = k < ng ? &g[k] : &all;
         printf("%-9s %-7s", x->site, x->model);
-        for (int o = 0; o < nout; o++) {
+        for (int j = 0; j < nout; j++) {
+            int o = cols[j];
             double lo, hi;
             stats_wilson((uint64_t)x->n[o], (uint64_t)x->runs, STATS_Z95, &lo, &hi);
             printf(" %5.1f [%4.1f,%5.1f]",
@@ -305,6 +336,9 @@ static int print_report(store *s, const char *plots)
     if (all.not_landed)
         printf("\nunlanded: faults the injector found no target for; they count in their "
                "outcome (masked, mostly)\n");
+    if (redundancy || all.n[INJ_CORRECTED] || all.n[INJ_DETECTED])
+        printf("\ncorrected: the golden run's output after redundant execution found and "
+               "repaired a mismatch; detected: it found one it could not correct\n");
     if (ng && smallest > 0)
         printf("\nmargin of error at 95%% confidence, worst case: +-%.1f%% with %" PRId64
                " runs per site and model (+-5%% needs %" PRIu64 ", +-3%% needs %" PRIu64 ")\n",
@@ -318,7 +352,9 @@ static int print_report(store *s, const char *plots)
         printf("\nACE estimate of the golden run against injection (docs/RELIABILITY.md, "
                "\"ACE lifetime analysis\"; time in %s)\n%-9s %-9s %14s %15s  %s\n",
                ace.functional ? "warp instructions" : "cycles", "site", "structure",
-               "avf_allocated", "avf_configured", "injected sdc+due+hang (%, 95% Wilson)");
+               "avf_allocated", "avf_configured",
+               redundancy ? "injected sdc+due+detected+hang (%, 95% Wilson)"
+                          : "injected sdc+due+hang (%, 95% Wilson)");
         for (int k = 0; k < INJ_ACE_N; k++) {
             printf("%-9s %-9s", inj_ace_sites[k], inj_ace_structs[k]);
             if (ace.has[k] && ace.avf_alloc[k] >= 0)
@@ -333,7 +369,8 @@ static int print_report(store *s, const char *plots)
             for (size_t j = 0; j < ng; j++)
                 if (!strcmp(g[j].site, inj_ace_sites[k])) {
                     runs += g[j].runs;
-                    failed += g[j].n[INJ_SDC] + g[j].n[INJ_DUE] + g[j].n[INJ_HANG];
+                    failed += g[j].n[INJ_SDC] + g[j].n[INJ_DUE] + g[j].n[INJ_DETECTED] +
+                              g[j].n[INJ_HANG];
                 }
             if (runs) {
                 double lo, hi;
@@ -668,11 +705,16 @@ static int run_finished(void *vctx, size_t i, int code)
     remove_files(rec, out, err, rep);
     c->counts[o]++;
     c->finished++;
-    if (c->tty)
+    if (c->tty) {
         fprintf(stderr, "\r  %zu/%zu runs: %" PRId64 " masked, %" PRId64 " sdc, %" PRId64
-                        " due, %" PRId64 " hang, %" PRId64 " perf ",
+                        " due, %" PRId64 " hang, %" PRId64 " perf",
                 c->finished, c->npending, c->counts[INJ_MASKED], c->counts[INJ_SDC],
                 c->counts[INJ_DUE], c->counts[INJ_HANG], c->counts[INJ_PERF]);
+        if (c->counts[INJ_CORRECTED] || c->counts[INJ_DETECTED])
+            fprintf(stderr, ", %" PRId64 " corrected, %" PRId64 " detected",
+                    c->counts[INJ_CORRECTED], c->counts[INJ_DETECTED]);
+        fputc(' ', stderr);
+    }
     return bad;
 }
 
@@ -916,6 +958,9 @@ int cmd_inject(int argc, char **argv)
         const char *why = !c.ghave                ? "it wrote no determinism record"
                           : g.exit_status         ? "it exited with a non-zero status"
                           : !g.ended              ? "it did not reach the program's end"
+                          : g.redundancy_faults   ? "redundant execution found a mismatch it "
+                                                    "could not correct, in a run without a "
+                                                    "fault"
                           : g.launch_faults       ? "a kernel faulted"
                           : !c.grep.valid         ? "it wrote no fault report (" INJ_ENV_REPORT
                                                     "): does this lockstep have the injector?"
@@ -923,6 +968,12 @@ int cmd_inject(int argc, char **argv)
                                                                   "total_warp_insts"
                                                                 : "its fault report gives no "
                                                                   "total_cycles")
+                          : g.dmr_mismatches > 0  ? "redundant execution found a mismatch in "
+                                                    "it, though it has no fault (the two copies "
+                                                    "of a CTA disagree by themselves: a program "
+                                                    "whose CTAs race, or a simulator bug); the "
+                                                    "faulty runs' corrected outcome would mean "
+                                                    "nothing"
                                                   : NULL;
         if (why) {
             fprintf(stderr, "lockstep inject: the golden run failed (exit status %d): %s\n",
@@ -979,6 +1030,7 @@ int cmd_inject(int argc, char **argv)
             stored = 1;
         }
         /* a view with the fault's fields as columns, for queries */
+        store_exec(c.st, "DROP VIEW IF EXISTS inject_run"); /* an older file's: the new columns */
         store_exec(c.st,
                    "CREATE VIEW IF NOT EXISTS inject_run AS SELECT idx, seed, outcome,"
                    " exit_status, cycles, warp_insts, output_hash,"
@@ -996,6 +1048,8 @@ int cmd_inject(int argc, char **argv)
                    " json_extract(detail, '$.target') AS target,"
                    " json_extract(detail, '$.addr') AS addr, json_extract(detail, '$.bit') AS bit,"
                    " json_extract(detail, '$.old') AS old, json_extract(detail, '$.new') AS new,"
+                   " json_extract(detail, '$.dmr_mismatches') AS dmr_mismatches,"
+                   " json_extract(detail, '$.dmr_reissues') AS dmr_reissues,"
                    " detail FROM run");
     }
 

@@ -15,14 +15,18 @@
 #include <string.h>
 
 #include "campaign/campaign.h"
+#include "lockstep.h"
 
 const char *const inj_sites[] = {"reg_live", "reg_any", "pred", "insn_out", "alu",
                                  "shared",   "local",   "dram", "simt",     "l1d",
                                  "l2d",      "l1tag",   "l2tag", NULL};
 const char *const inj_models[] = {"bit1", "bit2", "random", "zero", NULL};
 
-static const char *const outcome_names[INJ_NOUTCOMES] = {"masked", "sdc",  "due",
-                                                         "hang",   "perf", "error"};
+static const char *const outcome_names[INJ_NOUTCOMES] = {
+    "masked", "sdc", "due", "hang", "perf", "error", "corrected", "detected"};
+
+const inj_outcome inj_outcome_order[INJ_NOUTCOMES] = {
+    INJ_MASKED, INJ_SDC, INJ_DUE, INJ_HANG, INJ_PERF, INJ_CORRECTED, INJ_DETECTED, INJ_ERROR};
 
 const char *inj_outcome_name(inj_outcome o)
 {
@@ -289,6 +293,7 @@ static void report_clear(inj_report *r)
     memset(r, 0, sizeof *r);
     r->landed = -1;
     r->cycle = r->warp_inst = r->total_cycles = r->total_warp_insts = -1;
+    r->dmr_mismatches = r->dmr_reissues = -1;
 }
 
 /* object := '{' (string ':' value (',' string ':' value)*)? '}' */
@@ -316,9 +321,16 @@ int inj_report_parse(const char *line, inj_report *r)
                            : !strcmp(key, "warp_inst")        ? &r->warp_inst
                            : !strcmp(key, "total_cycles")     ? &r->total_cycles
                            : !strcmp(key, "total_warp_insts") ? &r->total_warp_insts
+                           : !strcmp(key, "dmr_mismatches")   ? &r->dmr_mismatches
+                           : !strcmp(key, "dmr_reissues")     ? &r->dmr_reissues
                                                               : NULL;
-            char *str = !strcmp(key, "site") ? r->site : !strcmp(key, "model") ? r->model : NULL;
-            size_t strn = !strcmp(key, "site") ? sizeof r->site : sizeof r->model;
+            char *str = !strcmp(key, "site")         ? r->site
+                        : !strcmp(key, "model")      ? r->model
+                        : !strcmp(key, "redundancy") ? r->redundancy
+                                                     : NULL;
+            size_t strn = !strcmp(key, "site")    ? sizeof r->site
+                          : !strcmp(key, "model") ? sizeof r->model
+                                                  : sizeof r->redundancy;
             if (num && (*p == '-' || isdigit((unsigned char)*p))) {
                 if (json_number(&p, num))
                     goto bad;
@@ -430,11 +442,13 @@ void inj_run_facts(const run_rec *rec, int have_record, const inj_report *rep, i
     out->have_record = have_record;
     out->exit_status = rec->exit_status;
     out->cycles = out->warp_insts = -1;
+    out->dmr_mismatches = out->dmr_reissues = -1;
     if (have_record) {
         out->ended = rec->ended;
         uint64_t sum = 0;
         for (size_t k = 0; k < rec->nlaunches; k++) {
             out->launch_faults += rec->launches[k].status != 0;
+            out->redundancy_faults += rec->launches[k].status == LOCKSTEP_ERROR_REDUNDANCY;
             sum += rec->launches[k].cycles;
         }
         out->output_hash = runrec_output_hash(rec);
@@ -446,6 +460,8 @@ void inj_run_facts(const run_rec *rec, int have_record, const inj_report *rep, i
             out->cycles = rep->total_cycles;
         if (rep->total_warp_insts >= 0)
             out->warp_insts = rep->total_warp_insts;
+        out->dmr_mismatches = rep->dmr_mismatches;
+        out->dmr_reissues = rep->dmr_reissues;
     }
 }
 
@@ -453,6 +469,9 @@ inj_outcome inj_classify(const inj_golden *g, const inj_run *r, uint64_t bound)
 {
     if (!r->have_record)
         return INJ_ERROR;
+    /* redundancy's own verdict first: whatever the program did after it */
+    if (r->redundancy_faults)
+        return INJ_DETECTED;
     int64_t measure = g->functional ? r->warp_insts : r->cycles;
     int64_t gmeasure = g->functional ? g->warp_insts : g->cycles;
     if (bound && measure >= 0 && (uint64_t)measure >= bound)
@@ -461,6 +480,8 @@ inj_outcome inj_classify(const inj_golden *g, const inj_run *r, uint64_t bound)
         return INJ_DUE;
     if (r->output_hash != g->output_hash)
         return INJ_SDC;
+    if (r->dmr_mismatches > 0)
+        return INJ_CORRECTED;
     if (measure < 0 || gmeasure < 0 || measure == gmeasure)
         return INJ_MASKED;
     return INJ_PERF;

@@ -45,7 +45,10 @@
 
 enum { INJ_MAX_SITES = 16, INJ_MAX_MODELS = 8 };
 
-/* Outcomes, in the order they are decided (docs/RELIABILITY.md). */
+/* Outcomes (docs/RELIABILITY.md, "Outcomes").  The values are stored in
+ * the results file (run.outcome_code): new ones are appended, never
+ * renumbered.  inj_classify decides them in the order error, detected,
+ * hang, due, sdc, corrected, then masked or perf. */
 typedef enum inj_outcome {
     INJ_MASKED = 0, /* same output, same cycles */
     INJ_SDC,        /* the output differs from the golden run's */
@@ -53,8 +56,15 @@ typedef enum inj_outcome {
     INJ_HANG,       /* ran into the bound: K x the golden run's cycles */
     INJ_PERF,       /* same output, different cycles */
     INJ_ERROR,      /* the run never reached the simulator: no record at all */
+    INJ_CORRECTED,  /* same output, and redundant execution found and repaired a mismatch */
+    INJ_DETECTED,   /* redundant execution found a mismatch it could not correct: a
+                       launch ended with LOCKSTEP_ERROR_REDUNDANCY */
     INJ_NOUTCOMES
 } inj_outcome;
+
+/* The outcomes in the order the report shows them: masked sdc due hang
+ * perf corrected detected error. */
+extern const inj_outcome inj_outcome_order[INJ_NOUTCOMES];
 
 const char *inj_outcome_name(inj_outcome o);
 
@@ -106,7 +116,10 @@ typedef struct inj_report {
     int valid; /* a JSON object was read */
     int landed; /* -1: not said */
     int64_t cycle, warp_inst, total_cycles, total_warp_insts; /* -1: not said */
-    char site[32], model[32];
+    /* redundant execution's totals over the program, said only when it is
+     * on ("redundancy":"dmr"); -1: not said */
+    int64_t dmr_mismatches, dmr_reissues;
+    char site[32], model[32], redundancy[16]; /* redundancy "": not said */
     char *json; /* the line itself (malloc'd), NULL when not valid */
 } inj_report;
 
@@ -149,15 +162,21 @@ typedef struct inj_run {
     int exit_status; /* lockstep run's (the program's), 128 + signal */
     int ended;       /* the record's end mark */
     int launch_faults; /* launches with a non-zero status */
+    int redundancy_faults; /* of them, with LOCKSTEP_ERROR_REDUNDANCY */
     uint64_t output_hash;
     int64_t cycles, warp_insts; /* -1: unknown */
+    int64_t dmr_mismatches, dmr_reissues; /* over the program; -1: unknown */
 } inj_run;
 
 /* The facts of a run from its record (already read) and report. */
 void inj_run_facts(const run_rec *rec, int have_record, const inj_report *rep, inj_run *out);
 
 /* Classify a run against the golden run with the hang bound (in cycles,
- * or warp instructions in functional mode; 0: none). */
+ * or warp instructions in functional mode; 0: none): error (no record),
+ * detected (a launch failed with LOCKSTEP_ERROR_REDUNDANCY), hang (at the
+ * bound), due (an error exit, a crash, a launch fault), sdc (another
+ * output), corrected (the same output, dmr_mismatches > 0), masked (the
+ * same cycles, or either unknown) or perf. */
 inj_outcome inj_classify(const inj_golden *g, const inj_run *r, uint64_t bound);
 
 /* Append s as a JSON string. */

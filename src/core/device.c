@@ -1063,7 +1063,8 @@ static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lo
         st = timing_run(dev->tg, &L, &ts);
     else
         st = exec_run(&L);
-    rel_inject_launch_end(dev->inj, &L, timing ? ts.cycles : 0);
+    rel_inject_launch_end(dev->inj, &L, timing ? ts.cycles : 0, timing ? ts.dmr_mismatches : 0,
+                          timing ? ts.dmr_reissues : 0);
     rel_ace_launch_end(dev->ace, &L, timing ? ts.cycles : 0);
     if (stats) {
         if (timing) {

@@ -71,6 +71,10 @@ struct rel_injector {
     rng r;
     /* the program so far: finished launches */
     uint64_t cycles, insts, launches;
+    /* redundant execution (-lockstep_redundancy): its name ("" when none),
+     * and the program's mismatches and reissues so far */
+    char redundancy[16];
+    uint64_t dmr_mismatches, dmr_reissues;
     /* the running launch */
     int timing;
     uint64_t count;     /* functional mode: warp instructions begun */
@@ -858,6 +862,8 @@ rel_injector *rel_inject_create(const lockstep_config *cfg, devmem *dm, uint32_t
     inj->seed = cfg->fault_seed;
     inj->dm = dm;
     inj->dram_tags = dram_tags;
+    if (cfg->redundancy && strcmp(cfg->redundancy, "none"))
+        snprintf(inj->redundancy, sizeof inj->redundancy, "%s", cfg->redundancy);
     rng_seed(&inj->r, inj->seed, RNG_FAULT, 0);
     inj->hooks.ud = inj;
     inj->hooks.step = on_step;
@@ -904,7 +910,8 @@ void rel_inject_launch_begin(rel_injector *inj, exec_launch *L, int timing)
     L->trap = (timing ? 0 : EXEC_TRAP_BEFORE) | (insn ? EXEC_TRAP_WRITTEN : 0);
 }
 
-void rel_inject_launch_end(rel_injector *inj, const exec_launch *L, uint64_t cycles)
+void rel_inject_launch_end(rel_injector *inj, const exec_launch *L, uint64_t cycles,
+                           uint64_t dmr_mismatches, uint64_t dmr_reissues)
 {
     if (inj->arm_w && inj->fired)
         inj->done = 1;
@@ -913,6 +920,8 @@ void rel_inject_launch_end(rel_injector *inj, const exec_launch *L, uint64_t cyc
     inj->cycles += cycles;
     inj->insts += L->warp_insts;
     inj->launches++;
+    inj->dmr_mismatches += dmr_mismatches;
+    inj->dmr_reissues += dmr_reissues;
 }
 
 void rel_inject_totals(const rel_injector *inj, uint64_t *cycles, uint64_t *insts,
@@ -960,7 +969,16 @@ void rel_inject_report_json(const rel_injector *inj, strbuf *sb)
         sb_printf(sb, ",\"old\":\"0x%llx\",\"new\":\"0x%llx\"", (unsigned long long)r->old,
                   (unsigned long long)r->new_);
     }
-    sb_printf(sb, ",\"total_cycles\":%llu,\"total_warp_insts\":%llu,\"launches\":%llu}",
+    sb_printf(sb, ",\"total_cycles\":%llu,\"total_warp_insts\":%llu,\"launches\":%llu",
               (unsigned long long)inj->cycles, (unsigned long long)inj->insts,
               (unsigned long long)inj->launches);
+    /* with redundant execution on: what it found and repaired over the
+     * program (lockstep inject's corrected outcome) */
+    if (inj->redundancy[0]) {
+        sb_puts(sb, ",\"redundancy\":");
+        sb_json_string(sb, inj->redundancy);
+        sb_printf(sb, ",\"dmr_mismatches\":%llu,\"dmr_reissues\":%llu",
+                  (unsigned long long)inj->dmr_mismatches, (unsigned long long)inj->dmr_reissues);
+    }
+    sb_putc(sb, '}');
 }

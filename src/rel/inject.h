@@ -42,8 +42,11 @@ const exec_hooks *rel_inject_hooks(rel_injector *inj, uint32_t *trap);
  * the hooks off L when the fault has landed already (nothing more to pay). */
 void rel_inject_launch_begin(rel_injector *inj, exec_launch *L, int timing);
 /* A launch ended after `cycles` simulated cycles (0 in functional mode) and
- * L->warp_insts warp instructions: they count into the program totals. */
-void rel_inject_launch_end(rel_injector *inj, const exec_launch *L, uint64_t cycles);
+ * L->warp_insts warp instructions, with redundant execution's mismatches
+ * and reissues (its dmr_mismatches and dmr_reissues; 0 without it): they
+ * count into the program totals. */
+void rel_inject_launch_end(rel_injector *inj, const exec_launch *L, uint64_t cycles,
+                           uint64_t dmr_mismatches, uint64_t dmr_reissues);
 
 /* The program so far: cycles and warp instructions of every finished
  * launch, and their number. */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # inject.sh -- `lockstep inject` end to end with a fake runner in place of
 # the simulator (tests/cli/fake-inject-runner, named by
-# LOCKSTEP_INJECT_RUNNER): every outcome's classification, the exact
+# LOCKSTEP_INJECT_RUNNER): every outcome's classification (corrected and
+# detected under --redundancy dmr included), the exact
 # command lines of the golden and faulty runs, the hang bound in both
 # modes, the report and its plot files, resume after kill -9 (the result
 # equals an uninterrupted campaign's), extending a campaign, and bad
@@ -68,6 +69,40 @@ check "functional" 0 env FAKE_ARGV_LOG="$T/argv.log" "$L" inject --functional --
 contains "functional golden" "golden run: 1000 cycles, 500 warp instructions"
 contains "functional perf" "alu       bit2          1       0       0       0       0       1"
 check "functional bound" 0 grep -q -- '^--functional --threads 2 --no-stats --no-progress .*-lockstep_fault_model bit2 .*-lockstep_max_program_warp_insts 1500 -- \./app$' argv.log
+
+# ---- redundant execution (--redundancy dmr, passed to every run): corrected
+# and detected, their columns in the tables and the plot data
+check "dmr campaign" 0 "$L" inject --runs 12 --site reg_live,l2d,l1tag,pred --redundancy dmr \
+    --db r.db -- ./app
+contains "dmr golden" "redundant execution: dmr"
+contains "dmr header" "site      model      runs  masked     sdc     due    hang    perf corrected detected unlanded"
+contains "dmr masked" "reg_live  bit1          3       3       0       0       0       0         0        0       0"
+contains "corrected"  "l2d       bit1          3       0       0       0       0       0         3        0       0"
+contains "detected"   "l1tag     bit1          3       0       0       0       0       0         0        3       0"
+contains "dmr due"    "pred      bit1          3       0       0       3       0       0         0        0       0"
+contains "dmr total"  "all       all          12       3       0       3       0       0         3        3       0"
+contains "dmr % header" "perf               corrected          detected"
+contains "dmr interval" "all       all      25.0 [ 8.9, 53.2]   0.0 [ 0.0, 24.2]  25.0 [ 8.9, 53.2]   0.0 [ 0.0, 24.2]   0.0 [ 0.0, 24.2]  25.0 [ 8.9, 53.2]  25.0 [ 8.9, 53.2]"
+contains "dmr legend" "corrected: the golden run's output after redundant execution"
+check "dmr plots" 0 "$L" inject report --db r.db --plots rplots
+check "dmr outcomes.dat" 0 grep -qx "# site masked sdc due hang perf error corrected detected runs" rplots/outcomes.dat
+check "dmr outcomes.dat l2d" 0 grep -qx "l2d 0.000 0.000 0.000 0.000 0.000 0.000 100.000 0.000 3" rplots/outcomes.dat
+check "dmr outcomes.gp" 0 grep -q "using 9 title 'detected'" rplots/outcomes.gp
+if command -v sqlite3 >/dev/null 2>&1; then
+    check "dmr view" 0 test "$(sqlite3 r.db "SELECT outcome, dmr_mismatches, dmr_reissues FROM inject_run WHERE site = 'l2d' LIMIT 1")" = "corrected|1|1"
+    # the stored codes: appended after error (5), the old ones unchanged
+    check "dmr codes" 0 test "$(sqlite3 r.db "SELECT group_concat(DISTINCT outcome || '=' || outcome_code) FROM (SELECT outcome, outcome_code FROM run ORDER BY outcome_code)")" = "masked=0,due=2,corrected=6,detected=7"
+fi
+# the same sites without redundancy: no such columns, the faults are SDCs
+check "no dmr" 0 "$L" inject --runs 12 --site reg_live,l2d,l1tag,pred --db nr.db -- ./app
+contains "no dmr header" "site      model      runs  masked     sdc     due    hang    perf unlanded"
+contains "no dmr total" "all       all          12       3       6       3       0       0       0"
+case "$LAST" in *"corrected"* | *"redundant execution"*)
+    echo "FAIL: no dmr: the report speaks of redundancy"; fails=$((fails + 1)) ;; esac
+# a golden run in which redundancy found a mismatch (it has no fault) fails the campaign
+check "golden mismatch" 2 env FAKE_GOLDEN_MISMATCH=1 "$L" inject --redundancy dmr --db gm.db -- ./app
+contains "golden mismatch" "redundant execution found a mismatch in it, though it has no fault"
+check "no results file left by a golden mismatch" 0 test ! -e gm.db
 
 # ---- the report and its plots (gnuplot is not needed)
 check "report" 0 "$L" inject report --db c.db --plots plots

@@ -8,7 +8,12 @@
 #   - for a run with a fault: where it landed, the same line twice for the
 #     same options and seed, whatever the host threads;
 #   - for a program that exits early, and for bad fault options none (the
-#     run fails before the program starts).
+#     run fails before the program starts);
+#   - under -lockstep_redundancy dmr, the program's dmr_mismatches and
+#     dmr_reissues;
+# and lockstep inject campaigns on in-sphere sites with and without
+# --redundancy dmr: SDCs without it, corrected (or, with no reissue
+# allowed, detected) runs and no SDC with it.
 # Prints PASS/FAIL per check; exits non-zero if any failed; SKIP without nvcc.
 if [ $# -lt 2 ]; then
     echo "usage: $0 BUILD_DIR LOCKSTEP_BIN" >&2
@@ -123,6 +128,61 @@ if [ $rc = 3 ] && [ "$(lines)" = 1 ] && has '"site":"dram","model":"zero","at":1
     ok "a program that exits early still writes its report"
 else
     bad "a program that exits early still writes its report"
+fi
+
+# redundant execution on: the report line adds the program's DMR totals (its
+# warp instructions are both copies')
+inj "-lockstep_mode timing" "-lockstep_redundancy dmr"
+if [ $rc = 0 ] && [ "$(lines)" = 1 ] &&
+    has '"landed":0,"total_cycles":[1-9][0-9]*,"total_warp_insts":2048,"launches":2,"redundancy":"dmr","dmr_mismatches":0,"dmr_reissues":0}$'; then
+    ok "under DMR the report carries redundancy's mismatches and reissues"
+else
+    bad "under DMR the report carries redundancy's mismatches and reissues"
+fi
+inj "-lockstep_mode timing" "-lockstep_redundancy dmr" "-lockstep_fault_site insn_out" \
+    "-lockstep_fault_at 300" "-lockstep_fault_seed 1"
+if [ $rc = 0 ] && has '"landed":1,' && has '"dmr_mismatches":[1-9][0-9]*,"dmr_reissues":[1-9][0-9]*}$'; then
+    ok "a fault DMR corrects: the report counts its mismatch and reissue"
+else
+    bad "a fault DMR corrects: the report counts its mismatch and reissue"
+fi
+
+# lockstep inject campaigns on reg_live and insn_out (in DMR's sphere: one
+# copy's registers) with a fixed seed: without redundancy some runs are
+# SDCs; with --redundancy dmr none is, and the runs whose output DMR
+# repaired are counted as corrected; with no reissue allowed
+# (-dmr_max_reissues 0) they are detected instead.  The counts come from
+# the report's "all" row: runs masked sdc due hang perf [corrected detected].
+campaign() { # DB, extra options...: the "all" row of the counts table in $row
+    db=$dir/$1.db
+    shift
+    rm -f "$db" "$db-wal" "$db-shm"
+    env ${LOCKSTEP_RUN_ENV:-} timeout 300 "$lockstep" inject --runs 40 --site reg_live,insn_out \
+        --seed 1 --jobs 2 --db "$db" "$@" -- "$prog" >"$dir/last.out" 2>&1
+    rc=$?
+    row=$(awk '$1 == "all" && $2 == "all" { print; exit }' "$dir/last.out")
+}
+field() { echo "$row" | awk -v k="$1" '{ print $k }'; }
+campaign plain
+if [ $rc = 0 ] && [ "$(field 3)" = 40 ] && [ "$(field 5)" -gt 0 ] &&
+    ! grep -q corrected "$dir/last.out"; then
+    ok "a campaign without redundancy: $(field 5) of 40 runs are SDCs"
+else
+    bad "a campaign without redundancy: some runs are SDCs (row: $row)"
+fi
+campaign dmr --redundancy dmr
+if [ $rc = 0 ] && [ "$(field 3)" = 40 ] && [ "$(field 5)" = 0 ] && [ "$(field 9)" -gt 0 ] &&
+    [ "$(field 10)" = 0 ] && grep -q "^redundant execution: dmr$" "$dir/last.out" &&
+    grep -q "perf corrected detected unlanded$" "$dir/last.out"; then
+    ok "--redundancy dmr: no SDC, $(field 9) of 40 runs corrected"
+else
+    bad "--redundancy dmr: no SDC, some runs corrected (row: $row)"
+fi
+campaign dmr0 --redundancy dmr -O "-dmr_max_reissues 0"
+if [ $rc = 0 ] && [ "$(field 5)" = 0 ] && [ "$(field 9)" = 0 ] && [ "$(field 10)" -gt 0 ]; then
+    ok "--redundancy dmr without reissues: no SDC, $(field 10) of 40 runs detected"
+else
+    bad "--redundancy dmr without reissues: no SDC, some runs detected (row: $row)"
 fi
 
 inj "-lockstep_fault_site l3"

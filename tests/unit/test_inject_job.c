@@ -5,12 +5,14 @@
  * exact `lockstep run` command line of the golden and the faulty runs,
  * the injector's report line (the contract's example, absent fields,
  * nested values, garbage), the determinism record and output hash, and
- * the classification of every outcome.
+ * the classification of every outcome, redundant execution's corrected
+ * and detected included.
  */
 #include <unistd.h>
 
 #include "cli/inject_job.h"
 #include "cli/runrec.h"
+#include "lockstep.h"
 #include "test.h"
 
 static void test_lists(void)
@@ -99,6 +101,14 @@ static void test_report(void)
     inj_report_free(&r);
     CHECK_EQ_INT(inj_report_parse(" {} ", &r), 0);
     CHECK(r.valid && r.landed == -1);
+    CHECK(r.dmr_mismatches == -1 && r.dmr_reissues == -1 && !r.redundancy[0]);
+    inj_report_free(&r);
+    /* redundant execution's totals, said when it is on */
+    CHECK_EQ_INT(inj_report_parse("{\"site\":\"reg_live\",\"landed\":1,\"total_cycles\":900,"
+                                  "\"total_warp_insts\":40,\"launches\":2,\"redundancy\":\"dmr\","
+                                  "\"dmr_mismatches\":3,\"dmr_reissues\":2}", &r), 0);
+    CHECK(r.valid && r.total_cycles == 900 && !strcmp(r.redundancy, "dmr"));
+    CHECK(r.dmr_mismatches == 3 && r.dmr_reissues == 2 && !strcmp(r.site, "reg_live"));
     inj_report_free(&r);
     static const char *const bad[] = {"", "[]", "{", "{\"a\":}", "{\"a\":1,}", "{\"a\" 1}",
                                       "{\"a\":1} x", "{\"a\":\"\\q\"}", "{\"a\":tru}",
@@ -231,10 +241,143 @@ static void test_record_and_classify(void)
     CHECK_EQ_INT(runrec_read(&r), -1);
     for (int o = 0; o < INJ_NOUTCOMES; o++)
         CHECK(strcmp(inj_outcome_name((inj_outcome)o), "?"));
+    CHECK(!strcmp(inj_outcome_name(INJ_NOUTCOMES), "?"));
     strbuf sb = STRBUF_INIT;
     inj_json_str(&sb, "a\"b\\c\n");
     CHECK(!strcmp(sb_cstr(&sb), "\"a\\\"b\\\\c\\u000a\""));
     sb_free(&sb);
+}
+
+/* Redundant execution's outcomes: corrected and detected, from the facts of
+ * a run (its record's launch statuses, its report's DMR totals). */
+static void test_redundancy_outcomes(void)
+{
+    /* the codes are stored in results files: the old ones never move, the
+     * new ones come after them */
+    CHECK_EQ_INT(INJ_MASKED, 0);
+    CHECK_EQ_INT(INJ_SDC, 1);
+    CHECK_EQ_INT(INJ_DUE, 2);
+    CHECK_EQ_INT(INJ_HANG, 3);
+    CHECK_EQ_INT(INJ_PERF, 4);
+    CHECK_EQ_INT(INJ_ERROR, 5);
+    CHECK_EQ_INT(INJ_CORRECTED, 6);
+    CHECK_EQ_INT(INJ_DETECTED, 7);
+    CHECK(!strcmp(inj_outcome_name(INJ_CORRECTED), "corrected"));
+    CHECK(!strcmp(inj_outcome_name(INJ_DETECTED), "detected"));
+    /* the report's order shows every outcome once */
+    int seen[INJ_NOUTCOMES] = {0};
+    for (int k = 0; k < INJ_NOUTCOMES; k++)
+        if ((unsigned)inj_outcome_order[k] < INJ_NOUTCOMES)
+            seen[inj_outcome_order[k]]++;
+    for (int o = 0; o < INJ_NOUTCOMES; o++)
+        CHECK_MSG(seen[o] == 1, "outcome %d shown %d times", o, seen[o]);
+    CHECK_EQ_INT(inj_outcome_order[0], INJ_MASKED);
+    CHECK_EQ_INT(inj_outcome_order[INJ_NOUTCOMES - 1], INJ_ERROR);
+
+    inj_golden gold = {0x1234, 1000, 40, 0};
+    inj_run ok;
+    memset(&ok, 0, sizeof ok);
+    ok.have_record = 1;
+    ok.ended = 1;
+    ok.output_hash = 0x1234;
+    ok.cycles = 1000;
+    ok.warp_insts = 40;
+    ok.dmr_mismatches = ok.dmr_reissues = 0;
+    CHECK_EQ_INT(inj_classify(&gold, &ok, 10000), INJ_MASKED);
+    /* no DMR totals in the report (redundancy off): as before */
+    inj_run x = ok;
+    x.dmr_mismatches = x.dmr_reissues = -1;
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_MASKED);
+    x.cycles = 1100;
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_PERF);
+    /* corrected: the golden output after a mismatch, whatever the cycles */
+    x = ok;
+    x.dmr_mismatches = x.dmr_reissues = 1;
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_CORRECTED);
+    x.cycles = 1400; /* the reissue costs cycles: still corrected, not perf */
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_CORRECTED);
+    /* ... but another output is an SDC, mismatch or not */
+    x.output_hash ^= 1;
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_SDC);
+    /* ... an error exit or a launch fault a DUE, the bound a hang */
+    x = ok;
+    x.dmr_mismatches = 1;
+    x.exit_status = 1;
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_DUE);
+    x = ok;
+    x.dmr_mismatches = 1;
+    x.launch_faults = 1;
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_DUE);
+    x = ok;
+    x.dmr_mismatches = 1;
+    x.cycles = 10000;
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_HANG);
+    /* detected: a launch failed with LOCKSTEP_ERROR_REDUNDANCY; decided
+     * before due, hang and the output */
+    x = ok;
+    x.launch_faults = x.redundancy_faults = 1;
+    x.dmr_mismatches = 1;
+    x.exit_status = 2;
+    x.output_hash ^= 1;
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_DETECTED);
+    x.cycles = 10000;
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_DETECTED);
+    x.ended = 0;
+    x.exit_status = 128 + 6;
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_DETECTED);
+    x.have_record = 0; /* no record: nothing is known */
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_ERROR);
+
+    /* the facts from a record and a report line as the runtime writes them */
+    char path[200];
+    snprintf(path, sizeof path, "%s/lockstep-test-inject-dmr-%d.rec",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    run_rec r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.rec_path, sizeof r.rec_path, "%s", path);
+    char text[300];
+    snprintf(text, sizeof text,
+             "lockstep-det-record 1\nlaunch 0 0 700 00000000000000aa k1\n"
+             "launch 1 %d 300 00000000000000bb k2\ncopy 0 16 00000000000000c0 -1\nend\n",
+             (int)LOCKSTEP_ERROR_REDUNDANCY);
+    write_file(path, text);
+    CHECK_EQ_INT(runrec_read(&r), 0);
+    inj_report rep;
+    CHECK_EQ_INT(inj_report_parse("{\"total_cycles\":1000,\"total_warp_insts\":40,\"launches\":2,"
+                                  "\"redundancy\":\"dmr\",\"dmr_mismatches\":2,\"dmr_reissues\":1}",
+                                  &rep), 0);
+    inj_run_facts(&r, 1, &rep, &x);
+    CHECK(x.launch_faults == 1 && x.redundancy_faults == 1);
+    CHECK(x.dmr_mismatches == 2 && x.dmr_reissues == 1);
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_DETECTED);
+    runrec_free(&r);
+    /* another kernel fault is an ordinary DUE */
+    snprintf(text, sizeof text,
+             "lockstep-det-record 1\nlaunch 0 %d 700 00000000000000aa k1\nend\n",
+             (int)LOCKSTEP_ERROR_ILLEGAL_ADDRESS);
+    write_file(path, text);
+    CHECK_EQ_INT(runrec_read(&r), 0);
+    inj_run_facts(&r, 1, &rep, &x);
+    CHECK(x.launch_faults == 1 && x.redundancy_faults == 0);
+    CHECK_EQ_INT(inj_classify(&gold, &x, 10000), INJ_DUE);
+    runrec_free(&r);
+    /* a clean run with a reissue in it: corrected */
+    write_file(path, "lockstep-det-record 1\nlaunch 0 0 1000 00000000000000aa k1\nend\n");
+    CHECK_EQ_INT(runrec_read(&r), 0);
+    r.stdout_hash = 5;
+    inj_run_facts(&r, 1, &rep, &x);
+    inj_golden g2 = {x.output_hash, 900, 40, 0};
+    CHECK(!x.launch_faults && !x.redundancy_faults && x.cycles == 1000);
+    CHECK_EQ_INT(inj_classify(&g2, &x, 10000), INJ_CORRECTED);
+    inj_report_free(&rep);
+    /* the same run without the DMR totals: perf */
+    CHECK_EQ_INT(inj_report_parse("{\"total_cycles\":1000,\"total_warp_insts\":40}", &rep), 0);
+    inj_run_facts(&r, 1, &rep, &x);
+    CHECK(x.dmr_mismatches == -1);
+    CHECK_EQ_INT(inj_classify(&g2, &x, 10000), INJ_PERF);
+    inj_report_free(&rep);
+    runrec_free(&r);
+    unlink(path);
 }
 
 int main(void)
@@ -245,5 +388,6 @@ int main(void)
     RUN(test_report);
     RUN(test_ace);
     RUN(test_record_and_classify);
+    RUN(test_redundancy_outcomes);
     return test_summary();
 }
