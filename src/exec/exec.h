@@ -302,6 +302,7 @@ struct exec_launch {
     uint32_t fault_cta[3], fault_tid[3], fault_warp, fault_lane, fault_pc;
     uint64_t fault_addr;
     uint64_t fault_cycle;     /* *cycle when it happened (timing mode; 0 otherwise) */
+    const struct exec_cta *fault_c; /* the CTA it happened in (NULL: none) */
     int oom;
     uint64_t host_t0;         /* host clock (ns) at the launch's start, for the timeout */
     uint32_t limit_calls;     /* exec_limits calls, to read the host clock every few */

@@ -32,6 +32,7 @@ void exec_fault(exec_launch *L, const exec_cta *c, const exec_warp *w, int lane,
     L->fault_addr = addr;
     L->fault_pc = pc;
     L->fault_cycle = L->cycle ? *L->cycle : 0;
+    L->fault_c = c;
     if (c)
         memcpy(L->fault_cta, c->ctaid, sizeof L->fault_cta);
     if (w) {

@@ -569,6 +569,39 @@ uint32_t dmr_pair_new(timing_gpu *g, uint64_t cta, uint32_t reissues)
     return g->dmr_npairs++;
 }
 
+int dmr_copy_fault(timing_gpu *g, tm_sm *sm)
+{
+    exec_launch *v = &sm->L;
+    if (v->fault == LOCKSTEP_SUCCESS || v->oom || !v->fault_c ||
+        v->fault == LOCKSTEP_ERROR_OUT_OF_MEMORY || v->fault == LOCKSTEP_ERROR_REDUNDANCY)
+        return 0;
+    tm_cta *tc = NULL;
+    for (uint32_t k = 0; k < sm->nresident_slots && !tc; k++)
+        if (sm->ctas[k].active && sm->ctas[k].c == v->fault_c && sm->ctas[k].dmr_pair)
+            tc = &sm->ctas[k];
+    if (!tc)
+        return 0;
+    if (!dmr_stop_copy(g, sm, tc, v->fault, v->fault_pc, v->fault_cycle))
+        return 0;
+    v->fault = LOCKSTEP_SUCCESS;
+    v->fault_c = NULL;
+    sb_clear(&v->fault_msg);
+    return 1;
+}
+
+int dmr_stop_copy(timing_gpu *g, tm_sm *sm, tm_cta *tc, lockstep_status st, uint32_t pc,
+                  uint64_t t)
+{
+    tm_dmrpair *pr = &g->dmr_pairs[tc->dmr_pair];
+    int c = tc->dmr_copy;
+    if (pr->fault[!c] == st && pr->fault_pc[!c] == pc)
+        return 0; /* both copies fault alike: the program's own fault */
+    pr->fault[c] = st;
+    pr->fault_pc[c] = pc;
+    sm_cta_stop(sm, tc, t);
+    return 1;
+}
+
 void dmr_copy_done(timing_gpu *g, tm_cta *tc)
 {
     tm_dmrpair *pr = &g->dmr_pairs[tc->dmr_pair];
@@ -751,6 +784,9 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
     for (uint32_t i = 0; i < g->dmr_ndone; i++) {
         uint32_t pair = g->dmr_done[i];
         tm_dmrpair *pr = &g->dmr_pairs[pair];
+        /* a copy stopped by its own fault (the other did not fault alike) */
+        if ((pr->fault[0] || pr->fault[1]) && pair_failed(g, pair, end))
+            return -1;
         for (uint32_t q = 0; q < g->nparts && !pr->failed; q++) {
             tm_part *p = &g->parts[q];
             for (tm_dmrent *e = p->dmr_phead[pair]; e; e = e->pnext)

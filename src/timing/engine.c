@@ -1114,6 +1114,17 @@ static void retire(timing_gpu *g, launch_state *ls, uint32_t s)
         if (running || out)
             continue;
         if (barrier) {
+            /* under DMR one copy's deadlock is a difference between the
+             * copies (dmr_absorb_faults); it retires at the next step, as
+             * finished when its last warp ended (not when the step saw it) */
+            const exec_warp *bw = NULL;
+            for (uint32_t i = 0; i < L->nwarps && !bw; i++)
+                if (tc->c->warps[i].state == WARP_BARRIER)
+                    bw = &tc->c->warps[i];
+            if (g->dmr && tc->dmr_pair &&
+                dmr_stop_copy(g, sm, tc, LOCKSTEP_ERROR_BARRIER_DEADLOCK,
+                              bw->stack[bw->sp - 1].pc, tc->done_at))
+                continue;
             exec_deadlock_fault(L, tc->c);
             return;
         }
@@ -1196,6 +1207,7 @@ static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
             sm_charge(sm, g->nsched, nx - t - 1);
         t = nx;
     }
+    sm->resume_at = t;
 }
 
 /* Partition p through the cycles [t, end): accept the requests delivered
@@ -1307,6 +1319,22 @@ static int merge_faults(timing_gpu *g)
     return 1;
 }
 
+/* DMR: a kernel fault of one copy of a pair is a difference between the
+ * copies, as a differing write is (the fault is an output of the sphere
+ * of replication): the copy is stopped, its SM runs on through the rest
+ * of the window from where it stopped, and the pair fails when
+ * both copies are done, to be reissued.  Both copies faulting alike is
+ * the program's fault and stops the launch as without DMR.  In SM order,
+ * at cycles fixed by the faults: the same for any thread count. */
+static void dmr_absorb_faults(timing_gpu *g, uint64_t end)
+{
+    for (uint32_t s = 0; s < g->nsms; s++) {
+        tm_sm *sm = &g->sms[s];
+        while (dmr_copy_fault(g, sm))
+            sm_window(g, sm, sm->resume_at, end);
+    }
+}
+
 /* The serial step's built-in calls: each warp that reached a call of
  * vprintf, malloc, free or __assertfail in the window runs it now on the
  * launch itself (device memory's allocator and the printf buffer are the
@@ -1379,6 +1407,8 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         pfor_run(g->pool, g->nsms + g->nparts, window_item, &job);
         LS_ASSERT(end > T && g->window >= 1);
         g->now = end - 1;
+        if (g->dmr)
+            dmr_absorb_faults(g, end);
         if (merge_faults(g))
             break;
         run_syscalls(g, end);

@@ -219,6 +219,21 @@ static void cta_maybe_finished(tm_sm *sm, tm_cta *tc, uint64_t t)
     sm->nfinished++;
 }
 
+void sm_cta_stop(tm_sm *sm, tm_cta *tc, uint64_t t)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < sm->nsys; i++) /* its built-in calls are not run */
+        if (sm->sys[i]->tc != tc)
+            sm->sys[kept++] = sm->sys[i];
+    sm->nsys = kept;
+    for (uint32_t i = 0; i < sm->L.nwarps; i++) {
+        tm_warp *tw = &tc->warps[i];
+        tw->w->state = WARP_DONE;
+        sm_warp_park(sm, tw);
+    }
+    cta_maybe_finished(sm, tc, t);
+}
+
 int sm_busy(const tm_sm *sm)
 {
     return sm->lq_n || sm->out.n || sm->nresident;

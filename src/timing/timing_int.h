@@ -331,6 +331,11 @@ typedef struct tm_dmrpair {
     uint8_t failed;         /* a mismatch was found (the serial step's decision) */
     uint8_t committed;      /* it has written memory (an atomic released): no reissue */
     uint8_t done[2];        /* copy finished and retired */
+    /* a copy's own kernel fault (dmr_copy_fault): its status and pc; a
+     * copy that faulted was stopped, and the pair fails when both are done
+     * unless both faulted alike (then the fault is the program's) */
+    lockstep_status fault[2];
+    uint32_t fault_pc[2];
     uint64_t done_at;       /* the later copy's finish (its done_at) */
     uint32_t s[2], k[2];    /* its slots: SM, slot */
 } tm_dmrpair;
@@ -405,6 +410,7 @@ typedef struct tm_sm {
     tm_mop **mops;         /* every mop ever allocated (freed with the SM) */
     uint32_t nmops, mops_cap;
     uint64_t wake;         /* earliest cycle it may act */
+    uint64_t resume_at;    /* where its last window stopped (after a fault: the next cycle to run) */
     uint64_t sched_at;     /* earliest cycle a scheduler may issue (see sm_cycle) */
     uint64_t fetch_free;   /* the fetch unit's next free cycle (one warp's fetch a cycle) */
     uint32_t nresident_slots; /* CTA slots of this launch (ctas[]) */
@@ -761,6 +767,17 @@ void dmr_committed(tm_part *p, tm_req *r);
 int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done);
 /* Copy tc (of SM s, slot k) finished and retired. */
 void dmr_copy_done(timing_gpu *g, tm_cta *tc);
+/* SM sm's view stopped at a kernel fault in a DMR copy: 1 if it is the
+ * copy's alone (the copy is stopped, the fault cleared, the pair will
+ * fail and be reissued), 0 if it stands (not a copy's, or its partner
+ * faulted alike: the program's fault). */
+int dmr_copy_fault(timing_gpu *g, tm_sm *sm);
+/* Stop copy tc at cycle t for its own fault st at pc; 0 (nothing done)
+ * when its partner faulted alike. */
+int dmr_stop_copy(timing_gpu *g, tm_sm *sm, tm_cta *tc, lockstep_status st, uint32_t pc,
+                  uint64_t t);
+/* Stop every warp of CTA tc at cycle t (sm.c). */
+void sm_cta_stop(tm_sm *sm, tm_cta *tc, uint64_t t);
 int dmr_part_init(tm_part *p);
 void dmr_part_release(tm_part *p);
 void dmr_part_reset(tm_part *p);

@@ -149,8 +149,10 @@ fi
 
 # lockstep inject campaigns on reg_live and insn_out (in DMR's sphere: one
 # copy's registers) with a fixed seed: without redundancy some runs are
-# SDCs; with --redundancy dmr none is, and the runs whose output DMR
-# repaired are counted as corrected; with no reissue allowed
+# SDCs or DUEs (a copy's bad address); with --redundancy dmr none is (one
+# copy's kernel fault is a difference between the copies, like a differing
+# write), and the runs whose output DMR repaired are counted as corrected;
+# with no reissue allowed
 # (-dmr_max_reissues 0) they are detected instead.  The counts come from
 # the report's "all" row: runs masked sdc due hang perf [corrected detected].
 campaign() { # DB, extra options...: the "all" row of the counts table in $row
@@ -164,19 +166,20 @@ campaign() { # DB, extra options...: the "all" row of the counts table in $row
 }
 field() { echo "$row" | awk -v k="$1" '{ print $k }'; }
 campaign plain
-if [ $rc = 0 ] && [ "$(field 3)" = 40 ] && [ "$(field 5)" -gt 0 ] &&
+if [ $rc = 0 ] && [ "$(field 3)" = 40 ] && [ "$(field 5)" -gt 0 ] && [ "$(field 6)" -gt 0 ] &&
     ! grep -q corrected "$dir/last.out"; then
-    ok "a campaign without redundancy: $(field 5) of 40 runs are SDCs"
+    ok "a campaign without redundancy: $(field 5) of 40 runs are SDCs, $(field 6) DUEs"
 else
-    bad "a campaign without redundancy: some runs are SDCs (row: $row)"
+    bad "a campaign without redundancy: some runs are SDCs and some DUEs (row: $row)"
 fi
 campaign dmr --redundancy dmr
-if [ $rc = 0 ] && [ "$(field 3)" = 40 ] && [ "$(field 5)" = 0 ] && [ "$(field 9)" -gt 0 ] &&
+if [ $rc = 0 ] && [ "$(field 3)" = 40 ] && [ "$(field 5)" = 0 ] && [ "$(field 6)" = 0 ] &&
+    [ "$(field 9)" -gt 0 ] &&
     [ "$(field 10)" = 0 ] && grep -q "^redundant execution: dmr$" "$dir/last.out" &&
     grep -q "perf corrected detected unlanded$" "$dir/last.out"; then
-    ok "--redundancy dmr: no SDC, $(field 9) of 40 runs corrected"
+    ok "--redundancy dmr: no SDC, no DUE, $(field 9) of 40 runs corrected"
 else
-    bad "--redundancy dmr: no SDC, some runs corrected (row: $row)"
+    bad "--redundancy dmr: no SDC, no DUE, some runs corrected (row: $row)"
 fi
 campaign dmr0 --redundancy dmr -O "-dmr_max_reissues 0"
 if [ $rc = 0 ] && [ "$(field 5)" = 0 ] && [ "$(field 9)" = 0 ] && [ "$(field 10)" -gt 0 ]; then

@@ -436,39 +436,75 @@ static void test_dmr_same_on_threads_and_orders(void)
 }
 
 /* The fault injector's faults in the SMs (one copy's) are corrected: each
- * seed that makes the unprotected run's output wrong gives the right output
- * under DMR (or a clean launch error, if the fault made an address bad). */
+ * seed that makes the unprotected run's output wrong, or stops it with a
+ * kernel fault (a bad address, a barrier deadlock), gives the right output
+ * under DMR: one copy's fault is a difference between the copies. */
 static void test_dmr_corrects_injected_faults(void)
 {
     uint32_t grid = 16, block = 64, n = grid * block;
     static run_res golden;
     run(with_head(k_own), BASE, grid, block, &golden);
     CHECK_MSG(golden.st == LOCKSTEP_SUCCESS, "%s", golden.err);
-    int sdc = 0, corrected = 0;
+    int sdc = 0, corrected = 0, due = 0;
     char opts[512];
-    for (int seed = 1; seed <= 24; seed++) {
+    for (int seed = 1; seed <= 40; seed++) {
         const char *site = seed & 1 ? "insn_out" : "reg_live";
         snprintf(opts, sizeof opts,
                  BASE "-lockstep_fault_site %s\n-lockstep_fault_at %d\n-lockstep_fault_seed %d\n",
                  site, 50 + 29 * seed, seed);
         run(with_head(k_own), opts, grid, block, &ra);
-        if (ra.st != LOCKSTEP_SUCCESS || !memcmp(ra.out, golden.out, n * 4))
+        if (ra.st == LOCKSTEP_SUCCESS && !memcmp(ra.out, golden.out, n * 4))
             continue;
-        sdc++;
+        if (ra.st == LOCKSTEP_SUCCESS)
+            sdc++;
+        else
+            due++;
         snprintf(opts, sizeof opts,
                  DMR "-lockstep_fault_site %s\n-lockstep_fault_at %d\n-lockstep_fault_seed %d\n",
                  site, 50 + 29 * seed, seed);
         run(with_head(k_own), opts, grid, block, &rb);
-        if (rb.st == LOCKSTEP_SUCCESS) {
-            CHECK_MSG(!memcmp(rb.out, golden.out, n * 4) && !memcmp(rb.in, golden.in, n * 4),
-                      "%s seed %d: an SDC without DMR is still one with it", site, seed);
-            corrected += rb.t.dmr_mismatches >= 1 && rb.t.dmr_reissues >= 1;
-        } else {
-            CHECK_MSG(rb.st != LOCKSTEP_ERROR_REDUNDANCY, "%s seed %d: %s", site, seed, rb.err);
+        CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "%s seed %d (%s without DMR): %s", site, seed,
+                  lockstep_status_name(ra.st), rb.err);
+        CHECK_MSG(!memcmp(rb.out, golden.out, n * 4) && !memcmp(rb.in, golden.in, n * 4),
+                  "%s seed %d: an SDC or DUE without DMR is still wrong with it", site, seed);
+        corrected += rb.st == LOCKSTEP_SUCCESS && rb.t.dmr_mismatches >= 1 && rb.t.dmr_reissues >= 1;
+    }
+    /* (the fault under DMR lands among twice the warps: not always where it
+     * did without, so some runs have nothing to correct) */
+    CHECK_MSG(sdc >= 3 && due >= 2 && 2 * corrected >= sdc + due,
+              "%d SDCs and %d DUEs without DMR, %d corrected with it", sdc, due, corrected);
+}
+
+/* A fault of the program itself (both copies fault alike) stops the launch
+ * as it does without DMR: an illegal address, a barrier deadlock. */
+static const char *k_bad_store =
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %ctaid.x;\n"
+    "  setp.eq.u32 %p1, %r1, 3;\n  @%p1 mov.u64 %rd1, 64;\n"
+    "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
+static const char *k_bad_barrier =
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .pred %p<3>;\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n"
+    "  setp.eq.u32 %p1, %r2, 2;\n  setp.lt.u32 %p2, %r1, 32;\n  and.pred %p1, %p1, %p2;\n"
+    "  @%p1 bra W;\n  bar.sync 0;\n  ret;\nW:\n  bar.sync 1;\n  ret;\n}\n";
+
+static void test_dmr_program_faults_stand(void)
+{
+    const char *bodies[] = {k_bad_store, k_bad_barrier};
+    for (int b = 0; b < 2; b++) {
+        run(with_head(bodies[b]), BASE, 8, 64, &ra);
+        CHECK_MSG(ra.st != LOCKSTEP_SUCCESS, "kernel %d: no fault without DMR", b);
+        const char *modes[] = {DMR, DMR "-dmr_pair core\n"};
+        for (int m = 0; m < 2; m++) {
+            run(with_head(bodies[b]), modes[m], 8, 64, &rb);
+            CHECK_MSG(rb.st == ra.st, "kernel %d (%d): %s under DMR, %s without: %s", b, m,
+                      lockstep_status_name(rb.st), lockstep_status_name(ra.st), rb.err);
+            CHECK_MSG(rb.t.dmr_reissues == 0, "kernel %d (%d): %" PRIu64 " reissues", b, m,
+                      rb.t.dmr_reissues);
         }
     }
-    CHECK_MSG(sdc >= 3 && corrected >= 3, "%d SDCs without DMR, %d corrected with it", sdc,
-              corrected);
 }
 
 static void test_dmr_refusals(void)
@@ -563,6 +599,7 @@ int main(void)
     RUN(test_dmr_same_on_threads_and_orders);
     RUN(test_dmr_skip0_atomics);
     RUN(test_dmr_corrects_injected_faults);
+    RUN(test_dmr_program_faults_stand);
     RUN(test_dmr_refusals);
     RUN(test_dmr_refuses_cooperative_launches);
     return test_summary();
