@@ -326,7 +326,6 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
     sm->free_mops = m;
 }
 
-/* Which partition serves an address, and a request's crossbar size. */
 /* The texture read r is back: the fetches merged into it are done too. */
 static void texmiss_done(tm_sm *sm, const tm_req *r, uint64_t now)
 {
@@ -346,6 +345,7 @@ static void texmiss_done(tm_sm *sm, const tm_req *r, uint64_t now)
     }
 }
 
+/* Which partition serves an address, and a request's crossbar size. */
 static tm_req *req_make(tm_sm *sm, tm_mop *m, uint64_t line, uint8_t type, uint8_t flags)
 {
     timing_gpu *g = sm->g;
@@ -443,10 +443,10 @@ static uint32_t bank_degree(const timing_gpu *g, const exec_addr *ad, uint32_t l
  * (the texture cache's MSHR, its entries and merges from the cache string;
  * with every entry busy or the line's merges used up a miss sends its own
  * read).  tex_cache_accesses counts lines probed, tex_cache_misses the
- * reads they sent.  With
- * -lockstep_perfect_tex the cache is perfect and zero-latency, as in
- * Sheaffer et al.'s perfect-cache runs: every fetch counts as a hit and its
- * destinations are ready the next cycle, the LD/ST unit busy for that cycle.
+ * reads they sent.  With -lockstep_perfect_tex the cache is perfect and
+ * zero-latency, as in Sheaffer et al.'s perfect-cache runs: every fetch
+ * hits and its destinations are ready the next cycle, the LD/ST unit busy
+ * for that cycle.
  */
 static int tex_issue(tm_sm *sm, exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
                      exec_memres *res)
