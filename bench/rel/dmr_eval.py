@@ -284,7 +284,7 @@ def suite_tables(args):
                      'set title "DMR on the suite: cycles over unprotected (GTX 480 config, small)"\n'
                      'set style data histograms\nset style histogram clustered gap 1\n'
                      'set style fill solid 0.8 border -1\nset boxwidth 0.9\nset yrange [0:2.2]\n'
-                     'set xtics rotate by -45\nset grid ytics\nset key top left\n'
+                     'set xtics rotate by -45\nset grid ytics\nset key outside right top\n'
                      'set arrow from graph 0, first 2 to graph 1, first 2 nohead dt 2\n'
                      'plot "DATA" using 2:xtic(1), "" using 3\n', size="1000,440")
     return md
