@@ -436,11 +436,13 @@ static void part_touched(tm_part *p, uint64_t end)
     p->next_ev = part_next_event(p, end - 1);
 }
 
-/* Send pair's agreed stores to their L2s as writes that carry the bytes,
- * in each partition's arrival order, from cycle t on: memory changes when
- * each reaches the L2 (serve), as a store would; until then the entry stays
- * (COMMITTING) so that the copies' loads still see it.  0 or -1. */
-static int commit(timing_gpu *g, uint32_t pair, uint64_t t, uint64_t end)
+/* Send pair's stores agreed by cycle upto to their L2s as writes that
+ * carry the bytes, in each partition's arrival order, from cycle t on:
+ * memory changes when each reaches the L2 (serve), as a store would; until
+ * then the entry stays (COMMITTING) so that the copies' loads still see
+ * it.  (An atomic's release commits what was agreed when it was decided,
+ * not what the serial step happens to find agreed.)  0 or -1. */
+static int commit(timing_gpu *g, uint32_t pair, uint64_t t, uint64_t upto, uint64_t end)
 {
     for (uint32_t q = 0; q < g->nparts; q++) {
         tm_part *p = &g->parts[q];
@@ -452,7 +454,7 @@ static int commit(timing_gpu *g, uint32_t pair, uint64_t t, uint64_t end)
         int sent = 0;
         for (int64_t i = 0; i < n; i++) {
             tm_dmrent *e = p->dmr_scratch[i];
-            if (e->state != DMR_AGREED)
+            if (e->state != DMR_AGREED || e->matched > upto)
                 continue;
             g->st->dmr_commit_writes++;
             tm_req *r = commit_req(p);
@@ -615,15 +617,17 @@ void dmr_copy_done(timing_gpu *g, tm_cta *tc)
     tc->dmr_pair = 0;
 }
 
-/* Write requests of (pair, copy, warp) the comparator holds: atomics
- * waiting for the partner, or agreed and waiting for release. */
-static uint32_t held_reqs(timing_gpu *g, uint32_t pair, int copy, uint32_t warp, uint64_t *last)
+/* Write requests of (pair, copy, warp) before sequence number `below`
+ * the comparator holds: atomics waiting for the partner, or agreed and
+ * waiting for release. */
+static uint32_t held_reqs(timing_gpu *g, uint32_t pair, int copy, uint32_t warp, uint32_t below,
+                          uint64_t *last)
 {
     uint32_t total = 0;
     for (uint32_t q = 0; q < g->nparts; q++) {
         tm_part *p = &g->parts[q];
         for (tm_dmrent *e = p->dmr_phead[pair]; e; e = e->pnext) {
-            if (e->warp != warp || e->type != REQ_ATOM ||
+            if (e->warp != warp || e->type != REQ_ATOM || e->seq >= below ||
                 (e->state != DMR_HELD0 && e->state != DMR_HELD1 && e->state != DMR_ATOM_AGREED))
                 continue;
             if (e->req && e->req->dmr_copy == copy) {
@@ -637,6 +641,22 @@ static uint32_t held_reqs(timing_gpu *g, uint32_t pair, int copy, uint32_t warp,
         }
     }
     return total;
+}
+
+/* Of warp tw's write requests before sequence number `below`: how many
+ * are not answered yet; *t takes the latest answer to the others. */
+static uint32_t answered_before(const tm_warp *tw, uint32_t below, uint64_t *t)
+{
+    uint32_t lo = MIN(tw->dmr_lo, below), pending = 0;
+    if (lo)
+        *t = MAX(*t, tw->dmr_acks[lo - 1]); /* the latest answer up to lo - 1 */
+    for (uint32_t i = lo; i < below; i++) {
+        if (tw->dmr_acks[i] == TM_NEVER)
+            pending++;
+        else
+            *t = MAX(*t, tw->dmr_acks[i]);
+    }
+    return pending;
 }
 
 /* Can the partner of e (a held store or atomic) never come?  The other
@@ -656,15 +676,16 @@ static int never_matched(timing_gpu *g, const tm_dmrent *e)
     tm_warp *ow = &tc->warps[e->warp];
     int past = ow->w->state == WARP_DONE || ow->dmr_seq > e->seq;
     uint64_t last = 0;
-    return past && ow->dmr_wr_out == held_reqs(g, e->pair, oc, e->warp, &last);
+    return past && ow->dmr_wr_out == held_reqs(g, e->pair, oc, e->warp, UINT32_MAX, &last);
 }
 
 
-static int add_event(timing_gpu *g, uint64_t t, uint32_t pair, uint32_t part, tm_dmrent *e)
+static int add_event(timing_gpu *g, uint64_t t, uint64_t upto, uint32_t pair, uint32_t part,
+                     tm_dmrent *e)
 {
     if (grow((void **)&g->dmr_ev, &g->dmr_ev_cap, g->dmr_nev + 1, sizeof *g->dmr_ev))
         return -1;
-    g->dmr_ev[g->dmr_nev++] = (struct tm_dmrev){t, pair, part, e};
+    g->dmr_ev[g->dmr_nev++] = (struct tm_dmrev){t, upto, pair, part, e};
     return 0;
 }
 
@@ -730,19 +751,23 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
                     }
                 }
             }
-            /* and while a write of its warp (either copy) is on its way:
-             * a store issued before the atomic may arrive after it */
+            /* and while a write its warp (either copy) issued before the
+             * atomic is on its way: such a store may arrive after it.  The
+             * release counts from the last answer to those writes and the
+             * last arrival of the warp's held atomics before it, not from
+             * this step; writes issued after the atomic do not count, so
+             * neither the decision nor its time depends on where the step
+             * falls */
             for (int c = 0; c < 2 && !wait && !pr->failed; c++) {
                 const tm_warp *tw = &g->sms[pr->s[c]].ctas[pr->k[c]].warps[e->warp];
-                wait = tw->dmr_wr_out != held_reqs(g, e->pair, c, e->warp, &t);
-                /* the release counts from the last answer and the last
-                 * arrival of the warp's held atomics, not from this step */
-                t = MAX(t, tw->dmr_ack_at);
+                uint32_t pending = answered_before(tw, e->seq, &t);
+                wait = pending != held_reqs(g, e->pair, c, e->warp, e->seq, &t);
             }
             if (wait) {
                 p->dmr_ready[kept++] = e;
                 continue;
             }
+            uint64_t upto = t; /* what decided the release */
             t = MAX(end, t + g->xwin);
             if (pr->failed) {
                 answer_read(p, L, e->req);
@@ -752,7 +777,7 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
                 reqq_push(&p->replies, r);
                 part_touched(p, end);
                 unlink_free(p, e);
-            } else if (add_event(g, t, e->pair, q, e)) {
+            } else if (add_event(g, t, upto, e->pair, q, e)) {
                 goto oom;
             }
         }
@@ -798,7 +823,7 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
                 }
         }
         if (!pr->failed) {
-            if (add_event(g, MAX(end, pr->done_at + g->xwin), pair, 0, NULL))
+            if (add_event(g, MAX(end, pr->done_at + g->xwin), UINT64_MAX, pair, 0, NULL))
                 goto oom;
             (*done)++;
             continue;
@@ -829,7 +854,7 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
         qsort(g->dmr_ev, g->dmr_nev, sizeof *g->dmr_ev, ev_cmp);
     for (uint32_t i = 0; i < g->dmr_nev; i++) {
         struct tm_dmrev *v = &g->dmr_ev[i];
-        if (commit(g, v->pair, v->t, end))
+        if (commit(g, v->pair, v->t, v->upto, end))
             goto oom;
         if (!v->e)
             continue;

@@ -1783,6 +1783,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
             free(ls.warps[i].rready);
             free(ls.warps[i].pready);
             free(ls.warps[i].det.log);
+            free(ls.warps[i].dmr_acks);
         }
     free(ls.warps);
     free(ls.ctas);

@@ -171,8 +171,7 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     tw->ib_ready = 0;
     tw->npc = IR_NO_PC;
     tw->ldst_pc = IR_NO_PC;
-    tw->dmr_seq = tw->dmr_wr_out = 0;
-    tw->dmr_ack_at = 0;
+    tw->dmr_seq = tw->dmr_wr_out = tw->dmr_lo = 0;
     if (tw->rcap)
         memset(tw->rready, 0, tw->rcap * sizeof *tw->rready);
     if (tw->pcap)
@@ -722,6 +721,15 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
                 r->dmr_copy = tc->dmr_copy;
                 r->dmr_warp = (uint16_t)w->id;
                 if (type != REQ_RD) {
+                    if (tw->dmr_seq == tw->dmr_acks_cap) {
+                        uint32_t cap = tw->dmr_acks_cap ? 2 * tw->dmr_acks_cap : 64;
+                        uint64_t *a = realloc(tw->dmr_acks, cap * sizeof *a);
+                        if (!a)
+                            goto oom;
+                        tw->dmr_acks = a;
+                        tw->dmr_acks_cap = cap;
+                    }
+                    tw->dmr_acks[tw->dmr_seq] = TM_NEVER;
                     r->dmr_seq = tw->dmr_seq++;
                     tw->dmr_wr_out++;
                 }
@@ -912,8 +920,14 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
     tm_mop *m = r->mop;
     lq_unblock(sm, now);
     if (r->dmr_pair && r->type != REQ_RD) {
-        m->tw->dmr_wr_out--;
-        m->tw->dmr_ack_at = now;
+        tm_warp *tw = m->tw;
+        tw->dmr_wr_out--;
+        tw->dmr_acks[r->dmr_seq] = now;
+        /* below dmr_lo an entry holds the latest answer up to it */
+        for (; tw->dmr_lo < tw->dmr_seq && tw->dmr_acks[tw->dmr_lo] != TM_NEVER; tw->dmr_lo++)
+            if (tw->dmr_lo)
+                tw->dmr_acks[tw->dmr_lo] = MAX(tw->dmr_acks[tw->dmr_lo],
+                                               tw->dmr_acks[tw->dmr_lo - 1]);
     }
     if (r->type == REQ_RD) {
         if (r->mshr >= 0) {

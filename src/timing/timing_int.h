@@ -278,7 +278,11 @@ typedef struct tm_warp {
     tm_dabwarp dab;        /* DAB's (-lockstep_det dab) */
     uint32_t dmr_seq;      /* DMR: global write requests issued (the comparator's key) */
     uint32_t dmr_wr_out;   /* DMR: of those, not answered yet */
-    uint64_t dmr_ack_at;   /* DMR: when the last answer to one of them arrived */
+    /* DMR: by sequence number, when each was answered (TM_NEVER: not
+     * yet); dmr_lo: the first not answered; below it an entry holds the
+     * latest answer of all up to it (dmr_answered_before) */
+    uint64_t *dmr_acks;
+    uint32_t dmr_acks_cap, dmr_lo;
 } tm_warp;
 
 struct tm_cta {
@@ -607,6 +611,7 @@ struct timing_gpu {
     struct tm_dmrev {                /* a serial step's commits (a pair confirmed, or an
                                         atomic released), in the order (t, pair) */
         uint64_t t;
+        uint64_t upto;               /* it commits the stores agreed by this cycle */
         uint32_t pair, part;
         tm_dmrent *e;                /* the atomic's entry, NULL: the pair confirmed */
     } *dmr_ev;
