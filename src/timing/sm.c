@@ -898,12 +898,19 @@ static void fetch(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     tw->ib_ready = t + sm->g->cfg->fetch_latency;
 }
 
-/* Is the LD/ST unit unable to take an instruction at `now`?  If so, the
- * warp's stall: *when, and tw's ready_at and ready_why. */
-static inline int ldst_stall(tm_sm *sm, tm_warp *tw, uint64_t now, uint64_t *when)
+/* Is the LD/ST unit busy at `now` (unable to take an instruction)?  Only
+ * an issue, a step of the LD/ST unit or the crossbar's taking a request
+ * changes the answer, none of them during a scheduler's scan. */
+static inline int ldst_busy(const tm_sm *sm, uint64_t now)
 {
-    if (!sm->lq_n && sm->ldst_busy_until <= now && sm->out.n < sm->g->cfg->ldst_queue)
-        return 0;
+    return sm->lq_n || sm->ldst_busy_until > now || sm->out.n >= sm->g->cfg->ldst_queue;
+}
+
+/* The earliest cycle the busy LD/ST unit may take an instruction, as seen
+ * at `now` (TM_NEVER: when the crossbar takes a request, and the waiting
+ * warps are noted for sm_out_drained). */
+static inline uint64_t ldst_free_at(tm_sm *sm, uint64_t now)
+{
     /* the LD/ST unit takes one queued line access per cycle, so it is not
      * free before its queue has drained */
     uint64_t t1 = now + (sm->lq_n ? sm->lq_n : 1);
@@ -915,6 +922,16 @@ static inline int ldst_stall(tm_sm *sm, tm_warp *tw, uint64_t now, uint64_t *whe
         sm->out_waiters = 1;
         t1 = TM_NEVER;
     }
+    return t1;
+}
+
+/* Is the LD/ST unit unable to take an instruction at `now`?  If so, the
+ * warp's stall: *when, and tw's ready_at and ready_why. */
+static inline int ldst_stall(tm_sm *sm, tm_warp *tw, uint64_t now, uint64_t *when)
+{
+    if (!ldst_busy(sm, now))
+        return 0;
+    uint64_t t1 = ldst_free_at(sm, now);
     tm_warp_wait(sm, tw, t1, LOCKSTEP_STALL_MEMORY);
     *when = t1;
     return 1;
@@ -1438,11 +1455,23 @@ void sm_cycle(tm_sm *sm, uint64_t now)
             uint64_t cand = q->ready & ~(skip ? 1ull << skip->rq_k : 0);
             uint64_t part[2] = {cand & (~0ull << start), cand & ((1ull << start) - 1)};
             uint32_t fault_k = UINT32_MAX;
+            /* While the LD/ST unit is busy (it stays so for the whole
+             * scan), a warp on can_issue's fast path (its instruction
+             * waited only for the unit) cannot issue: the scan notes it in
+             * lsw and files all of them at once, below, as can_issue
+             * would have one by one (no determinism mode here). */
+            const int ls_busy = ldst_busy(sm, now);
+            uint64_t lsw = 0;
             for (int h = 0; h < 2 && !chosen && fault_k == UINT32_MAX; h++)
                 for (uint64_t m = part[h]; m; m &= m - 1) {
                     uint32_t k = (uint32_t)__builtin_ctzll(m);
                     tm_warp *tw = list[k];
                     LS_ASSERT(tw && tw->ready_at <= now);
+                    if (ls_busy && tw->ldst_pc != IR_NO_PC && tw->ldst_pc == tw->npc &&
+                        tw->w->state == WARP_RUNNING) {
+                        lsw |= 1ull << k;
+                        continue;
+                    }
                     uint32_t pc;
                     uint64_t when;
                     int why = can_issue(sm, tw, now, &pc, &when);
@@ -1463,6 +1492,30 @@ void sm_cycle(tm_sm *sm, uint64_t now)
                         break;
                     }
                 }
+            if (lsw) {
+                /* the LD/ST waiters the scan passed (before the chosen
+                 * warp, or the fault): ldst_stall's answer for each */
+                LS_ASSERT(!g->det && !g->dab);
+                uint64_t t1 = ldst_free_at(sm, now);
+                for (uint64_t m = lsw; m; m &= m - 1) {
+#ifdef LOCKSTEP_DEBUG
+                    /* the full checks agree, and file the warp the same way */
+                    uint32_t pc2;
+                    uint64_t when2;
+                    LS_ASSERT(can_issue_checks(sm, list[__builtin_ctzll(m)], now, &pc2,
+                                               &when2) == LOCKSTEP_STALL_MEMORY &&
+                              when2 == t1);
+#else
+                    tm_warp_wait(sm, list[__builtin_ctzll(m)], t1, LOCKSTEP_STALL_MEMORY);
+#endif
+                }
+                if (rank[LOCKSTEP_STALL_MEMORY] > best_rank) {
+                    best_reason = LOCKSTEP_STALL_MEMORY;
+                    best_rank = rank[LOCKSTEP_STALL_MEMORY];
+                }
+                if (t1 < wake)
+                    wake = t1;
+            }
             if (!chosen && fault_k == UINT32_MAX) {
                 /* the waiting warps: the highest reason, the earliest time
                  * (the scan's answer does not depend on the order it met
