@@ -1459,22 +1459,35 @@ void sm_cycle(tm_sm *sm, uint64_t now)
              * scan), a warp on can_issue's fast path (its instruction
              * waited only for the unit) cannot issue: the scan notes it in
              * lsw and files all of them at once, below, as can_issue
-             * would have one by one (no determinism mode here). */
-            const int ls_busy = ldst_busy(sm, now);
+             * would have one by one (no determinism mode here, so
+             * can_issue's fast path is written out below). */
             uint64_t lsw = 0;
             for (int h = 0; h < 2 && !chosen && fault_k == UINT32_MAX; h++)
                 for (uint64_t m = part[h]; m; m &= m - 1) {
                     uint32_t k = (uint32_t)__builtin_ctzll(m);
                     tm_warp *tw = list[k];
                     LS_ASSERT(tw && tw->ready_at <= now);
-                    if (ls_busy && tw->ldst_pc != IR_NO_PC && tw->ldst_pc == tw->npc &&
-                        tw->w->state == WARP_RUNNING) {
-                        lsw |= 1ull << k;
-                        continue;
-                    }
                     uint32_t pc;
                     uint64_t when;
-                    int why = can_issue(sm, tw, now, &pc, &when);
+                    int why;
+                    if (tw->ldst_pc != IR_NO_PC && tw->ldst_pc == tw->npc &&
+                        tw->w->state == WARP_RUNNING) {
+                        /* can_issue's fast path: only the LD/ST unit counts */
+                        if (ldst_busy(sm, now)) {
+                            lsw |= 1ull << k;
+                            continue;
+                        }
+#ifdef LOCKSTEP_DEBUG
+                        why = can_issue(sm, tw, now, &pc, &when);
+                        LS_ASSERT(why == LOCKSTEP_STALL_ISSUED);
+#else
+                        why = LOCKSTEP_STALL_ISSUED;
+                        pc = tw->npc;
+                        when = TM_NEVER;
+#endif
+                    } else {
+                        why = can_issue_checks(sm, tw, now, &pc, &when);
+                    }
                     if (why == LOCKSTEP_STALL_ISSUED) {
                         chosen = tw;
                         chosen_pc = pc;
