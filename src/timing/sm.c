@@ -685,7 +685,7 @@ oom:
 static void mark_stale(tm_sm *sm, uint64_t line)
 {
     for (uint32_t i = 0; i < sm->nmshr; i++)
-        if (sm->mshr[i].used && sm->mshr[i].line == line)
+        if (sm->mshr[i].line == line && sm->mshr[i].used)
             sm->mshr[i].stale = 1;
 }
 
@@ -721,7 +721,7 @@ static int ldst_step(tm_sm *sm, uint64_t now)
             st->l1d_misses++;
         tm_mshr *hit = NULL;
         for (uint32_t i = 0; i < sm->nmshr; i++)
-            if (sm->mshr[i].used && !sm->mshr[i].stale && sm->mshr[i].line == r->pline) {
+            if (sm->mshr[i].line == r->pline && sm->mshr[i].used && !sm->mshr[i].stale) {
                 hit = &sm->mshr[i];
                 break;
             }
