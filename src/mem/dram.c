@@ -621,6 +621,14 @@ void dram_advance(dram *d, uint64_t now)
             d->cur = now + 1;
         return;
     }
+    if (d->qn && d->ev_ok && d->ev > d->cur) {
+        /* the remembered event came from a scan at cur (or at an earlier
+         * cycle, with no command before now + 1) that found no command
+         * before it, and nothing has changed since: the scans in between
+         * would find none (ev is no later than the next arrival, the next
+         * refresh and the next readiness) */
+        d->cur = d->ev;
+    }
     size_t counted = d->counted;
     int acted = 0, known = 0;
     uint64_t known_next = 0; /* the last scan's next change, when it ended the loop */

@@ -265,6 +265,39 @@ int icnt_has_space_at(const icnt *n, uint32_t src, uint32_t bytes, uint64_t t)
     return (in->count == 0 && u == 0) || (uint64_t)in->qflits + u + f <= n->c.in_queue_flits;
 }
 
+/* The ring holds send cycles in increasing order (an input sends at most
+ * one flit a cycle, and cycles are simulated in order), and the source sees
+ * them, oldest first, one by one: entry k (k-th oldest) from cred[k] +
+ * credit_delay + 1 on, after which the k + 1 oldest are seen. */
+uint64_t icnt_space_from(const icnt *n, uint32_t src, uint32_t bytes, uint64_t t)
+{
+    if (src >= n->c.nin)
+        return UINT64_MAX;
+    if (icnt_has_space_at(n, src, bytes, t))
+        return t;
+    const icnt_in *in = &n->in[src];
+    uint32_t f = icnt_packet_flits(n, bytes);
+    uint64_t best = UINT64_MAX;
+    if ((uint64_t)in->qflits + f <= n->c.in_queue_flits && in->ccount) {
+        /* fits once at most `room` entries are unseen */
+        uint32_t room = n->c.in_queue_flits - in->qflits - f;
+        if (room < in->ccount) {
+            uint32_t k = in->ccount - room - 1; /* the newest entry that must be seen */
+            uint64_t e = in->cred[(in->chead + k) % n->ccap] + n->c.credit_delay + 1;
+            best = e > t ? e : t;
+        }
+    }
+    if (in->count == 0 && in->ccount) {
+        /* an empty queue takes any packet once nothing is unseen */
+        uint64_t e = in->cred[(in->chead + in->ccount - 1) % n->ccap] + n->c.credit_delay + 1;
+        if (e < best)
+            best = e > t ? e : t;
+    }
+    LS_ASSERT(best > t && (best == UINT64_MAX || icnt_has_space_at(n, src, bytes, best)));
+    LS_ASSERT(best == UINT64_MAX || !icnt_has_space_at(n, src, bytes, best - 1));
+    return best;
+}
+
 int icnt_has_space(const icnt *n, uint32_t src, uint32_t bytes)
 {
     return icnt_has_space_at(n, src, bytes, n->now + 1);

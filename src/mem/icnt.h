@@ -95,6 +95,10 @@ uint64_t icnt_now(const icnt *n);
  * asks for the cycle after the advanced time. */
 int icnt_has_space_at(const icnt *n, uint32_t src, uint32_t bytes, uint64_t t);
 int icnt_has_space(const icnt *n, uint32_t src, uint32_t bytes);
+/* The first cycle >= t at which icnt_has_space_at(n, src, bytes, .) holds,
+ * while no push to src and no advance changes the network (UINT64_MAX: not
+ * before one of them does). */
+uint64_t icnt_space_from(const icnt *n, uint32_t src, uint32_t bytes, uint64_t t);
 /* Queue a packet at input src for output dst at cycle `now` (taken as the
  * advanced time if earlier); payload is opaque.  0, or -1 if there is no space
  * (counted in push_refused) or src/dst is out of range. */

@@ -1175,6 +1175,7 @@ static uint64_t sm_next(const timing_gpu *g, const tm_sm *sm, uint64_t t)
 static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
 {
     const exec_launch *L = &sm->L;
+    sm->out_wait = 0;
     while (t < end && L->fault == LOCKSTEP_SUCCESS) {
         sm->now = t; /* the clock the interpreter's hook and %clock read */
         icnt_msg m;
@@ -1190,11 +1191,13 @@ static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
         } else {
             sm_charge(sm, g->nsched, 1);
         }
-        while (sm->out.head) {
+        while (sm->out.head && t >= sm->out_wait) {
             tm_req *r = sm->out.head;
             uint32_t bytes = tm_req_bytes(r, 0);
-            if (!icnt_has_space_at(g->reqnet, sm->id, bytes, t))
+            if (!icnt_has_space_at(g->reqnet, sm->id, bytes, t)) {
+                sm->out_wait = icnt_space_from(g->reqnet, sm->id, bytes, t);
                 break;
+            }
             reqq_pop(&sm->out);
             icnt_push(g->reqnet, t, sm->id, r->part, bytes, r);
         }

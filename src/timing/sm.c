@@ -780,7 +780,7 @@ oom:
 static void mark_stale(tm_sm *sm, uint64_t line)
 {
     for (uint32_t i = 0; i < sm->nmshr; i++)
-        if (sm->mshr[i].used && sm->mshr[i].line == line)
+        if (sm->mshr[i].line == line && sm->mshr[i].used)
             sm->mshr[i].stale = 1;
 }
 
@@ -816,7 +816,7 @@ static int ldst_step(tm_sm *sm, uint64_t now)
             st->l1d_misses++;
         tm_mshr *hit = NULL;
         for (uint32_t i = 0; i < sm->nmshr; i++)
-            if (sm->mshr[i].used && !sm->mshr[i].stale && sm->mshr[i].line == r->pline) {
+            if (sm->mshr[i].line == r->pline && sm->mshr[i].used && !sm->mshr[i].stale) {
                 hit = &sm->mshr[i];
                 break;
             }
@@ -1001,12 +1001,19 @@ static void fetch(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     tw->ib_ready = t + sm->g->cfg->fetch_latency;
 }
 
-/* Is the LD/ST unit unable to take an instruction at `now`?  If so, the
- * warp's stall: *when, and tw's ready_at and ready_why. */
-static inline int ldst_stall(tm_sm *sm, tm_warp *tw, uint64_t now, uint64_t *when)
+/* Is the LD/ST unit busy at `now` (unable to take an instruction)?  Only
+ * an issue, a step of the LD/ST unit or the crossbar's taking a request
+ * changes the answer, none of them during a scheduler's scan. */
+static inline int ldst_busy(const tm_sm *sm, uint64_t now)
 {
-    if (!sm->lq_n && sm->ldst_busy_until <= now && sm->out.n < sm->g->cfg->ldst_queue)
-        return 0;
+    return sm->lq_n || sm->ldst_busy_until > now || sm->out.n >= sm->g->cfg->ldst_queue;
+}
+
+/* The earliest cycle the busy LD/ST unit may take an instruction, as seen
+ * at `now` (TM_NEVER: when the crossbar takes a request, and the waiting
+ * warps are noted for sm_out_drained). */
+static inline uint64_t ldst_free_at(tm_sm *sm, uint64_t now)
+{
     /* the LD/ST unit takes one queued line access per cycle, so it is not
      * free before its queue has drained */
     uint64_t t1 = now + (sm->lq_n ? sm->lq_n : 1);
@@ -1018,6 +1025,16 @@ static inline int ldst_stall(tm_sm *sm, tm_warp *tw, uint64_t now, uint64_t *whe
         sm->out_waiters = 1;
         t1 = TM_NEVER;
     }
+    return t1;
+}
+
+/* Is the LD/ST unit unable to take an instruction at `now`?  If so, the
+ * warp's stall: *when, and tw's ready_at and ready_why. */
+static inline int ldst_stall(tm_sm *sm, tm_warp *tw, uint64_t now, uint64_t *when)
+{
+    if (!ldst_busy(sm, now))
+        return 0;
+    uint64_t t1 = ldst_free_at(sm, now);
     tm_warp_wait(sm, tw, t1, LOCKSTEP_STALL_MEMORY);
     *when = t1;
     return 1;
@@ -1541,6 +1558,13 @@ void sm_cycle(tm_sm *sm, uint64_t now)
             uint64_t cand = q->ready & ~(skip ? 1ull << skip->rq_k : 0);
             uint64_t part[2] = {cand & (~0ull << start), cand & ((1ull << start) - 1)};
             uint32_t fault_k = UINT32_MAX;
+            /* While the LD/ST unit is busy (it stays so for the whole
+             * scan), a warp on can_issue's fast path (its instruction
+             * waited only for the unit) cannot issue: the scan notes it in
+             * lsw and files all of them at once, below, as can_issue
+             * would have one by one (no determinism mode here, so
+             * can_issue's fast path is written out below). */
+            uint64_t lsw = 0;
             for (int h = 0; h < 2 && !chosen && fault_k == UINT32_MAX; h++)
                 for (uint64_t m = part[h]; m; m &= m - 1) {
                     uint32_t k = (uint32_t)__builtin_ctzll(m);
@@ -1548,7 +1572,25 @@ void sm_cycle(tm_sm *sm, uint64_t now)
                     LS_ASSERT(tw && tw->ready_at <= now);
                     uint32_t pc;
                     uint64_t when;
-                    int why = can_issue(sm, tw, now, &pc, &when);
+                    int why;
+                    if (tw->ldst_pc != IR_NO_PC && tw->ldst_pc == tw->npc &&
+                        tw->w->state == WARP_RUNNING) {
+                        /* can_issue's fast path: only the LD/ST unit counts */
+                        if (ldst_busy(sm, now)) {
+                            lsw |= 1ull << k;
+                            continue;
+                        }
+#ifdef LOCKSTEP_DEBUG
+                        why = can_issue(sm, tw, now, &pc, &when);
+                        LS_ASSERT(why == LOCKSTEP_STALL_ISSUED);
+#else
+                        why = LOCKSTEP_STALL_ISSUED;
+                        pc = tw->npc;
+                        when = TM_NEVER;
+#endif
+                    } else {
+                        why = can_issue_checks(sm, tw, now, &pc, &when);
+                    }
                     if (why == LOCKSTEP_STALL_ISSUED) {
                         chosen = tw;
                         chosen_pc = pc;
@@ -1566,6 +1608,30 @@ void sm_cycle(tm_sm *sm, uint64_t now)
                         break;
                     }
                 }
+            if (lsw) {
+                /* the LD/ST waiters the scan passed (before the chosen
+                 * warp, or the fault): ldst_stall's answer for each */
+                LS_ASSERT(!g->det && !g->dab);
+                uint64_t t1 = ldst_free_at(sm, now);
+                for (uint64_t m = lsw; m; m &= m - 1) {
+#ifdef LOCKSTEP_DEBUG
+                    /* the full checks agree, and file the warp the same way */
+                    uint32_t pc2;
+                    uint64_t when2;
+                    LS_ASSERT(can_issue_checks(sm, list[__builtin_ctzll(m)], now, &pc2,
+                                               &when2) == LOCKSTEP_STALL_MEMORY &&
+                              when2 == t1);
+#else
+                    tm_warp_wait(sm, list[__builtin_ctzll(m)], t1, LOCKSTEP_STALL_MEMORY);
+#endif
+                }
+                if (rank[LOCKSTEP_STALL_MEMORY] > best_rank) {
+                    best_reason = LOCKSTEP_STALL_MEMORY;
+                    best_rank = rank[LOCKSTEP_STALL_MEMORY];
+                }
+                if (t1 < wake)
+                    wake = t1;
+            }
             if (!chosen && fault_k == UINT32_MAX) {
                 /* the waiting warps: the highest reason, the earliest time
                  * (the scan's answer does not depend on the order it met

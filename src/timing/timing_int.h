@@ -410,6 +410,9 @@ typedef struct tm_sm {
                               (TM_NEVER: not blocked); it waits for a fill */
     uint64_t ldst_busy_until;
     tm_reqq out;           /* waiting to enter the crossbar */
+    uint64_t out_wait;     /* its head fits in the crossbar's input from this cycle on
+                              (sm_window: within a window only the SM's own pushes change
+                              its input, and it asks again after each; 0 at a window's start) */
     tm_mop *free_mops;
     tm_mop **mops;         /* every mop ever allocated (freed with the SM) */
     uint32_t nmops, mops_cap;
