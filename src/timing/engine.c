@@ -1018,10 +1018,10 @@ static int dmr_can_dispatch(const timing_gpu *g, const launch_state *ls)
 }
 
 /* DMR: each CTA starts as a pair of copies in two free slots (on two SMs;
- * -dmr_pair slot: any two; core: two of one SM), both from the later slot's start: a reissued CTA
- * if one is due by then, else the grid's next.  A slot takes the
- * first slot after it in the order (cand_cmp) that it may pair with; a slot
- * left alone waits for the next dispatch.  Pairing greedily in that order
+ * -dmr_pair slot: any two; core: two of one SM), both from the later
+ * slot's start: a reissued CTA if one is due by then, else the grid's
+ * next.  A slot takes the first slot after it in the order (cand_cmp) that
+ * it may pair with; a slot left alone waits for the next dispatch.  Pairing greedily in that order
  * gives the same pairs whichever serial step sees the slots free, so
  * dispatch does not depend on where windows fall. */
 static void dispatch_dmr(timing_gpu *g, launch_state *ls, uint64_t now)

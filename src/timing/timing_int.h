@@ -417,7 +417,8 @@ typedef struct tm_sm {
     tm_mop **mops;         /* every mop ever allocated (freed with the SM) */
     uint32_t nmops, mops_cap;
     uint64_t wake;         /* earliest cycle it may act */
-    uint64_t resume_at;    /* where its last window stopped (after a fault: the next cycle to run) */
+    uint64_t resume_at;    /* where its last window stopped (after a fault: the next
+                              cycle to run) */
     uint64_t sched_at;     /* earliest cycle a scheduler may issue (see sm_cycle) */
     uint64_t fetch_free;   /* the fetch unit's next free cycle (one warp's fetch a cycle) */
     uint32_t nresident_slots; /* CTA slots of this launch (ctas[]) */

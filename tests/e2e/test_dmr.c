@@ -467,7 +467,8 @@ static void test_dmr_corrects_injected_faults(void)
                   lockstep_status_name(ra.st), rb.err);
         CHECK_MSG(!memcmp(rb.out, golden.out, n * 4) && !memcmp(rb.in, golden.in, n * 4),
                   "%s seed %d: an SDC or DUE without DMR is still wrong with it", site, seed);
-        corrected += rb.st == LOCKSTEP_SUCCESS && rb.t.dmr_mismatches >= 1 && rb.t.dmr_reissues >= 1;
+        corrected += rb.st == LOCKSTEP_SUCCESS && rb.t.dmr_mismatches >= 1 &&
+                     rb.t.dmr_reissues >= 1;
     }
     /* (the fault under DMR lands among twice the warps: not always where it
      * did without, so some runs have nothing to correct) */

@@ -333,8 +333,9 @@ static void test_tex_cache_timing(void)
               t[0].tex_misses);
     CHECK_EQ_U64(t[1].tex_accesses, 2);
     CHECK_EQ_U64(t[1].tex_misses, 0);
-    CHECK_MSG(t[1].cycles + 100 < t[0].cycles, "perfect texture cache: %" PRIu64 " cycles, real %" PRIu64,
-              t[1].cycles, t[0].cycles);
+    CHECK_MSG(t[1].cycles + 100 < t[0].cycles,
+              "perfect texture cache: %" PRIu64 " cycles, real %" PRIu64, t[1].cycles,
+              t[0].cycles);
 }
 
 static void test_functional(void) { run_mode("functional"); }
