@@ -1,6 +1,6 @@
 """bench/common/evalplot.py -- what the evaluation scripts (bench/det,
 bench/rel) share: drawing a figure with gnuplot from tab-separated data,
-and Wilson score intervals for shares of runs.
+Wilson score intervals for shares of runs, and geometric means.
 
 A figure is drawn only when gnuplot is installed (Debian: gnuplot-nox); the
 tables never need it."""
@@ -28,6 +28,12 @@ def gnuplot(out, name, data, script, size="900,420"):
     subprocess.run(["gnuplot"], input=full, text=True, check=True)
     os.remove(dat)
     return True
+
+
+def geomean(v):
+    """The geometric mean of the positive values of v (0 when there are none)."""
+    v = [x for x in v if x > 0]
+    return math.exp(sum(math.log(x) for x in v) / len(v)) if v else 0
 
 
 def wilson(k, n, z=Z95):

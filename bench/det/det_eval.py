@@ -25,7 +25,6 @@ Usage: bench/det/det_eval.py [--config F] [--out DIR] [--lockstep BIN] [--replot
 """
 import argparse
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -77,8 +76,7 @@ def run_suite(args, name, opts, names):
 
 
 def geomean(v):
-    v = [x for x in v if x > 0]
-    return math.exp(sum(math.log(x) for x in v) / len(v)) if v else 0
+    return evalplot.geomean(v)
 
 
 def md_table(head, rows):

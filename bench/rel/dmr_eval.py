@@ -166,23 +166,24 @@ def run_campaigns(args):
                 fail("%s: lockstep inject failed (exit %d)\n%s" % (w, r.returncode, r.stderr[-3000:]))
 
 
-def geomean(v):
-    import math
-    v = [x for x in v if x > 0]
-    return math.exp(sum(math.log(x) for x in v) / len(v)) if v else 0
-
-
 def md_table(head, rows):
     out = "| " + " | ".join(head) + " |\n|" + "|".join("---" for _ in head) + "|\n"
     return out + "".join("| " + " | ".join(str(c) for c in r) + " |\n" for r in rows)
 
 
-def stress_tables(args):
-    path = os.path.join(args.out, "stress.json")
+def load_results(args, name):
+    """OUT/NAME as written by a part's run, or None when that part was not run."""
+    path = os.path.join(args.out, name)
     if not os.path.exists(path):
-        return ""
+        return None
     with open(path) as f:
-        res = json.load(f)
+        return json.load(f)
+
+
+def stress_tables(args):
+    res = load_results(args, "stress.json")
+    if res is None:
+        return ""
     cyc = {(x["domain"], x["reads"], x["cache"], x["mode"]): x for x in res}
     md = ""
     for mode, title in (("core", "DMR, both copies on one SM (`-dmr_pair core`)"),
@@ -243,11 +244,9 @@ def stress_tables(args):
 
 
 def suite_tables(args):
-    path = os.path.join(args.out, "suite.json")
-    if not os.path.exists(path):
+    res = load_results(args, "suite.json")
+    if res is None:
         return ""
-    with open(path) as f:
-        res = json.load(f)
     base = res["none"]
     rows, gm = [], {"core": [], "sm": []}
     for name in sorted(base):
@@ -272,8 +271,8 @@ def suite_tables(args):
                    "DMR sm cycles", "overhead", "/ 2x", "output (core)", "comparisons"], rows)
     md += ("\nGeometric mean over the workloads that run: core pairs %.2fx (%d workloads, %d under 1.5x), "
            "SM pairs %.2fx (%d, %d under 1.5x).\n" % (
-               geomean(gm["core"]), len(gm["core"]), sum(v < 1.5 for v in gm["core"]),
-               geomean(gm["sm"]), len(gm["sm"]), sum(v < 1.5 for v in gm["sm"])))
+               evalplot.geomean(gm["core"]), len(gm["core"]), sum(v < 1.5 for v in gm["core"]),
+               evalplot.geomean(gm["sm"]), len(gm["sm"]), sum(v < 1.5 for v in gm["sm"])))
     data = "workload\tDMR (core)\tDMR (sm)\n"
     for name in sorted(base):
         c, s = res["core"].get(name), res["sm"].get(name)

@@ -721,14 +721,9 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
                 r->dmr_copy = tc->dmr_copy;
                 r->dmr_warp = (uint16_t)w->id;
                 if (type != REQ_RD) {
-                    if (tw->dmr_seq == tw->dmr_acks_cap) {
-                        uint32_t cap = tw->dmr_acks_cap ? 2 * tw->dmr_acks_cap : 64;
-                        uint64_t *a = realloc(tw->dmr_acks, cap * sizeof *a);
-                        if (!a)
-                            goto oom;
-                        tw->dmr_acks = a;
-                        tw->dmr_acks_cap = cap;
-                    }
+                    if (vec_grow_((void **)&tw->dmr_acks, &tw->dmr_acks_cap, tw->dmr_seq + 1ull,
+                                  sizeof *tw->dmr_acks))
+                        goto oom;
                     tw->dmr_acks[tw->dmr_seq] = TM_NEVER;
                     r->dmr_seq = tw->dmr_seq++;
                     tw->dmr_wr_out++;

@@ -282,7 +282,8 @@ typedef struct tm_warp {
      * yet); dmr_lo: the first not answered; below it an entry holds the
      * latest answer of all up to it (dmr_answered_before) */
     uint64_t *dmr_acks;
-    uint32_t dmr_acks_cap, dmr_lo;
+    size_t dmr_acks_cap;
+    uint32_t dmr_lo;
 } tm_warp;
 
 struct tm_cta {
