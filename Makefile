@@ -146,7 +146,8 @@ test: all-tests
 TSAN_TESTS = $(BUILD)/tests/e2e/test_engine_threads $(BUILD)/tests/e2e/test_timing \
              $(BUILD)/tests/unit/test_pfor $(BUILD)/tests/e2e/test_mem_seam \
              $(BUILD)/tests/e2e/test_gpudet $(BUILD)/tests/e2e/test_dab \
-             $(BUILD)/tests/e2e/test_fault $(BUILD)/tests/e2e/test_ace
+             $(BUILD)/tests/e2e/test_fault $(BUILD)/tests/e2e/test_ace \
+             $(BUILD)/tests/e2e/test_dmr
 tsan: $(TSAN_TESTS)
 	@for t in $(TSAN_TESTS); do \
 	    if TSAN_OPTIONS="halt_on_error=1" $$t >$$t.log 2>&1; then \

@@ -448,7 +448,15 @@ LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
       "DMR: cycles atomics waited in the comparator for their partner copy")                \
     X(dmr_log_entries_max, "dmr_log_entries_max",                                       \
       "DMR: the most entries a partition's comparator held at once")                        \
-    X(dmr_commit_writes, "dmr_commit_writes", "DMR: agreed line writes committed to memory")
+    X(dmr_commit_writes, "dmr_commit_writes", "DMR: agreed line writes committed to memory") \
+    X(dmr_lvq_loads, "dmr_lvq_loads",                                                   \
+      "DMR load-value replication: second-copy global loads given the first copy's values")  \
+    X(dmr_lvq_waits, "dmr_lvq_waits",                                                   \
+      "DMR load-value replication: second-copy loads that waited for the first copy's")      \
+    X(dmr_lvq_wait_cycles, "dmr_lvq_wait_cycles",                                       \
+      "DMR load-value replication: cycles those waited beyond their own values")             \
+    X(dmr_lvq_entries_max, "dmr_lvq_entries_max",                                       \
+      "DMR load-value replication: the most entries the load value queue held at once")
 
 /* Timing-mode counters of a launch. */
 typedef struct lockstep_timing_stats {

@@ -643,6 +643,12 @@ lockstep_status lockstep_config_validate(lockstep_config *cfg)
         what = msg;
     } else if (cfg->dmr_flip_line && strcmp(cfg->redundancy, "dmr")) {
         what = "-dmr_flip_line is a test knob of DMR: it needs -lockstep_redundancy dmr";
+    } else if (cfg->dmr_flip_load && (strcmp(cfg->redundancy, "dmr") || !cfg->dmr_load_values)) {
+        what = "-dmr_flip_load is a test knob of DMR's load-value replication: it needs "
+               "-lockstep_redundancy dmr and -dmr_load_values 1";
+    } else if (cfg->dmr_load_values && strcmp(cfg->redundancy, "dmr")) {
+        what = "-dmr_load_values 1 replicates load values between DMR's copies: it needs "
+               "-lockstep_redundancy dmr";
     } else if (strcmp(cfg->redundancy, "none") && strcmp(cfg->det, "none")) {
         snprintf(msg, sizeof msg,
                  "-lockstep_redundancy %s cannot be combined with -lockstep_det %s (both hold "

@@ -274,12 +274,22 @@
       "the same SM allowed) or core (two slots of one SM, sharing its caches)")                 \
     X(U32, dmr_max_reissues, "-dmr_max_reissues", "3", 0, 1000,                                   \
       "DMR: times a failing CTA pair is reissued before the launch fails")                      \
+    X(U32, dmr_load_values, "-dmr_load_values", "0", 0, 1,                                       \
+      "DMR: load-value replication: a pair's second copy takes the first copy's global load "  \
+      "values (addresses compared), so copies of a kernel whose CTAs read what others write "  \
+      "during the launch agree; the load value queue is then outside the sphere")              \
+    X(U64, dmr_lvq_timeout, "-dmr_lvq_timeout", "1000000", 1, UINT64_MAX,                        \
+      "DMR load-value replication: cycles a second copy's load waits for the first copy's "   \
+      "before the pair counts as failed (copies a fault sent different ways)")               \
     X(U32, dmr_flip_store, "-dmr_flip_store", "0", 0, 1000000000,                                 \
       "test knob: flip bit 0 of the first byte of the N-th global store request (1-based) of "  \
       "CTA 0 (with DMR: of its copy 1, first run only); 0: off")                                \
     X(U32, dmr_flip_line, "-dmr_flip_line", "0", 0, 1000000000,                                   \
       "DMR test knob: send the N-th global write request (store or atomic, 1-based) of CTA "   \
       "0's copy 1 (first run) to the next 128-byte line, as an address fault would; 0: off")   \
+    X(U32, dmr_flip_load, "-dmr_flip_load", "0", 0, 1000000000,                                   \
+      "DMR test knob: move the first lane of the N-th global load (1-based) of CTA 0's copy 1 " \
+      "(first run) to the neighbouring element, as an address fault would; 0: off")           \
     /* ---- fault injection (src/rel/inject.c, docs/RELIABILITY.md) ---- */                    \
     X(STR, fault_site, "-lockstep_fault_site", "none", 0, 0,                                      \
       "fault injection: where one fault lands (none, reg_live, reg_any, pred, insn_out, alu, "   \

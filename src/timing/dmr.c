@@ -710,9 +710,16 @@ static int done_before(const timing_gpu *g, uint32_t x, uint32_t y)
     return tx != ty ? tx < ty : x < y;
 }
 
+static int lvq_step(timing_gpu *g, uint64_t end);
+static void lvq_drop_pair(timing_gpu *g, uint32_t pair);
+
 int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
 {
     exec_launch *L = g->L;
+    /* 0. load-value replication: the queue, its differences and waits
+     * (first, so what it finds failed counts in the decisions below) */
+    if (g->dmr_lvr && lvq_step(g, end))
+        return -1;
     /* 1. the partitions' mismatches, in partition order */
     for (uint32_t q = 0; q < g->nparts; q++) {
         tm_part *p = &g->parts[q];
@@ -822,6 +829,7 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
                     break;
                 }
         }
+        lvq_drop_pair(g, pair);
         if (!pr->failed) {
             if (add_event(g, MAX(end, pr->done_at + g->xwin), UINT64_MAX, pair, 0, NULL))
                 goto oom;
@@ -875,4 +883,331 @@ oom:
     exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
                "out of host memory in the DMR comparator");
     return -1;
+}
+
+/* ---- load-value replication (-dmr_load_values) ---------------------------------------
+ *
+ * The copies of a pair read global memory at different times, so a kernel
+ * whose CTAs read what other CTAs change during the launch can give its
+ * copies different values, and a mismatch the copies did not cause.  With
+ * load-value replication, copy 1's global loads take copy 0's values (the
+ * load value queue of redundant multithreading): each global load mop of
+ * copy 0 records its lanes' addresses and bytes (dmr_lvq_issue,
+ * dmr_lvq_reply) and, when its last reply is back, goes to its SM's
+ * outbox; the serial step puts outboxes into the queue (g->lvq_b), which
+ * SMs only read during windows.  Copy 1's same load (same pair, warp and
+ * load count) still makes its own accesses, whose timing is modelled; when
+ * its last reply is back it takes copy 0's entry: same instruction, lanes
+ * and addresses, or the pair fails (an address fault in either copy).  Its
+ * values are available from copy 0's plus a crossbar trip (entry.ready),
+ * and it waits for the entry if copy 0 has not loaded yet (the serial step
+ * finishes it, lvq_step).  The queue is outside the sphere of replication:
+ * a fault in what copy 0 read (its L1, the L2, DRAM) reaches both copies.
+ */
+
+#define LVQ_BUCKETS 4096u
+
+static uint32_t lvq_bucket(const timing_gpu *g, uint32_t pair, uint32_t warp, uint32_t seq)
+{
+    uint64_t k = ((uint64_t)pair << 32 | (uint64_t)warp << 20) ^ seq;
+    return (uint32_t)(k * 0x9E3779B97F4A7C15ull >> 40) & (g->lvq_nb - 1);
+}
+
+static tm_lvq *lvq_find(const timing_gpu *g, const tm_lvq *k)
+{
+    if (!g->lvq_b)
+        return NULL;
+    for (tm_lvq *e = g->lvq_b[lvq_bucket(g, k->pair, k->warp, k->seq)]; e; e = e->next)
+        if (e->pair == k->pair && e->warp == k->warp && e->seq == k->seq)
+            return e;
+    return NULL;
+}
+
+int dmr_lvq_issue(tm_sm *sm, tm_warp *tw, tm_mop *m)
+{
+    (void)sm;
+    if (exec_mem_size(m->in) > TM_LVQ_BYTES)
+        return 0; /* (no such load today; both copies would skip it alike) */
+    tm_lvq *e = malloc(sizeof *e);
+    if (!e)
+        return -1;
+    e->next = e->pnext = e->pprev = e->onext = NULL;
+    e->in = m->in;
+    e->ready = 0;
+    e->pair = tw->tc->dmr_pair;
+    e->copy = tw->tc->dmr_copy;
+    e->warp = (uint16_t)tw->w->id;
+    e->seq = tw->dmr_ldseq++;
+    e->used = 0;
+    e->lanes = 0;
+    m->lv = e;
+    return 0;
+}
+
+int dmr_lvq_reply(tm_mop *m, uint32_t lanes, uint64_t base, const uint8_t *bytes)
+{
+    tm_lvq *e = m->lv;
+    uint32_t size = exec_mem_size(m->in);
+    for (uint32_t k = lanes; k; k &= k - 1) {
+        int l = ctz32(k);
+        e->a[l] = m->ad.a[l];
+        memcpy(e->v[l], bytes + (m->ad.a[l] - base), size);
+    }
+    e->lanes |= lanes;
+    return e->copy;
+}
+
+/* Write values src (its lanes) to m's destinations. */
+static void lvq_write(tm_sm *sm, tm_mop *m, const tm_lvq *src)
+{
+    exec_addr ad;
+    for (uint32_t k = src->lanes; k; k &= k - 1) {
+        int l = ctz32(k);
+        ad.a[l] = (uint64_t)l * TM_LVQ_BYTES;
+        ad.space[l] = m->ad.space[l];
+    }
+    if (src->lanes)
+        exec_reply_load(&sm->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, src->lanes, &ad, 0,
+                        &src->v[0][0]);
+}
+
+/* Copy 1's mop m takes copy 0's entry x, or finds a difference (then the
+ * pair fails: *failed, and m keeps its own values).  m's buffer is freed. */
+static void lvq_take(tm_sm *sm, tm_mop *m, const tm_lvq *x, int *failed)
+{
+    tm_lvq *e = m->lv;
+    int same = x->in == e->in && x->lanes == e->lanes;
+    for (uint32_t k = e->lanes; k && same; k &= k - 1)
+        same = x->a[ctz32(k)] == e->a[ctz32(k)];
+    *failed = !same;
+    if (same) {
+        lvq_write(sm, m, x);
+        m->done_at = MAX(m->done_at, x->ready);
+        sm->st.dmr_lvq_loads++;
+    } else {
+        lvq_write(sm, m, e);
+    }
+    m->lv = NULL;
+    free(e);
+}
+
+/* Note that copy 1 on SM sm found its load differ from copy 0's: the pair
+ * fails at the serial step. */
+static void lvq_oom(tm_sm *sm, const tm_mop *m)
+{
+    sm->L.oom = 1;
+    exec_fault(&sm->L, m->tw->tc->c, m->tw->w, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+               "out of host memory in the DMR load value queue");
+}
+
+static void lvq_note_fail(tm_sm *sm, const tm_mop *m, uint32_t pair)
+{
+    if (grow((void **)&sm->lvq_fail, &sm->lvq_fail_cap, sm->lvq_nfail + 1, sizeof *sm->lvq_fail))
+        lvq_oom(sm, m);
+    else
+        sm->lvq_fail[sm->lvq_nfail++] = pair;
+}
+
+int dmr_lvq_done(tm_sm *sm, tm_mop *m)
+{
+    timing_gpu *g = sm->g;
+    tm_lvq *e = m->lv;
+    if (e->copy == 0) {
+        /* copy 0: the entry waits in the outbox for the serial step */
+        e->ready = m->done_at + g->xwin;
+        e->onext = sm->lvq_out;
+        sm->lvq_out = e;
+        m->lv = NULL;
+        return 0;
+    }
+    uint32_t pair = e->pair;
+    tm_lvq *x = lvq_find(g, e);
+    if (x) {
+        int failed;
+        lvq_take(sm, m, x, &failed);
+        if (failed) {
+            lvq_note_fail(sm, m, pair);
+        } else {
+            x->used = 1; /* only this mop has its key; freed at the serial step */
+            x->onext = sm->lvq_used;
+            sm->lvq_used = x;
+        }
+        return 0;
+    }
+    if (!g->dmr_pairs[pair].failed &&
+        !grow((void **)&sm->lvq_wait, &sm->lvq_wait_cap, sm->lvq_nwait + 1, sizeof *sm->lvq_wait)) {
+        /* copy 0 has not loaded yet: wait for it */
+        e->ready = m->done_at; /* (a waiting copy 1's: when its own values came) */
+        sm->lvq_wait[sm->lvq_nwait++] = m;
+        return 1;
+    }
+    if (!g->dmr_pairs[pair].failed)
+        lvq_oom(sm, m);
+    /* a failed pair runs to its end on its own values */
+    lvq_write(sm, m, e);
+    m->lv = NULL;
+    free(e);
+    return 0;
+}
+
+static void lvq_unlink_free(timing_gpu *g, tm_lvq *e)
+{
+    tm_lvq **pp = &g->lvq_b[lvq_bucket(g, e->pair, e->warp, e->seq)];
+    while (*pp != e)
+        pp = &(*pp)->next;
+    *pp = e->next;
+    if (e->pprev)
+        e->pprev->pnext = e->pnext;
+    else
+        g->dmr_pairs[e->pair].lvq = e->pnext;
+    if (e->pnext)
+        e->pnext->pprev = e->pprev;
+    g->lvq_n--;
+    free(e);
+}
+
+/* Pair `pair` is done with (confirmed, or failed and finished): its entries go. */
+static void lvq_drop_pair(timing_gpu *g, uint32_t pair)
+{
+    while (g->dmr_pairs[pair].lvq)
+        lvq_unlink_free(g, g->dmr_pairs[pair].lvq);
+}
+
+/* Can copy 0 of e's pair still make the load e waits for?  Not once it has
+ * finished or was stopped, nor once the warp has ended with every load of
+ * it back (the queue already holds all it made). */
+static int lvq_never(const timing_gpu *g, const tm_lvq *e)
+{
+    const tm_dmrpair *pr = &g->dmr_pairs[e->pair];
+    if (pr->done[0] || pr->fault[0])
+        return 1;
+    const tm_warp *ow = &g->sms[pr->s[0]].ctas[pr->k[0]].warps[e->warp];
+    return ow->w->state == WARP_DONE && !ow->loads_out;
+}
+
+/* The serial step's part: copy 0's finished loads join the queue, taken
+ * entries go, differences fail their pairs, and copy 1's waiting loads
+ * take what came (or their own values, if the pair failed or copy 0 can
+ * never load it, or after -dmr_lvq_timeout cycles of waiting: a wait
+ * copy 0 may be caught in too, when a fault sent the copies different
+ * ways).  SMs in order, each's lists in order. */
+static int lvq_step(timing_gpu *g, uint64_t end)
+{
+    for (uint32_t s = 0; s < g->nsms; s++) {
+        tm_sm *sm = &g->sms[s];
+        tm_lvq *e = sm->lvq_out, *n;
+        sm->lvq_out = NULL;
+        for (; e; e = n) {
+            n = e->onext;
+            tm_dmrpair *pr = &g->dmr_pairs[e->pair];
+            if (pr->failed) {
+                free(e);
+                continue;
+            }
+            if (!g->lvq_b) {
+                g->lvq_nb = LVQ_BUCKETS;
+                if (!(g->lvq_b = calloc(g->lvq_nb, sizeof *g->lvq_b))) {
+                    free(e);
+                    for (e = n; e; e = n) {
+                        n = e->onext;
+                        free(e);
+                    }
+                    g->L->oom = 1;
+                    exec_fault(g->L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+                               "out of host memory in the DMR load value queue");
+                    return -1;
+                }
+            }
+            tm_lvq **b = &g->lvq_b[lvq_bucket(g, e->pair, e->warp, e->seq)];
+            e->next = *b;
+            *b = e;
+            e->pprev = NULL;
+            e->pnext = pr->lvq;
+            if (pr->lvq)
+                pr->lvq->pprev = e;
+            pr->lvq = e;
+            e->onext = NULL;
+            g->lvq_n++;
+            g->st->dmr_lvq_entries_max = MAX(g->st->dmr_lvq_entries_max, g->lvq_n);
+        }
+    }
+    for (uint32_t s = 0; s < g->nsms; s++) {
+        tm_sm *sm = &g->sms[s];
+        tm_lvq *e = sm->lvq_used, *n;
+        sm->lvq_used = NULL;
+        for (; e; e = n) {
+            n = e->onext;
+            lvq_unlink_free(g, e);
+        }
+    }
+    for (uint32_t s = 0; s < g->nsms; s++) {
+        tm_sm *sm = &g->sms[s];
+        for (uint32_t i = 0; i < sm->lvq_nfail; i++)
+            if (pair_failed(g, sm->lvq_fail[i], end))
+                return -1;
+        sm->lvq_nfail = 0;
+    }
+    for (uint32_t s = 0; s < g->nsms; s++) {
+        tm_sm *sm = &g->sms[s];
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < sm->lvq_nwait; i++) {
+            tm_mop *m = sm->lvq_wait[i];
+            tm_lvq *e = m->lv;
+            uint32_t pair = e->pair;
+            uint64_t since = e->ready; /* its own values' cycle */
+            tm_lvq *x = lvq_find(g, e);
+            int failed = 0;
+            if (x) {
+                lvq_take(sm, m, x, &failed);
+                if (!failed)
+                    lvq_unlink_free(g, x);
+            } else if (g->dmr_pairs[pair].failed || lvq_never(g, e) ||
+                       end >= since + g->dmr_lvq_timeout) {
+                failed = 1;
+                lvq_write(sm, m, e);
+                m->lv = NULL;
+                free(e);
+            } else {
+                sm->lvq_wait[kept++] = m;
+                continue;
+            }
+            g->st->dmr_lvq_waits++;
+            m->done_at = MAX(m->done_at, end);
+            g->st->dmr_lvq_wait_cycles += m->done_at - since;
+            sm_mop_finish(sm, m, m->done_at);
+            if (failed && pair_failed(g, pair, end)) {
+                sm->lvq_nwait = kept; /* (the launch ends: nothing more to finish) */
+                return -1;
+            }
+        }
+        sm->lvq_nwait = kept;
+    }
+    return 0;
+}
+
+void dmr_lvq_reset(timing_gpu *g)
+{
+    for (uint32_t s = 0; s < g->nsms; s++) {
+        tm_sm *sm = &g->sms[s];
+        for (tm_lvq *e = sm->lvq_out, *n; e; e = n) {
+            n = e->onext;
+            free(e);
+        }
+        sm->lvq_out = sm->lvq_used = NULL; /* (used entries are in the queue) */
+        sm->lvq_nwait = sm->lvq_nfail = 0;
+        for (uint32_t i = 0; i < sm->nmops; i++) {
+            free(sm->mops[i]->lv);
+            sm->mops[i]->lv = NULL;
+        }
+    }
+    for (uint32_t b = 0; g->lvq_b && b < g->lvq_nb; b++) {
+        for (tm_lvq *e = g->lvq_b[b], *n; e; e = n) {
+            n = e->next;
+            free(e);
+        }
+        g->lvq_b[b] = NULL;
+    }
+    g->lvq_n = 0;
+    for (uint32_t p = 0; p < g->dmr_npairs; p++)
+        g->dmr_pairs[p].lvq = NULL;
 }

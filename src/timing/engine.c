@@ -262,6 +262,9 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     g->dmr_max_reissues = cfg->dmr_max_reissues;
     g->dmr_flip = cfg->dmr_flip_store;
     g->dmr_flip_line = cfg->dmr_flip_line;
+    g->dmr_flip_load = cfg->dmr_flip_load;
+    g->dmr_lvr = g->dmr && cfg->dmr_load_values;
+    g->dmr_lvq_timeout = cfg->dmr_lvq_timeout;
     for (uint32_t s = 0; s < g->nsms; s++)
         if (sm_init(g, &g->sms[s], s))
             goto oom;
@@ -359,6 +362,7 @@ void timing_gpu_free(timing_gpu *g)
     free(g->det_ztab);
     free(g->det_dwp_next);
     free(g->dmr_pairs);
+    free(g->lvq_b);
     free(g->dmr_redo);
     free(g->dmr_done);
     free(g->dmr_ev);
@@ -1086,7 +1090,7 @@ static void dispatch_dmr(timing_gpu *g, launch_state *ls, uint64_t now)
             pr->k[c] = ab[c]->k;
             tc->dmr_pair = pid;
             tc->dmr_copy = (uint8_t)c;
-            tc->flip_stores = tc->flip_writes = 0;
+            tc->flip_stores = tc->flip_writes = tc->flip_loads = 0;
             if (!dispatch_slot(g, ls, ab[c]->s, ab[c]->k, cta, now, from))
                 return;
         }
@@ -1779,6 +1783,8 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
                 st->stall[r] += g->sms[s].stall[r];
         tm_observe_end(g, st);
     }
+    if (g->dmr_lvr)
+        dmr_lvq_reset(g); /* (before the mops are freed for the next launch) */
     if (ret != LOCKSTEP_SUCCESS) {
         /* a fault leaves requests in flight: drop them so the next launch starts clean */
         timing_reset_inflight(g);

@@ -124,6 +124,8 @@ void sm_release(tm_sm *sm)
         free(sm->reqs[i]);
     free(sm->reqs);
     free(sm->sys);
+    free(sm->lvq_wait);
+    free(sm->lvq_fail);
     free(sm->det_chain);
     sb_free(&sm->L.fault_msg);
 }
@@ -171,7 +173,7 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     tw->ib_ready = 0;
     tw->npc = IR_NO_PC;
     tw->ldst_pc = IR_NO_PC;
-    tw->dmr_seq = tw->dmr_wr_out = tw->dmr_lo = 0;
+    tw->dmr_seq = tw->dmr_wr_out = tw->dmr_lo = tw->dmr_ldseq = 0;
     if (tw->rcap)
         memset(tw->rready, 0, tw->rcap * sizeof *tw->rready);
     if (tw->pcap)
@@ -289,6 +291,13 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
     LS_ASSERT(m->pending > 0);
     if (--m->pending)
         return;
+    if (m->lv && dmr_lvq_done(sm, m))
+        return; /* a DMR copy 1's load waits for copy 0's values */
+    sm_mop_finish(sm, m, t);
+}
+
+void sm_mop_finish(tm_sm *sm, tm_mop *m, uint64_t t)
+{
     tm_warp *tw = m->tw;
     LS_ASSERT(m->is_store ? tw->stores_out > 0 : tw->loads_out > 0);
     const ir_insn *in = m->in;
@@ -323,6 +332,18 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
         sm->sched_at = done;
     m->next_free = sm->free_mops;
     sm->free_mops = m;
+}
+
+/* A reply brought global values for lanes of load m (lane l's at bytes +
+ * m->ad.a[l] - base): its destinations take them, unless DMR's load-value
+ * replication holds them until the mop is done (dmr.c). */
+static inline void load_reply(tm_sm *sm, tm_mop *m, uint32_t lanes, uint64_t base,
+                              const uint8_t *bytes)
+{
+    if (m->lv && dmr_lvq_reply(m, lanes, base, bytes))
+        return;
+    exec_reply_load(&sm->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, lanes, &m->ad, base,
+                    bytes);
 }
 
 /* The texture read r is back: the fetches merged into it are done too. */
@@ -686,6 +707,19 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
                 mop->cv[l] = rq->v[1] ? rq->v[1][l] : 0;
             }
         }
+        tm_cta *tc = tw->tc;
+        if (type == REQ_RD && g->dmr_lvr && tc->dmr_pair) {
+            /* DMR load-value replication: the load's key and value buffer */
+            if (g->dmr_flip_load && tc->c->linear == 0 && tc->dmr_copy == 1 &&
+                g->dmr_pairs[tc->dmr_pair].reissues == 0 && ++tc->flip_loads == g->dmr_flip_load) {
+                /* -dmr_flip_load: a test knob, an address fault in one copy's load (the
+                 * neighbouring element: the same line, the same alignment) */
+                mop->ad.a[ctz32(glob)] ^= size;
+                ad = &mop->ad;
+            }
+            if (dmr_lvq_issue(sm, tw, mop))
+                goto oom;
+        }
         int cached = l1_cacheable(g, in);
         /* coalesce: one request per 128-byte line, in order of first lane */
         tm_req *reqs[WARP_SIZE];
@@ -712,7 +746,6 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
                     r->bmask[b >> 6] |= 1ull << (b & 63);
             }
         }
-        tm_cta *tc = tw->tc;
         for (uint32_t j = 0; j < nl; j++) {
             tm_req *r = reqs[j];
             if (tc->dmr_pair) {
@@ -801,8 +834,7 @@ static int ldst_step(tm_sm *sm, uint64_t now)
         if (idx >= 0 && !reserved && (valid & need) == need) {
             /* hit: the value is the L1's copy, now */
             if (m->values)
-                exec_reply_load(&sm->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, r->lanes,
-                                &m->ad, r->line, cache_data(sm->l1, idx));
+                load_reply(sm, m, r->lanes, r->line, cache_data(sm->l1, idx));
             mop_part_done(sm, m, now + g->cfg->l1_latency);
             tm_req_free(sm, r);
             goto done;
@@ -937,8 +969,7 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
             for (uint32_t i = 0; i < e->nw; i++) {
                 tm_mop *wm = e->wmop[i];
                 if (wm->values)
-                    exec_reply_load(&sm->L, wm->tw->tc->c, wm->tw->w, wm->reg_base, wm->in,
-                                    e->wlanes[i], &wm->ad, r->line, r->data);
+                    load_reply(sm, wm, e->wlanes[i], r->line, r->data);
                 mop_part_done(sm, wm, now);
             }
             e->used = 0;
@@ -963,8 +994,7 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
             if (r->flags & REQF_TEX)
                 texmiss_done(sm, r, now);
         } else if (m->values) {
-            exec_reply_load(&sm->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, r->lanes, &m->ad,
-                            r->line, r->data);
+            load_reply(sm, m, r->lanes, r->line, r->data);
         }
     } else if (r->type == REQ_ATOM) {
         uint64_t old[WARP_SIZE];

@@ -76,11 +76,35 @@ typedef struct tm_mop {
     int is_store;          /* store / atomic: counted for fences */
     int values;            /* global data travels with the requests */
     int acquire;           /* an acquire load: invalidates the L1 when done (if configured) */
+    /* DMR load-value replication (-dmr_load_values, dmr.c): the global
+     * lanes' values as they arrive; copy 0's becomes the queue's entry,
+     * copy 1's is what it falls back to when the pair fails */
+    struct tm_lvq *lv;
     exec_addr ad;
     /* atomic operands captured at issue; immutable afterwards, so the
      * partition may read them through the request (a message by reference) */
     uint64_t b[WARP_SIZE], cv[WARP_SIZE];
 } tm_mop;
+
+/* DMR load-value replication (-dmr_load_values, dmr.c): one global load of
+ * a warp of a pair's copy 0, keyed (pair, warp, the warp's load count),
+ * with its global lanes' addresses and the bytes each lane read.  Built on
+ * copy 0's SM while the load's replies arrive, it joins the launch's load
+ * value queue in the serial step (g->lvq); copy 1's same load takes its
+ * values from it.  The largest per-lane access is 32 bytes (v4.b64). */
+#define TM_LVQ_BYTES 32
+typedef struct tm_lvq {
+    struct tm_lvq *next;     /* the queue's bucket chain */
+    struct tm_lvq *pnext, *pprev; /* its pair's entries (tm_dmrpair.lvq) */
+    struct tm_lvq *onext;    /* an SM's outbox or used list */
+    const ir_insn *in;
+    uint64_t ready;          /* when copy 1 may have the values (copy 0's + a crossbar trip) */
+    uint32_t pair, seq, lanes;
+    uint16_t warp;
+    uint8_t copy, used;      /* used: copy 1 took it (freed at the serial step) */
+    uint64_t a[WARP_SIZE];
+    uint8_t v[WARP_SIZE][TM_LVQ_BYTES];
+} tm_lvq;
 
 /* A coalesced line request: SM -> partition, and back as its reply. */
 typedef struct tm_req {
@@ -284,6 +308,7 @@ typedef struct tm_warp {
     uint64_t *dmr_acks;
     size_t dmr_acks_cap;
     uint32_t dmr_lo;
+    uint32_t dmr_ldseq;    /* DMR load-value replication: global loads issued (its key) */
 } tm_warp;
 
 struct tm_cta {
@@ -300,6 +325,7 @@ struct tm_cta {
     uint8_t dmr_copy;      /* DMR: copy 0 or 1 */
     uint32_t flip_stores;  /* -dmr_flip_store: global store requests counted */
     uint32_t flip_writes;  /* -dmr_flip_line: global write requests counted */
+    uint32_t flip_loads;   /* -dmr_flip_load: global loads counted */
 };
 
 /* DMR (dmr.c): a comparator entry at a partition, one global write request
@@ -343,6 +369,7 @@ typedef struct tm_dmrpair {
     uint32_t fault_pc[2];
     uint64_t done_at;       /* the later copy's finish (its done_at) */
     uint32_t s[2], k[2];    /* its slots: SM, slot */
+    tm_lvq *lvq;            /* its entries in the load value queue */
 } tm_dmrpair;
 
 /* One queued line access of the LD/ST unit. */
@@ -444,6 +471,14 @@ typedef struct tm_sm {
     rng disp_rng;          /* CTA dispatch delays */
     uint64_t start_at;     /* this launch's warps issue from here on (start skew) */
     uint64_t drift_at;     /* the next cycle this SM loses (TM_NEVER: none) */
+    /* DMR load-value replication (dmr.c): copy 0's finished loads for the
+     * serial step to queue; entries copy 1 took; copy 1's loads waiting
+     * for copy 0's; pairs whose copies loaded from different addresses */
+    tm_lvq *lvq_out, *lvq_used;
+    tm_mop **lvq_wait;
+    uint32_t lvq_nwait, lvq_wait_cap;
+    uint32_t *lvq_fail;
+    uint32_t lvq_nfail, lvq_fail_cap;
 } tm_sm;
 
 typedef struct tm_l2mshr {
@@ -606,7 +641,12 @@ struct timing_gpu {
     /* DMR (dmr.c; dmr 0: off) */
     int dmr;
     uint8_t dmr_pairing;   /* -dmr_pair: DMR_PAIR_SM, DMR_PAIR_SLOT or DMR_PAIR_CORE */
-    uint32_t dmr_max_reissues, dmr_flip, dmr_flip_line;
+    uint32_t dmr_max_reissues, dmr_flip, dmr_flip_line, dmr_flip_load;
+    int dmr_lvr;                     /* -dmr_load_values: load-value replication */
+    uint64_t dmr_lvq_timeout;
+    tm_lvq **lvq_b;                  /* the load value queue by key (changed in the serial
+                                        step only; SMs look entries up during windows) */
+    uint32_t lvq_nb, lvq_n;
     tm_dmrpair *dmr_pairs;           /* by pair id (0 unused); grows in the serial step only */
     uint32_t dmr_npairs, dmr_pairs_cap;
     uint32_t *dmr_redo;              /* failed pairs whose CTA runs again, in order */
@@ -793,6 +833,22 @@ void dmr_part_release(tm_part *p);
 void dmr_part_reset(tm_part *p);
 /* A new pair running CTA cta (reissues: runs before); its id, or 0 (no memory). */
 uint32_t dmr_pair_new(timing_gpu *g, uint64_t cta, uint32_t reissues);
+/* Load-value replication (-dmr_load_values): global load mop m of warp tw
+ * (a pair's copy) is issued: give it its key and value buffer.  0, or -1
+ * on host OOM. */
+int dmr_lvq_issue(tm_sm *sm, tm_warp *tw, tm_mop *m);
+/* A reply brought m's values for lanes (lane l's at bytes + m->ad.a[l] -
+ * base): keep them.  0 when the caller writes them to the registers (copy
+ * 0), 1 when they wait for the mop's end (copy 1). */
+int dmr_lvq_reply(tm_mop *m, uint32_t lanes, uint64_t base, const uint8_t *bytes);
+/* Every part of m is back: 0 to finish it now (copy 0's entry goes to the
+ * outbox; copy 1 took copy 0's values or found a difference), 1 when it
+ * waits for copy 0's load (the serial step finishes it). */
+int dmr_lvq_done(tm_sm *sm, tm_mop *m);
+/* The launch ends (or fails): free every entry and buffer. */
+void dmr_lvq_reset(timing_gpu *g);
+/* Finish mop m, every part of it done, the last at cycle t (sm.c). */
+void sm_mop_finish(tm_sm *sm, tm_mop *m, uint64_t t);
 
 /* CTAs go to slots by the deterministic partitioning (GPUDet's DWP, DAB's
  * CTA distribution). */

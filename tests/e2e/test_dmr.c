@@ -16,6 +16,12 @@
  *    in every run past -dmr_max_reissues is one too;
  *  - statistics and outputs are identical on 1 and 2 host threads, in
  *    window order 1 and without idle skipping;
+ *  - load-value replication (-dmr_load_values 1): a kernel whose CTAs read
+ *    a counter other CTAs change gives its copies the same values, so DMR
+ *    runs it (without replication its copies disagree after committing an
+ *    atomic); an address fault in one copy's load (-dmr_flip_load) is
+ *    found by the address comparison and corrected; results are the same
+ *    on 1 and 2 threads, in window order 1 and without idle skipping;
  *  - bad option values and refused combinations give clear errors.
  */
 #include <inttypes.h>
@@ -125,6 +131,26 @@ static const char k_atom_then_store[] =
     "  cvt.u64.u32 %rd7, %r7;\n  add.u64 %rd8, %rd4, %rd7;\n"                               \
     "  atom.global.add.u32 %r8, [%rd8], 1;\n  mul.lo.u32 %r8, %r8, 0;\n  add.u32 %r8, %r8, %r6;\n" \
     "  st.global.u32 [%rd3], %r8;\n  ret;\n}\n"
+
+/* 16 times: every thread adds aux[0] (a plain read of what other CTAs
+ * change while it runs) to its sum, and thread 0 increments it with
+ * atomicCAS(&aux[0], v, v + 1) on the value v it read (again until it
+ * succeeds); out[g] = the sum */
+static const char k_racy[] =
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<12>;\n  .reg .pred %p<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd4, [aux];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
+    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"
+    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n"
+    "  mov.u32 %r9, 16;\n  mov.u32 %r10, 0;\n  setp.ne.u32 %p1, %r1, 0;\n"
+    "L0:\n  ld.global.cg.u32 %r2, [%rd4];\n  add.u32 %r10, %r10, %r2;\n"
+    "  @%p1 bra L2;\n"
+    "L1:\n  add.u32 %r7, %r2, 1;\n  atom.global.cas.b32 %r8, [%rd4], %r2, %r7;\n"
+    "  setp.ne.u32 %p2, %r8, %r2;\n  mov.u32 %r2, %r8;\n  @%p2 bra L1;\n"
+    "L2:\n  sub.u32 %r9, %r9, 1;\n  setp.ne.u32 %p3, %r9, 0;\n  @%p3 bra L0;\n"
+    "  st.global.u32 [%rd3], %r10;\n"
+    "  ret;\n}\n";
 
 static const char k_atom_same_line[] = K_ATOM_AFTER_FLIP(4);
 static const char k_atom_other_line[] = K_ATOM_AFTER_FLIP(128);
@@ -508,6 +534,91 @@ static void test_dmr_program_faults_stand(void)
     }
 }
 
+#define LVR DMR "-dmr_load_values 1\n"
+
+/* k_racy's counter ends at 16 * grid; every sum is at most 16 times that. */
+static int racy_ok(const run_res *r, uint32_t grid, uint32_t block)
+{
+    int ok = r->aux[0] == 16 * grid;
+    for (uint32_t i = 0; i < grid * block && ok; i++)
+        ok = r->out[i] <= 16 * 16 * grid;
+    return ok;
+}
+
+static void test_dmr_load_values(void)
+{
+    uint32_t grid = 32, block = 64;
+    const char *pairs[] = {"", "-dmr_pair core\n", "-dmr_pair slot\n"};
+    char opts[256];
+    /* without replication the copies read different counters */
+    run(with_head(k_racy), DMR, grid, block, &ra);
+    CHECK_MSG(ra.st == LOCKSTEP_ERROR_REDUNDANCY || ra.t.dmr_mismatches > 0,
+              "k_racy without load-value replication: %s, %" PRIu64 " mismatches",
+              lockstep_status_name(ra.st), ra.t.dmr_mismatches);
+    for (int p = 0; p < 3; p++) {
+        snprintf(opts, sizeof opts, "%s%s", LVR, pairs[p]);
+        run(with_head(k_racy), opts, grid, block, &rb);
+        CHECK_MSG(rb.st == LOCKSTEP_SUCCESS, "k_racy %s: %s", pairs[p], rb.err);
+        CHECK_MSG(racy_ok(&rb, grid, block), "k_racy %s: counter %u", pairs[p], rb.aux[0]);
+        CHECK_MSG(rb.t.dmr_mismatches == 0 && rb.t.dmr_lvq_loads >= 16ull * grid * block / 32 &&
+                      rb.t.dmr_lvq_entries_max > 0,
+                  "k_racy %s: %" PRIu64 " mismatches, %" PRIu64 " loads replicated", pairs[p],
+                  rb.t.dmr_mismatches, rb.t.dmr_lvq_loads);
+    }
+    /* kernels without races: the outputs of the unprotected run */
+    run(with_head(k_own), BASE, grid, block, &ra);
+    run(with_head(k_own), LVR, grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS && !memcmp(ra.out, rb.out, sizeof ra.out) &&
+                  !memcmp(ra.in, rb.in, sizeof ra.in) && rb.t.dmr_mismatches == 0 &&
+                  rb.t.dmr_lvq_loads == 2ull * grid * block / 32,
+              "k_own: %s, %" PRIu64 " loads replicated", rb.err, rb.t.dmr_lvq_loads);
+    /* an address fault in one copy's load: found, the pair reissued */
+    for (uint32_t n = 1; n <= 2; n++) {
+        snprintf(opts, sizeof opts, "%s-dmr_flip_load %u\n", LVR, n);
+        run(with_head(k_own), opts, grid, block, &rb);
+        CHECK_MSG(rb.st == LOCKSTEP_SUCCESS && !memcmp(ra.out, rb.out, sizeof ra.out) &&
+                      rb.t.dmr_mismatches == 1 && rb.t.dmr_reissues == 1,
+                  "k_own, load %u moved: %s, %" PRIu64 " mismatches %" PRIu64 " reissues", n,
+                  rb.err, rb.t.dmr_mismatches, rb.t.dmr_reissues);
+    }
+    /* k_racy's load moved after its atomic committed: not correctable */
+    run(with_head(k_racy), LVR "-dmr_flip_load 4\n", grid, block, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_ERROR_REDUNDANCY && strstr(rb.err, "after it committed an atomic"),
+              "k_racy, load moved: %s: %s", lockstep_status_name(rb.st), rb.err);
+    /* the same on threads, window orders and without idle skipping */
+    const char *extra[] = {"-lockstep_threads 2\n", "-lockstep_window_order 1\n",
+                           "-lockstep_skip 0\n"};
+    const char *bodies[] = {k_racy, k_own};
+    for (int b = 0; b < 2; b++)
+        for (int f = 0; f < 2; f++) {
+            const char *flip = f ? "-dmr_flip_load 1\n" : "";
+            snprintf(opts, sizeof opts, "%s-lockstep_threads 1\n%s", LVR, flip);
+            run(with_head(bodies[b]), opts, grid, block, &ra);
+            /* (-lockstep_skip 0: exact for runs without a mismatch, whose
+             * decisions are taken at serial steps) */
+            for (int e = 0; e < (f ? 2 : 3); e++) {
+                snprintf(opts, sizeof opts, "%s%s%s", LVR, extra[e], flip);
+                run(with_head(bodies[b]), opts, grid, block, &rb);
+                /* waits for the serial step are counted where windows end;
+                 * what they do to the timing is not */
+                rb.t.dmr_lvq_waits = ra.t.dmr_lvq_waits;
+                rb.t.dmr_lvq_wait_cycles = ra.t.dmr_lvq_wait_cycles;
+                rb.t.dmr_lvq_entries_max = ra.t.dmr_lvq_entries_max;
+                /* (and the comparator's peak: entries leave at serial steps) */
+                rb.t.dmr_log_entries_max = ra.t.dmr_log_entries_max;
+                for (size_t q = 0; q < sizeof ra.t / 8; q++)
+                    if (((uint64_t *)&ra.t)[q] != ((uint64_t *)&rb.t)[q])
+                        fprintf(stderr, "field %zu: %" PRIu64 " vs %" PRIu64 "\n", q,
+                                ((uint64_t *)&ra.t)[q], ((uint64_t *)&rb.t)[q]);
+                CHECK_MSG(ra.st == rb.st && !memcmp(&ra.t, &rb.t, sizeof ra.t) &&
+                              !memcmp(ra.out, rb.out, sizeof ra.out),
+                          "kernel %d flip %d: %s differs from 1 thread (cycles %" PRIu64
+                          " vs %" PRIu64 ")",
+                          b, f, extra[e], rb.t.cycles, ra.t.cycles);
+            }
+        }
+}
+
 static void test_dmr_refusals(void)
 {
     struct {
@@ -519,6 +630,10 @@ static void test_dmr_refusals(void)
         {"-lockstep_mode functional\n-lockstep_redundancy dmr\n", "runs on the timing model"},
         {DMR "-lockstep_det dab\n", "cannot be combined with -lockstep_det dab"},
         {DMR "-lockstep_det gpudet\n", "cannot be combined with -lockstep_det gpudet"},
+        {BASE "-dmr_load_values 1\n", "needs -lockstep_redundancy dmr"},
+        {DMR "-dmr_load_values 2\n", "-dmr_load_values"},
+        {DMR "-dmr_flip_load 1\n", "needs -lockstep_redundancy dmr and -dmr_load_values 1"},
+        {LVR "-dmr_lvq_timeout 0\n", "-dmr_lvq_timeout"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         run(with_head(k_store), bad[i].opts, 2, 32, &rb);
@@ -601,6 +716,7 @@ int main(void)
     RUN(test_dmr_skip0_atomics);
     RUN(test_dmr_corrects_injected_faults);
     RUN(test_dmr_program_faults_stand);
+    RUN(test_dmr_load_values);
     RUN(test_dmr_refusals);
     RUN(test_dmr_refuses_cooperative_launches);
     return test_summary();
