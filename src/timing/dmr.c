@@ -47,6 +47,11 @@
 
 #define DMR_LINE_COUNTERS 16384u
 
+/* Changes to the entries of (pair, warp) in partition p: what a waiting
+ * atomic's decision reads (dmr_step).  A CTA has at most 32 warps. */
+#define TM_DMR_WARPS 32u
+#define PGEN(p, pair, warp) ((p)->dmr_pgen[(size_t)(pair) * TM_DMR_WARPS + ((warp) & (TM_DMR_WARPS - 1))])
+
 /* The comparator's entries are found by key (pair, warp, seq) in dmr_b;
  * which lines have unconfirmed writes, by a counting filter over line
  * addresses (dmr_lines: a false positive only keeps a reply out of an L1). */
@@ -117,6 +122,7 @@ static void held_remove(tm_part *p, tm_dmrent *e)
 /* Remove entry e from p's log and free it. */
 static void unlink_free(tm_part *p, tm_dmrent *e)
 {
+    PGEN(p, e->pair, e->warp)++;
     tm_dmrent **pp = &p->dmr_b[bucket_of(p, e->pair, e->warp, e->seq)];
     while (*pp != e)
         pp = &(*pp)->next;
@@ -162,6 +168,7 @@ void dmr_part_reset(tm_part *p)
     if (p->dmr_pcap) {
         memset(p->dmr_phead, 0, p->dmr_pcap * sizeof *p->dmr_phead);
         memset(p->dmr_ptail, 0, p->dmr_pcap * sizeof *p->dmr_ptail);
+        memset(p->dmr_pgen, 0, (size_t)p->dmr_pcap * TM_DMR_WARPS * sizeof *p->dmr_pgen);
     }
     p->dmr_nfail = p->dmr_nready = 0;
     /* commit requests dropped with the queues are free again */
@@ -180,6 +187,7 @@ void dmr_part_release(tm_part *p)
     free(p->dmr_lb);
     free(p->dmr_phead);
     free(p->dmr_ptail);
+    free(p->dmr_pgen);
     free(p->dmr_fail);
     free(p->dmr_ready);
     free(p->dmr_scratch);
@@ -263,6 +271,7 @@ int dmr_write(tm_part *p, tm_req *r, uint64_t now)
             answer_read(p, &p->L, r);
         return 0;
     }
+    PGEN(p, r->dmr_pair, r->dmr_warp)++; /* an entry is made, matched or found to differ */
     tm_dmrent *e = p->dmr_b[b];
     while (e && !(e->pair == r->dmr_pair && e->warp == r->dmr_warp && e->seq == r->dmr_seq &&
                   e->line == r->line))
@@ -285,6 +294,7 @@ int dmr_write(tm_part *p, tm_req *r, uint64_t now)
         e->sectors = r->sectors;
         e->req = e->req2 = NULL;
         e->held = 0;
+        e->chk_ok = 0;
         if (r->type == REQ_WR) {
             (*line_counter(p, r->line))++;
             e->bmask[0] = r->bmask[0];
@@ -321,6 +331,7 @@ int dmr_write(tm_part *p, tm_req *r, uint64_t now)
     }
     if (same) {
         e->state = DMR_ATOM_AGREED;
+        e->chk_ok = 0;
         e->req2 = r;
         held_remove(p, e);
         p->st.dmr_comparator_stall_cycles += now - e->since;
@@ -474,6 +485,7 @@ static int commit(timing_gpu *g, uint32_t pair, uint64_t t, uint64_t upto, uint6
             r->dmr_ent = e;
             r->t = t;
             e->state = DMR_COMMITTING;
+            PGEN(p, pair, e->warp)++;
             part_rop_insert(p, r);
             sent = 1;
         }
@@ -522,6 +534,7 @@ static int pair_failed(timing_gpu *g, uint32_t pair, uint64_t end)
             g->st->dmr_comparator_stall_cycles += end - e->since;
             e->req = NULL;
             e->state = DMR_BAD;
+            PGEN(p, pair, e->warp)++;
             held_remove(p, e);
             sent = 1;
         }
@@ -558,11 +571,18 @@ uint32_t dmr_pair_new(timing_gpu *g, uint64_t cta, uint32_t reissues)
             if (!t)
                 return 0;
             p->dmr_ptail = t;
+            uint32_t *gen = realloc(p->dmr_pgen, (size_t)c * TM_DMR_WARPS * sizeof *gen);
+            if (!gen)
+                return 0;
+            p->dmr_pgen = gen;
             memset(h + cap, 0, (c - cap) * sizeof *h);
             memset(t + cap, 0, (c - cap) * sizeof *t);
+            memset(gen + (size_t)cap * TM_DMR_WARPS, 0,
+                   (size_t)(c - cap) * TM_DMR_WARPS * sizeof *gen);
             p->dmr_pcap = c;
         }
         p->dmr_phead[g->dmr_npairs] = p->dmr_ptail[g->dmr_npairs] = NULL;
+        memset(&PGEN(p, g->dmr_npairs, 0), 0, TM_DMR_WARPS * sizeof *p->dmr_pgen);
     }
     tm_dmrpair *pr = &g->dmr_pairs[g->dmr_npairs];
     memset(pr, 0, sizeof *pr);
@@ -713,6 +733,48 @@ static int done_before(const timing_gpu *g, uint32_t x, uint32_t y)
 static int lvq_step(timing_gpu *g, uint64_t end);
 static void lvq_drop_pair(timing_gpu *g, uint32_t pair);
 
+/* What the serial step's decisions about a waiting atomic e read (whether
+ * it may be released; whether its partner can never come): the entries of
+ * its (pair, warp) in every partition, that warp's write requests in both
+ * copies (issued, answered), whether those warps and the copies are done,
+ * and whether the pair failed.  Every counter only grows, so an equal
+ * snapshot means nothing changed, and a decision to wait stands. */
+typedef struct dmr_snap {
+    uint64_t sum;
+    uint32_t gen[2];
+    uint8_t fl;
+} dmr_snap;
+
+/* Take e's snapshot into *s (cw: its warp in both copies); 1 if it equals
+ * the one remembered. */
+static int unchanged(timing_gpu *g, tm_dmrent *e, dmr_snap *s, const tm_warp *cw[2])
+{
+    const tm_dmrpair *pr = &g->dmr_pairs[e->pair];
+    if (e->warp >= g->L->nwarps)
+        return e->chk_ok = 0;
+    s->sum = 0;
+    s->fl = (uint8_t)(pr->failed | pr->done[0] << 1 | pr->done[1] << 2);
+    for (int c = 0; c < 2; c++) {
+        cw[c] = &g->sms[pr->s[c]].ctas[pr->k[c]].warps[e->warp];
+        s->gen[c] = cw[c]->dmr_gen;
+        if (!pr->done[c] && cw[c]->w)
+            s->fl |= (uint8_t)((cw[c]->w->state == WARP_DONE) << (3 + c));
+    }
+    for (uint32_t q = 0; q < g->nparts; q++)
+        s->sum += PGEN(&g->parts[q], e->pair, e->warp);
+    return e->chk_ok && e->chk_sum == s->sum && e->chk_g[0] == s->gen[0] &&
+           e->chk_g[1] == s->gen[1] && e->chk_fl == s->fl;
+}
+
+static void remember(tm_dmrent *e, const dmr_snap *s)
+{
+    e->chk_ok = 1;
+    e->chk_sum = s->sum;
+    e->chk_g[0] = s->gen[0];
+    e->chk_g[1] = s->gen[1];
+    e->chk_fl = s->fl;
+}
+
 int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
 {
     exec_launch *L = g->L;
@@ -742,6 +804,12 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
             tm_req *r = e->req2;
             uint64_t t = e->matched;
             int wait = 0;
+            const tm_warp *cw[2];
+            dmr_snap now;
+            if (unchanged(g, e, &now, cw)) {
+                p->dmr_ready[kept++] = e;
+                continue;
+            }
             for (uint32_t q2 = 0; q2 < g->nparts && !pr->failed && !wait; q2++) {
                 tm_part *p2 = &g->parts[q2];
                 for (tm_dmrent *x = p2->dmr_phead[e->pair]; x && !wait; x = x->pnext) {
@@ -771,6 +839,7 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
                 wait = pending != held_reqs(g, e->pair, c, e->warp, e->seq, &t);
             }
             if (wait) {
+                remember(e, &now); /* (a wait changed nothing: what it read is what it saw) */
                 p->dmr_ready[kept++] = e;
                 continue;
             }
@@ -796,10 +865,18 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
         tm_dmrent *e = p->dmr_hhead, *n;
         for (; e; e = n) {
             n = e->hnext; /* pair_failed takes e (and maybe n) off the list */
-            if (!g->dmr_pairs[e->pair].failed && never_matched(g, e)) {
+            if (g->dmr_pairs[e->pair].failed)
+                continue;
+            dmr_snap now;
+            const tm_warp *cw[2];
+            if (unchanged(g, e, &now, cw))
+                continue;
+            if (never_matched(g, e)) {
                 if (pair_failed(g, e->pair, end))
                     return -1;
                 n = p->dmr_hhead; /* start over: the list changed */
+            } else {
+                remember(e, &now);
             }
         }
     }

@@ -760,6 +760,7 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
                     tw->dmr_acks[tw->dmr_seq] = TM_NEVER;
                     r->dmr_seq = tw->dmr_seq++;
                     tw->dmr_wr_out++;
+                    tw->dmr_gen++;
                 }
             }
             if (type == REQ_WR && g->dmr_flip && tc->c->linear == 0 &&
@@ -949,6 +950,7 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
     if (r->dmr_pair && r->type != REQ_RD) {
         tm_warp *tw = m->tw;
         tw->dmr_wr_out--;
+        tw->dmr_gen++;
         tw->dmr_acks[r->dmr_seq] = now;
         /* below dmr_lo an entry holds the latest answer up to it */
         for (; tw->dmr_lo < tw->dmr_seq && tw->dmr_acks[tw->dmr_lo] != TM_NEVER; tw->dmr_lo++)

@@ -309,6 +309,7 @@ typedef struct tm_warp {
     size_t dmr_acks_cap;
     uint32_t dmr_lo;
     uint32_t dmr_ldseq;    /* DMR load-value replication: global loads issued (its key) */
+    uint32_t dmr_gen;      /* DMR: changes to dmr_seq, dmr_acks (a write issued or answered) */
 } tm_warp;
 
 struct tm_cta {
@@ -353,6 +354,11 @@ typedef struct tm_dmrent {
     uint8_t data[TM_LINE];
     struct tm_req *req;     /* an atomic: the first copy's request, waiting */
     struct tm_req *req2;    /* ATOM_AGREED: the second copy's */
+    /* ATOM_AGREED and waiting: what the serial step saw when it last
+     * decided to wait (dmr_step); unchanged, the answer is the same */
+    uint64_t chk_sum;
+    uint32_t chk_g[2];
+    uint8_t chk_fl, chk_ok;
 } tm_dmrent;
 
 /* DMR: a CTA pair, one run of a logical CTA on two slots. */
@@ -552,6 +558,7 @@ typedef struct tm_part {
     tm_dmrent **dmr_b;
     uint32_t dmr_nb, dmr_n, dmr_max;
     tm_dmrent **dmr_phead, **dmr_ptail; /* by pair id: its entries here */
+    uint32_t *dmr_pgen;                 /* by pair id and warp: changes to its entries here */
     uint32_t dmr_pcap;
     tm_dmrent *dmr_hhead;               /* atomics waiting for their partner */
     uint32_t *dmr_lines;                /* counting filter: lines with logged stores */
