@@ -449,6 +449,8 @@ LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
     X(dmr_log_entries_max, "dmr_log_entries_max",                                       \
       "DMR: the most entries a partition's comparator held at once")                        \
     X(dmr_commit_writes, "dmr_commit_writes", "DMR: agreed line writes committed to memory") \
+    X(dmr_copy_timeouts, "dmr_copy_timeouts",                                           \
+      "DMR: copies stopped as hung, running long after their partner finished")              \
     X(dmr_lvq_loads, "dmr_lvq_loads",                                                   \
       "DMR load-value replication: second-copy global loads given the first copy's values")  \
     X(dmr_lvq_waits, "dmr_lvq_waits",                                                   \

@@ -14,15 +14,16 @@ Three parts, each written to OUT and summed up in OUT/tables.md:
             (DMR cycles over unprotected cycles per domain and read count),
             Figure 3's (texture-cache hit rate against reads at 128x128,
             unprotected and DMR), and the overhead against reads per domain.
-  suite     bench/run's workloads (small) unprotected and under both
-            pairings: cycles, overhead, against naive 2x (twice the
-            unprotected cycles), whether the output hash matches, the DMR
-            counters.
+  suite     bench/run's workloads (small) unprotected, under both
+            pairings, and with SM pairs and load-value replication
+            (-dmr_load_values 1): cycles, overhead, against naive 2x (twice
+            the unprotected cycles), whether the output hash matches, the
+            DMR counters.
   campaign  fault-injection campaigns (lockstep inject) on suite workloads
             with and without --redundancy dmr, sites inside the sphere of
             replication (registers, instruction output, shared memory, the
             L1) and outside it (L2 data, DRAM): the outcome shares side by
-            side.
+            side; and with load-value replication on a few of those sites.
 
 Usage: bench/rel/dmr_eval.py [--out DIR] [--config F] [--lockstep BIN]
                              [--runs N] [--jobs J] [--replot] [PART...]
@@ -45,11 +46,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DOMAINS = [16, 32, 64, 128, 256, 512]
 READS = [0, 1, 2, 4, 8, 16]
 MODES = [("none", []), ("core", ["-lockstep_redundancy dmr", "-dmr_pair core"]),
-         ("sm", ["-lockstep_redundancy dmr", "-dmr_pair sm"])]
+         ("sm", ["-lockstep_redundancy dmr", "-dmr_pair sm"]),
+         ("lvr", ["-lockstep_redundancy dmr", "-dmr_pair sm", "-dmr_load_values 1"])]
 CACHES = [("real", []), ("perfect", ["-lockstep_perfect_tex 1"])]
 CAMPAIGN_WORKLOADS = ["hotspot", "cp"]
 IN_SPHERE = ["reg_live", "insn_out", "shared", "l1d"]
 OUT_SPHERE = ["l2d", "dram"]
+LVR_SITES = ["reg_live", "insn_out", "l1d"]  # the campaign with load-value replication
 OUTCOMES = ["masked", "corrected", "detected", "sdc", "due", "hang", "perf"]
 
 
@@ -145,18 +148,20 @@ def run_suite(args):
 
 
 def run_campaigns(args):
-    sites = ",".join(IN_SPHERE + OUT_SPHERE)
     for w in CAMPAIGN_WORKLOADS:
-        for red in ("none", "dmr"):
+        for red in ("none", "dmr", "lvr"):
+            sites = LVR_SITES if red == "lvr" else IN_SPHERE + OUT_SPHERE
             db = os.path.join(args.out, "campaign-%s-%s.db" % (w, red))
             for ext in ("", "-wal", "-shm"):
                 if os.path.exists(db + ext):
                     os.remove(db + ext)
-            cmd = [args.lockstep, "inject", "--runs", str(args.runs * len(IN_SPHERE + OUT_SPHERE)),
-                   "--site", sites, "--model", "bit1", "--seed", "1", "--db", db,
+            cmd = [args.lockstep, "inject", "--runs", str(args.runs * len(sites)),
+                   "--site", ",".join(sites), "--model", "bit1", "--seed", "1", "--db", db,
                    "--config", args.config]
-            if red == "dmr":
+            if red != "none":
                 cmd += ["--redundancy", "dmr"]
+            if red == "lvr":
+                cmd += ["-O", "-dmr_load_values 1"]
             if args.jobs:
                 cmd += ["--jobs", str(args.jobs)]
             cmd += ["--", os.path.join(ROOT, "build", "bench", w), "--size", "small"]
@@ -248,11 +253,12 @@ def suite_tables(args):
     if res is None:
         return ""
     base = res["none"]
-    rows, gm = [], {"core": [], "sm": []}
+    modes = [m for m in ("core", "sm", "lvr") if m in res]
+    rows, gm = [], {m: [] for m in modes}
     for name in sorted(base):
         b = base[name]
         row = [name, b["cycles"] if b["ok"] else "fails"]
-        for mode in ("core", "sm"):
+        for mode in modes:
             x = res[mode].get(name)
             if not (x and x["ok"] and b["ok"]):
                 c = (x or {}).get("counters") or {}
@@ -267,12 +273,31 @@ def suite_tables(args):
                    "differs (%s)" % ("order-dependent; check passes" if x.get("ok") else "run failed"))
         row.append((x.get("counters") or {}).get("dmr_comparisons", "-"))
         rows.append(row)
-    md = md_table(["workload", "unprotected cycles", "DMR core cycles", "overhead", "/ 2x",
-                   "DMR sm cycles", "overhead", "/ 2x", "output (core)", "comparisons"], rows)
-    md += ("\nGeometric mean over the workloads that run: core pairs %.2fx (%d workloads, %d under 1.5x), "
-           "SM pairs %.2fx (%d, %d under 1.5x).\n" % (
-               evalplot.geomean(gm["core"]), len(gm["core"]), sum(v < 1.5 for v in gm["core"]),
-               evalplot.geomean(gm["sm"]), len(gm["sm"]), sum(v < 1.5 for v in gm["sm"])))
+    title = {"core": "DMR core", "sm": "DMR sm", "lvr": "DMR sm + LVR"}
+    head = ["workload", "unprotected cycles"]
+    for m in modes:
+        head += [title[m] + " cycles", "overhead", "/ 2x"]
+    md = md_table(head + ["output (core)", "comparisons"], rows)
+    md += "\nGeometric mean over the workloads that run: " + ", ".join(
+        "%s %.2fx (%d workloads, %d under 1.5x)" % (
+            title[m], evalplot.geomean(gm[m]), len(gm[m]), sum(v < 1.5 for v in gm[m]))
+        for m in modes if gm[m]) + ".\n"
+    if "lvr" in res:
+        both = [n for n in sorted(base) if base[n]["ok"] and all(
+            (res[m].get(n) or {}).get("ok") for m in ("sm", "lvr"))]
+        md += ("Over the %d workloads both run, SM pairs %.2fx and with load-value replication "
+               "%.2fx.\n" % (len(both), evalplot.geomean(
+                   [res["sm"][n]["cycles"] / base[n]["cycles"] for n in both]), evalplot.geomean(
+                   [res["lvr"][n]["cycles"] / base[n]["cycles"] for n in both])))
+        lrows = []
+        for n in sorted(base):
+            c = (res["lvr"].get(n) or {}).get("counters") or {}
+            if c.get("dmr_lvq_loads"):
+                lrows.append([n, c.get("dmr_lvq_loads"), c.get("dmr_lvq_waits"),
+                              c.get("dmr_lvq_wait_cycles"), c.get("dmr_lvq_entries_max")])
+        md += "\nLoad-value replication's counters (SM pairs):\n\n" + md_table(
+            ["workload", "loads replicated", "waited for copy 0", "cycles waited", "queue peak"],
+            lrows)
     data = "workload\tDMR (core)\tDMR (sm)\n"
     for name in sorted(base):
         c, s = res["core"].get(name), res["sm"].get(name)
@@ -293,7 +318,7 @@ def campaign_tables(args):
     md = ""
     for w in CAMPAIGN_WORKLOADS:
         per = {}
-        for red in ("none", "dmr"):
+        for red in ("none", "dmr", "lvr"):
             db = os.path.join(args.out, "campaign-%s-%s.db" % (w, red))
             if not os.path.exists(db):
                 continue
@@ -310,13 +335,13 @@ def campaign_tables(args):
             w, ", ".join(IN_SPHERE), ", ".join(OUT_SPHERE))
         rows = []
         for site in IN_SPHERE + OUT_SPHERE:
-            for red in ("none", "dmr"):
+            for red in ("none", "dmr", "lvr"):
                 c = per.get((site, red))
                 if not c:
                     continue
                 n = c["n"]
                 lo, hi = evalplot.wilson(c.get("sdc", 0), n)
-                rows.append([site, "DMR" if red == "dmr" else "none", n] +
+                rows.append([site, {"none": "none", "dmr": "DMR", "lvr": "DMR + LVR"}[red], n] +
                             ["%.0f%%" % (100.0 * c.get(o, 0) / n) for o in OUTCOMES] +
                             ["%.1f-%.1f%%" % (100 * lo, 100 * hi)])
         md += md_table(["site", "redundancy", "runs"] + OUTCOMES + ["SDC 95% interval"], rows)

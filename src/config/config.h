@@ -274,6 +274,10 @@
       "the same SM allowed) or core (two slots of one SM, sharing its caches)")                 \
     X(U32, dmr_max_reissues, "-dmr_max_reissues", "3", 0, 1000,                                   \
       "DMR: times a failing CTA pair is reissued before the launch fails")                      \
+    X(U32, dmr_copy_timeout, "-dmr_copy_timeout", "8", 0, 1000000,                              \
+      "DMR: stop a copy still running K times as long as its finished partner (and at least "  \
+      "10000 cycles after it) as hung, a difference between the copies: the pair is "         \
+      "reissued (0: never)")                                                                   \
     X(U32, dmr_load_values, "-dmr_load_values", "0", 0, 1,                                       \
       "DMR: load-value replication: a pair's second copy takes the first copy's global load "  \
       "values (addresses compared), so copies of a kernel whose CTAs read what others write "  \

@@ -629,6 +629,13 @@ void dmr_copy_done(timing_gpu *g, tm_cta *tc)
     tm_dmrpair *pr = &g->dmr_pairs[tc->dmr_pair];
     pr->done[tc->dmr_copy] = 1;
     pr->done_at = MAX(pr->done_at, tc->done_at);
+    if (pr->done[0] != pr->done[1] && g->dmr_copy_timeout) {
+        /* the first copy done: the other is watched (dmr_step) */
+        if (grow((void **)&g->dmr_half, &g->dmr_half_cap, g->dmr_nhalf + 1, sizeof *g->dmr_half))
+            g->L->oom = 1;
+        else
+            g->dmr_half[g->dmr_nhalf++] = tc->dmr_pair;
+    }
     if (pr->done[0] && pr->done[1] &&
         !grow((void **)&g->dmr_done, &g->dmr_done_cap, g->dmr_ndone + 1, sizeof *g->dmr_done))
         g->dmr_done[g->dmr_ndone++] = tc->dmr_pair;
@@ -728,6 +735,31 @@ static int done_before(const timing_gpu *g, uint32_t x, uint32_t y)
 {
     uint64_t tx = g->dmr_pairs[x].done_at, ty = g->dmr_pairs[y].done_at;
     return tx != ty ? tx < ty : x < y;
+}
+
+void dmr_stop_hung(timing_gpu *g, uint64_t end)
+{
+    /* the partner's run time sets the limit; the serial step at or after
+     * it stops the copy (before retirement, which then takes it) */
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < g->dmr_nhalf; i++) {
+        uint32_t pair = g->dmr_half[i];
+        tm_dmrpair *pr = &g->dmr_pairs[pair];
+        if (pr->done[0] && pr->done[1])
+            continue;
+        int c = !pr->done[0] ? 0 : 1; /* the copy still running */
+        uint64_t ran = pr->done_at > pr->start ? pr->done_at - pr->start : 0;
+        uint64_t limit = pr->done_at + MAX((uint64_t)(g->dmr_copy_timeout - 1) * ran, 10000);
+        tm_sm *sm = &g->sms[pr->s[c]];
+        tm_cta *tc = &sm->ctas[pr->k[c]];
+        if (end < limit || pr->fault[c] || !tc->active || tc->finished || tc->dmr_pair != pair) {
+            g->dmr_half[kept++] = pair;
+            continue;
+        }
+        g->st->dmr_copy_timeouts++;
+        dmr_stop_copy(g, sm, tc, LOCKSTEP_ERROR_LAUNCH_TIMEOUT, IR_NO_PC, end);
+    }
+    g->dmr_nhalf = kept;
 }
 
 static int lvq_step(timing_gpu *g, uint64_t end);

@@ -265,6 +265,7 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     g->dmr_flip_load = cfg->dmr_flip_load;
     g->dmr_lvr = g->dmr && cfg->dmr_load_values;
     g->dmr_lvq_timeout = cfg->dmr_lvq_timeout;
+    g->dmr_copy_timeout = cfg->dmr_copy_timeout;
     for (uint32_t s = 0; s < g->nsms; s++)
         if (sm_init(g, &g->sms[s], s))
             goto oom;
@@ -363,6 +364,7 @@ void timing_gpu_free(timing_gpu *g)
     free(g->det_dwp_next);
     free(g->dmr_pairs);
     free(g->lvq_b);
+    free(g->dmr_half);
     free(g->dmr_redo);
     free(g->dmr_done);
     free(g->dmr_ev);
@@ -1083,6 +1085,7 @@ static void dispatch_dmr(timing_gpu *g, launch_state *ls, uint64_t now)
             return;
         }
         tm_dmrpair *pr = &g->dmr_pairs[pid];
+        pr->start = from;
         const struct dmr_cand *ab[2] = {a, b};
         for (int c = 0; c < 2; c++) {
             tm_cta *tc = &g->sms[ab[c]->s].ctas[ab[c]->k];
@@ -1421,8 +1424,11 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         pfor_run(busy < 2 ? NULL : g->pool, g->nsms + g->nparts, window_item, &job);
         LS_ASSERT(end > T && g->window >= 1);
         g->now = end - 1;
-        if (g->dmr)
+        if (g->dmr) {
             dmr_absorb_faults(g, end);
+            if (g->dmr_copy_timeout)
+                dmr_stop_hung(g, end);
+        }
         if (merge_faults(g))
             break;
         run_syscalls(g, end);
@@ -1658,7 +1664,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
     if (g->dmr) {
         ls.slot_from = calloc(ls.nslots, sizeof *ls.slot_from);
         ls.cand = calloc(ls.nslots, sizeof *ls.cand);
-        g->dmr_npairs = g->dmr_nredo = g->dmr_ndone = 0;
+        g->dmr_npairs = g->dmr_nredo = g->dmr_ndone = g->dmr_nhalf = 0;
         for (uint32_t p = 0; p < g->nparts; p++)
             g->parts[p].dmr_max = 0;
         if (!ls.slot_from || !ls.cand)

@@ -374,6 +374,7 @@ typedef struct tm_dmrpair {
     lockstep_status fault[2];
     uint32_t fault_pc[2];
     uint64_t done_at;       /* the later copy's finish (its done_at) */
+    uint64_t start;         /* the cycle both copies started */
     uint32_t s[2], k[2];    /* its slots: SM, slot */
     tm_lvq *lvq;            /* its entries in the load value queue */
 } tm_dmrpair;
@@ -650,6 +651,9 @@ struct timing_gpu {
     uint8_t dmr_pairing;   /* -dmr_pair: DMR_PAIR_SM, DMR_PAIR_SLOT or DMR_PAIR_CORE */
     uint32_t dmr_max_reissues, dmr_flip, dmr_flip_line, dmr_flip_load;
     int dmr_lvr;                     /* -dmr_load_values: load-value replication */
+    uint32_t dmr_copy_timeout;       /* -dmr_copy_timeout (0: off) */
+    uint32_t *dmr_half;              /* pairs with one copy finished, in the order it did */
+    uint32_t dmr_nhalf, dmr_half_cap;
     uint64_t dmr_lvq_timeout;
     tm_lvq **lvq_b;                  /* the load value queue by key (changed in the serial
                                         step only; SMs look entries up during windows) */
@@ -822,6 +826,11 @@ void dmr_committed(tm_part *p, tm_req *r);
  * released atomics, atomics that can never match, finished pairs (commit
  * or reissue).  Adds confirmed CTAs to *done.  0, or -1 after a fault. */
 int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done);
+/* A copy still running long after its partner finished (-dmr_copy_timeout
+ * times the partner's run time, and 10,000 cycles at least) is hung (a
+ * fault sent it round a loop): stop it at cycle end, a difference between
+ * the copies like a fault.  Serial step, before retirement. */
+void dmr_stop_hung(timing_gpu *g, uint64_t end);
 /* Copy tc (of SM s, slot k) finished and retired. */
 void dmr_copy_done(timing_gpu *g, tm_cta *tc);
 /* SM sm's view stopped at a kernel fault in a DMR copy: 1 if it is the

@@ -22,6 +22,10 @@
  *    atomic); an address fault in one copy's load (-dmr_flip_load) is
  *    found by the address comparison and corrected; results are the same
  *    on 1 and 2 threads, in window order 1 and without idle skipping;
+ *  - a copy still running long after its partner finished (a kernel whose
+ *    path depends on %smid, as a fault in a loop counter would make it) is
+ *    stopped as hung (-dmr_copy_timeout) and the pair reissued, instead of
+ *    running on; with copies that take the same path nothing is stopped;
  *  - bad option values and refused combinations give clear errors.
  */
 #include <inttypes.h>
@@ -150,6 +154,20 @@ static const char k_racy[] =
     "  setp.ne.u32 %p2, %r8, %r2;\n  mov.u32 %r2, %r8;\n  @%p2 bra L1;\n"
     "L2:\n  sub.u32 %r9, %r9, 1;\n  setp.ne.u32 %p3, %r9, 0;\n  @%p3 bra L0;\n"
     "  st.global.u32 [%rd3], %r10;\n"
+    "  ret;\n}\n";
+
+/* out[g] = in[g] + 1, after 20000 turns of a loop on SM 0 only: a copy on
+ * SM 0 takes a long path its partner does not */
+static const char k_slow_on_sm0[] =
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n  .reg .pred %p<4>;\n"
+    "  mov.u32 %r9, %smid;\n  setp.ne.u32 %p1, %r9, 0;\n  mov.u32 %r10, 0;\n  @%p1 bra L1;\n"
+    "L0:\n  add.u32 %r10, %r10, 1;\n  setp.lt.u32 %p2, %r10, 20000;\n  @%p2 bra L0;\n"
+    "L1:\n  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
+    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"
+    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  add.u64 %rd6, %rd5, %rd2;\n"
+    "  ld.global.u32 %r2, [%rd6];\n  add.u32 %r2, %r2, 1;\n  st.global.u32 [%rd3], %r2;\n"
     "  ret;\n}\n";
 
 static const char k_atom_same_line[] = K_ATOM_AFTER_FLIP(4);
@@ -619,6 +637,37 @@ static void test_dmr_load_values(void)
         }
 }
 
+static void test_dmr_copy_timeout(void)
+{
+    /* without the limit the slow copy runs to its end: the copies agree */
+    run(with_head(k_slow_on_sm0), DMR "-dmr_copy_timeout 0\n", 1, 32, &ra);
+    CHECK_MSG(ra.st == LOCKSTEP_SUCCESS && ra.t.dmr_copy_timeouts == 0 && ra.t.cycles > 100000,
+              "%s: %s, %" PRIu64 " cycles", lockstep_status_name(ra.st), ra.err, ra.t.cycles);
+    for (uint32_t i = 0; i < 32; i++)
+        CHECK_MSG(ra.out[i] == in_value(i) + 1, "out[%u] = %u", i, ra.out[i]);
+    /* with it, the copy on SM 0 is stopped once its partner has been done
+     * for 7 times its run time, and the pair reissued (on other SMs) */
+    run(with_head(k_slow_on_sm0), DMR, 1, 32, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS && rb.t.dmr_copy_timeouts == 1 && rb.t.dmr_reissues == 1 &&
+                  rb.t.cycles < ra.t.cycles / 2,
+              "%s: %s, %" PRIu64 " stopped, %" PRIu64 " reissues, %" PRIu64 " cycles",
+              lockstep_status_name(rb.st), rb.err, rb.t.dmr_copy_timeouts, rb.t.dmr_reissues,
+              rb.t.cycles);
+    for (uint32_t i = 0; i < 32; i++)
+        CHECK_MSG(rb.out[i] == in_value(i) + 1, "out[%u] = %u", i, rb.out[i]);
+    /* both copies on one SM take the same path: nothing is stopped */
+    run(with_head(k_slow_on_sm0), DMR "-dmr_pair core\n", 1, 32, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS && rb.t.dmr_copy_timeouts == 0 && rb.t.dmr_mismatches == 0,
+              "core pairs: %s: %s", lockstep_status_name(rb.st), rb.err);
+    /* the same on threads and window orders */
+    run(with_head(k_slow_on_sm0), DMR "-lockstep_threads 1\n", 1, 32, &ra);
+    run(with_head(k_slow_on_sm0), DMR "-lockstep_threads 2\n-lockstep_window_order 1\n", 1, 32,
+        &rb);
+    CHECK_MSG(ra.st == LOCKSTEP_SUCCESS && rb.st == LOCKSTEP_SUCCESS &&
+                  !memcmp(&ra.t, &rb.t, sizeof ra.t) && !memcmp(ra.out, rb.out, sizeof ra.out),
+              "%" PRIu64 " vs %" PRIu64 " cycles", ra.t.cycles, rb.t.cycles);
+}
+
 static void test_dmr_refusals(void)
 {
     struct {
@@ -634,6 +683,7 @@ static void test_dmr_refusals(void)
         {DMR "-dmr_load_values 2\n", "-dmr_load_values"},
         {DMR "-dmr_flip_load 1\n", "needs -lockstep_redundancy dmr and -dmr_load_values 1"},
         {LVR "-dmr_lvq_timeout 0\n", "-dmr_lvq_timeout"},
+        {DMR "-dmr_copy_timeout -2\n", "-dmr_copy_timeout"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         run(with_head(k_store), bad[i].opts, 2, 32, &rb);
@@ -717,6 +767,7 @@ int main(void)
     RUN(test_dmr_corrects_injected_faults);
     RUN(test_dmr_program_faults_stand);
     RUN(test_dmr_load_values);
+    RUN(test_dmr_copy_timeout);
     RUN(test_dmr_refusals);
     RUN(test_dmr_refuses_cooperative_launches);
     return test_summary();
