@@ -288,6 +288,7 @@ int dmr_write(tm_part *p, tm_req *r, uint64_t now)
         e->since = now;
         e->pair = r->dmr_pair;
         e->seq = r->dmr_seq;
+        e->first = r->dmr_first;
         e->warp = r->dmr_warp;
         e->state = r->dmr_copy ? DMR_HELD1 : DMR_HELD0;
         e->type = r->type;
@@ -862,13 +863,14 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
              * atomic is on its way: such a store may arrive after it.  The
              * release counts from the last answer to those writes and the
              * last arrival of the warp's held atomics before it, not from
-             * this step; writes issued after the atomic do not count, so
-             * neither the decision nor its time depends on where the step
-             * falls */
+             * this step; writes issued after the atomic do not count, nor
+             * do the other lines of the same atomic instruction (issued
+             * with it, released in this step or another), so neither the
+             * decision nor its time depends on where the step falls */
             for (int c = 0; c < 2 && !wait && !pr->failed; c++) {
                 const tm_warp *tw = &g->sms[pr->s[c]].ctas[pr->k[c]].warps[e->warp];
-                uint32_t pending = answered_before(tw, e->seq, &t);
-                wait = pending != held_reqs(g, e->pair, c, e->warp, e->seq, &t);
+                uint32_t pending = answered_before(tw, e->first, &t);
+                wait = pending != held_reqs(g, e->pair, c, e->warp, e->first, &t);
             }
             if (wait) {
                 remember(e, &now); /* (a wait changed nothing: what it read is what it saw) */

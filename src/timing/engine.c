@@ -51,7 +51,7 @@ tm_req *tm_req_new(tm_sm *sm)
         return NULL;
     sm->reqs[sm->nreqs++] = r;
 fresh:
-    r->dmr_pair = r->dmr_seq = 0;
+    r->dmr_pair = r->dmr_seq = r->dmr_first = 0;
     r->dmr_warp = 0;
     r->dmr_copy = r->dmr_go = 0;
     r->twin = NULL;

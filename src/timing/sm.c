@@ -746,6 +746,7 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
                     r->bmask[b >> 6] |= 1ull << (b & 63);
             }
         }
+        uint32_t first = tw->dmr_seq; /* DMR: the instruction's first write request */
         for (uint32_t j = 0; j < nl; j++) {
             tm_req *r = reqs[j];
             if (tc->dmr_pair) {
@@ -759,6 +760,7 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
                         goto oom;
                     tw->dmr_acks[tw->dmr_seq] = TM_NEVER;
                     r->dmr_seq = tw->dmr_seq++;
+                    r->dmr_first = first;
                     tw->dmr_wr_out++;
                     tw->dmr_gen++;
                 }

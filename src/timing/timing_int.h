@@ -125,6 +125,7 @@ typedef struct tm_req {
      * key); go: an agreed atomic released by the serial step; twin: the
      * first copy's request, answered with the same old values */
     uint32_t dmr_pair, dmr_seq;
+    uint32_t dmr_first;    /* the sequence number of its instruction's first request */
     uint16_t dmr_warp;
     uint8_t dmr_copy, dmr_go;
     struct tm_req *twin;
@@ -347,6 +348,7 @@ typedef struct tm_dmrent {
     uint64_t line, pline, since;
     uint64_t matched;       /* when the second copy's request agreed */
     uint32_t pair, seq;
+    uint32_t first;         /* its instruction's first request's seq (an atomic's lines) */
     uint16_t warp;
     uint8_t state, type;    /* DMR_*, REQ_WR or REQ_ATOM */
     uint32_t sectors;
