@@ -1322,3 +1322,53 @@ void dmr_lvq_reset(timing_gpu *g)
     for (uint32_t p = 0; p < g->dmr_npairs; p++)
         g->dmr_pairs[p].lvq = NULL;
 }
+
+/* ---- fault injection into the comparator's log (site dmr_log) ----------------------- */
+
+/* Count the log's words, or find the k-th (*e, *word, *part). */
+static uint64_t log_walk(const timing_gpu *g, uint64_t k, tm_dmrent **hit, uint32_t *word,
+                         uint32_t *part)
+{
+    uint64_t n = 0;
+    for (uint32_t q = 0; q < g->nparts; q++) {
+        const tm_part *p = &g->parts[q];
+        if (!p->dmr_n)
+            continue;
+        for (uint32_t pair = 1; pair < g->dmr_npairs && pair < p->dmr_pcap; pair++)
+            for (tm_dmrent *e = p->dmr_phead[pair]; e; e = e->pnext) {
+                if (e->type != REQ_WR || e->state == DMR_BAD)
+                    continue;
+                for (uint32_t w = 0; w < TM_LINE / 4; w++) {
+                    uint32_t b = 4 * w;
+                    if (((e->bmask[b >> 6] >> (b & 63)) & 0xf) != 0xf)
+                        continue;
+                    if (n++ == k) {
+                        *hit = e;
+                        *word = w;
+                        *part = q;
+                        return k;
+                    }
+                }
+            }
+    }
+    return n;
+}
+
+uint64_t timing_dmr_log_words(const timing_gpu *g)
+{
+    tm_dmrent *e;
+    uint32_t w, q;
+    return g->dmr ? log_walk(g, UINT64_MAX, &e, &w, &q) : 0;
+}
+
+uint8_t *timing_dmr_log_word(timing_gpu *g, uint64_t k, uint32_t *part, uint64_t *addr,
+                             int *state)
+{
+    tm_dmrent *e = NULL;
+    uint32_t w = 0;
+    if (!g->dmr || k == UINT64_MAX || log_walk(g, k, &e, &w, part) != k || !e)
+        return NULL;
+    *addr = e->line + 4ull * w;
+    *state = e->state == DMR_COMMITTING ? 2 : e->state == DMR_AGREED ? 1 : 0;
+    return e->data + 4 * w;
+}

@@ -86,6 +86,18 @@ uint64_t timing_l2_lines(const timing_gpu *g);
 int timing_l2_line(timing_gpu *g, uint64_t k, uint32_t *part, uint64_t *tag,
                    uint64_t *addr, int *dirty, uint64_t *keep, uint64_t *keep2);
 int timing_l2_retag(timing_gpu *g, uint64_t k, uint64_t tag, uint64_t *alias);
+/* Fault injection into DMR's comparator log (dmr_log), between windows
+ * only: the 32-bit words a held or agreed store entry will write (all four
+ * bytes in its byte mask), partition by partition, pair by pair, entry by
+ * entry in arrival order, word by word.  timing_dmr_log_word: a pointer to
+ * the k-th in the entry's bytes, its partition, device address and the
+ * entry's state: 0 held (the first copy's, waiting for the second's to be
+ * compared with it), 1 agreed (waiting to be committed: what memory will
+ * get), 2 committing (its write is on its way with its own copy of the
+ * bytes; the copies' loads still read the entry); NULL if there is none. */
+uint64_t timing_dmr_log_words(const timing_gpu *g);
+uint8_t *timing_dmr_log_word(timing_gpu *g, uint64_t k, uint32_t *part, uint64_t *addr,
+                             int *state);
 /* End the Chrome trace (-lockstep_trace), if one is being written: close
  * the file; later launches are not traced.  0, or -1 if a write failed. */
 int timing_trace_finish(timing_gpu *g);
