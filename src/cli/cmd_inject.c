@@ -66,6 +66,7 @@ static void usage(FILE *f)
             "  --site SITES        all (default; job i takes site i mod the number of sites)\n"
             "                      or a comma-separated list of: reg_live reg_any pred\n"
             "                      insn_out alu shared local dram simt l1d l2d l1tag l2tag\n"
+            "                      ibuf\n"
             "  --model MODELS      bit1 (default), bit2, random, zero, a list, or all\n"
             "  --seed S            the campaign's seed (default 1)\n"
             "  --db FILE           results file (default lockstep-inject.db)\n"
@@ -854,7 +855,7 @@ int cmd_inject(int argc, char **argv)
     if (c.space.nsites < 0) {
         fprintf(stderr, "lockstep inject: --site: unknown or repeated site '%s' (the sites: "
                         "all reg_live reg_any pred insn_out alu shared local dram simt l1d l2d "
-                        "l1tag l2tag)\n", bad);
+                        "l1tag l2tag ibuf)\n", bad);
         goto out;
     }
     c.space.nmodels = inj_parse_list(models, inj_models, c.space.models, INJ_MAX_MODELS, bad,

@@ -297,7 +297,7 @@
     /* ---- fault injection (src/rel/inject.c, docs/RELIABILITY.md) ---- */                    \
     X(STR, fault_site, "-lockstep_fault_site", "none", 0, 0,                                      \
       "fault injection: where one fault lands (none, reg_live, reg_any, pred, insn_out, alu, "   \
-      "shared, local, dram, simt; timing mode only: l1d, l2d, l1tag, l2tag)")                   \
+      "shared, local, dram, simt, ibuf; timing mode only: l1d, l2d, l1tag, l2tag)")             \
     X(STR, fault_model, "-lockstep_fault_model", "bit1", 0, 0,                                    \
       "fault injection: bit1 (one bit flipped), bit2 (two adjacent bits), random (a random "     \
       "value) or zero")                                                                         \
@@ -330,8 +330,8 @@ enum cfg_type { CFG_U64, CFG_U32, CFG_STR };
 #define LOCKSTEP_FAULT_SITES(X)                                                                 \
     X(NONE, "none") X(REG_LIVE, "reg_live") X(REG_ANY, "reg_any") X(PRED, "pred")             \
     X(INSN_OUT, "insn_out") X(ALU, "alu") X(SHARED, "shared") X(LOCAL, "local")               \
-    X(DRAM, "dram") X(SIMT, "simt") X(L1D, "l1d") X(L2D, "l2d") X(L1TAG, "l1tag")             \
-    X(L2TAG, "l2tag")
+    X(DRAM, "dram") X(SIMT, "simt") X(IBUF, "ibuf") X(L1D, "l1d") X(L2D, "l2d")               \
+    X(L1TAG, "l1tag") X(L2TAG, "l2tag")
 #define LOCKSTEP_FAULT_MODELS(X) X(BIT1, "bit1") X(BIT2, "bit2") X(RANDOM, "random") X(ZERO, "zero")
 
 enum config_fault_site {

@@ -61,7 +61,7 @@ static int read_string(rd_ctx *r, uint64_t addr, char *buf, size_t max)
 int exec_builtin(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active)
 {
     const ir_call *cs = &L->mod->calls[in->aux];
-    uint32_t pc = (uint32_t)(in - L->mod->code);
+    uint32_t pc = exec_insn_pc(L, in);
     for (uint32_t m = active; m; m &= m - 1) {
         int l = ctz32(m);
         rd_ctx r = {L, c, w, l};

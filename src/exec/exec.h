@@ -207,6 +207,15 @@ typedef struct exec_interposer {
                    exec_memreq *rq, exec_memres *res);
 } exec_interposer;
 
+/* A replacement for one execution of an instruction, handed back by an
+ * observer's exec_hooks.before (below): the instruction that runs instead,
+ * and the value of its IRO_IMM source operands (an immediate the module's
+ * constant pool does not hold), one value per lane. */
+typedef struct exec_subst {
+    ir_insn in;
+    uint64_t imm[WARP_SIZE];
+} exec_subst;
+
 /*
  * The register write point and the per-instruction hook.  Every value an
  * instruction leaves in its destination registers or predicates is written
@@ -221,12 +230,31 @@ typedef struct exec_interposer {
  * In timing mode hooks and interposers run on the host thread of the SM
  * they serve, several at once: L is that SM's view of the launch (its
  * `timing` field tells which), so an observer keeps per-SM state, or locks.
+ *
+ * `before` may hand back a replacement for this one execution of `in` (a
+ * corrupted instruction buffer: -lockstep_fault_site ibuf): a copy of *in
+ * that the observer owns and keeps unchanged until the launch has ended
+ * (a memory instruction in flight still points at it), differing from
+ * *in only in operand indices, the guard and immediates (op, types and
+ * flags stay, and operand kinds too, except that an immediate source
+ * (IRO_CONST) may become IRO_IMM, read from the replacement's imm row: so
+ * the handler exec_prepare chose for *in fits it).  The interpreter
+ * executes it at in's pc, in place of the module's code, which is never
+ * changed; a register or predicate index outside the function's rows is
+ * an illegal-instruction fault, as on hardware.  NULL: execute `in`.  A
+ * `before` that hands back a replacement should hand it back again when
+ * the same instruction is issued again (a memory request a timing
+ * interposer did not take: w->insts has not advanced).
  */
-enum { EXEC_TRAP_BEFORE = 1u << 0, EXEC_TRAP_WRITTEN = 1u << 1 };
+enum {
+    EXEC_TRAP_BEFORE = 1u << 0,
+    EXEC_TRAP_WRITTEN = 1u << 1,
+    EXEC_TRAP_SUBST = 1u << 2 /* interp.c's own: the next instruction is L->subst */
+};
 typedef struct exec_hooks {
     void *ud;
-    void (*before)(void *ud, struct exec_launch *L, struct exec_cta *c, struct exec_warp *w,
-                   const ir_insn *in, uint32_t active);
+    const exec_subst *(*before)(void *ud, struct exec_launch *L, struct exec_cta *c,
+                                struct exec_warp *w, const ir_insn *in, uint32_t active);
     /* reply: 1 when the values arrived with a reply (timing mode) */
     void (*written)(void *ud, struct exec_launch *L, struct exec_cta *c, struct exec_warp *w,
                     const ir_insn *in, uint32_t lanes, int reply);
@@ -291,6 +319,11 @@ struct exec_launch {
     /* observers: the register write point and the per-instruction hook */
     uint32_t trap;            /* EXEC_TRAP_*: which hooks to call; 0: none */
     const exec_hooks *hooks;
+    /* the replacement (exec_hooks.before) the last hooked instruction ran,
+     * or NULL; subst_pc: the pc of the last replacement run (kept: requests
+     * in flight map it back, exec_insn_pc) */
+    const exec_subst *subst;
+    uint32_t subst_pc;
     uint64_t warp_insts, thread_insts;
     uint64_t mix[MIX_COUNT];  /* warp instructions per ir_mix class */
     strbuf *printf_out;       /* device printf text, delivered at synchronize */
@@ -307,6 +340,17 @@ struct exec_launch {
     uint64_t host_t0;         /* host clock (ns) at the launch's start, for the timeout */
     uint32_t limit_calls;     /* exec_limits calls, to read the host clock every few */
 };
+
+/* The pc of instruction `in`: its index in the module's code, or for a
+ * replacement an observer handed back (exec_hooks.before), the pc it
+ * stood for. */
+static inline uint32_t exec_insn_pc(const exec_launch *L, const ir_insn *in)
+{
+    uintptr_t off = (uintptr_t)in - (uintptr_t)L->mod->code;
+    if (off < (uintptr_t)L->mod->ncode * sizeof *in)
+        return (uint32_t)(off / sizeof *in);
+    return L->subst_pc;
+}
 
 /* Choose the interpreter handler (xop) of every instruction of m. */
 void exec_prepare(ir_module *m);

@@ -213,6 +213,11 @@ static const uint64_t *srow_slow(const exec_launch *L, const exec_cta *c, const 
             tmp[l] = v;
         return tmp;
     }
+    case IRO_IMM: /* a replacement's immediate (exec.h, exec_subst) */
+        if (L->subst)
+            return L->subst->imm;
+        memset(tmp, 0, WARP_SIZE * sizeof *tmp);
+        return tmp;
     default:
         memset(tmp, 0, WARP_SIZE * sizeof *tmp);
         return tmp;
@@ -241,9 +246,10 @@ const uint64_t *exec_operand(const exec_launch *L, const exec_cta *c, const exec
 /* Lane mask of a predicate source (with its '!'). */
 static inline uint32_t pval(const exec_launch *L, const uint32_t *P, const ir_opnd *o)
 {
-    uint32_t v = o->kind == IRO_PRED ? P[o->idx]
+    uint32_t v = o->kind == IRO_PRED    ? P[o->idx]
                  : o->kind == IRO_CONST ? (uint32_t)L->mod->kpool[(size_t)o->idx * WARP_SIZE]
-                                        : 0;
+                 : o->kind == IRO_IMM && L->subst ? (uint32_t)L->subst->imm[0]
+                                                  : 0;
     return o->neg ? ~v : v;
 }
 
@@ -1357,7 +1363,7 @@ static inline void capture(const exec_launch *L, const exec_cta *c, const exec_w
                            const ir_insn *in, uint32_t active, exec_memreq *rq)
 {
     rq->in = in;
-    rq->pc = (uint32_t)(in - L->mod->code);
+    rq->pc = exec_insn_pc(L, in);
     rq->lanes = active;
     rq->texels = NULL;
     uint32_t props = ptx_op_props(in->op);
@@ -1458,6 +1464,7 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
 #define DST(i) (R + (size_t)in->d[i].idx * WARP_SIZE)
 
     while (executed < budget) {
+        const ir_insn *in;
         if (UNLIKELY(pc == top->rpc || top->mask == 0)) {
             top->pc = pc;
             RELOAD();
@@ -1466,6 +1473,14 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
         /* the one check per instruction for observers (exec.h): with any
          * attached, the instruction runs alone between the hooks */
         if (UNLIKELY(L->trap)) {
+            if (L->trap == EXEC_TRAP_SUBST) {
+                /* hooked_step's own run of one instruction, with the
+                 * replacement an observer handed back (exec_hooks.before)
+                 * in place of code[pc] */
+                L->trap = 0;
+                in = &L->subst->in;
+                goto run;
+            }
             top->pc = pc;
             L->thread_insts += thread_insts;
             thread_insts = 0;
@@ -1476,7 +1491,8 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             RELOAD();
             continue;
         }
-        const ir_insn *in = &code[pc];
+        in = &code[pc];
+    run:;
         uint32_t active = top->mask;
         if (in->guard.kind)
             active &= pval(L, P, &in->guard);
@@ -2067,24 +2083,67 @@ out_noreload:
 #undef DST
 }
 
+/* Whether replacement `in` for pc (exec_hooks.before) names only register
+ * and predicate rows of the warp's function; if not, the illegal
+ * instruction hardware reports for a bad encoding is recorded. */
+static int subst_legal(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t pc,
+                       const ir_insn *in)
+{
+    const ir_func *f = &L->mod->funcs[w->func];
+    const ir_opnd *o[10] = {&in->guard, &in->d[0], &in->d[1], &in->d[2], &in->d[3],
+                            &in->s[0], &in->s[1], &in->s[2], &in->s[3], &in->addr};
+    for (int i = 0; i < 10; i++) {
+        int reg = o[i]->kind == IRO_REG;
+        if (!reg && o[i]->kind != IRO_PRED)
+            continue;
+        uint32_t rows = reg ? f->nregs : f->npreds;
+        if (o[i]->idx < rows)
+            continue;
+        exec_fault(L, c, w, -1, pc, LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION, 0,
+                   "the instruction names %s %u, past the %u %s of function '%s' "
+                   "(a corrupted encoding)", reg ? "register row" : "predicate", o[i]->idx,
+                   rows, reg ? "register rows" : "predicates", f->name);
+        return 0;
+    }
+    return 1;
+}
+
 /* The slow path of the trap word: one instruction between the observers'
- * hooks (exec.h), run by the same interpreter with the trap word cleared.
- * Returns the instructions executed (0 or 1). */
+ * hooks (exec.h), run by the same interpreter with the trap word cleared
+ * (or set to EXEC_TRAP_SUBST alone when `before` handed back a replacement
+ * to run instead).  Returns the instructions executed (0 or 1). */
 static uint32_t hooked_step(exec_launch *L, exec_cta *c, exec_warp *w)
 {
     if (simt_settle(L, c, w) <= 0)
         return 0;
     const simt_entry *top = &w->stack[w->sp - 1];
-    const ir_insn *in = &L->mod->code[top->pc];
+    uint32_t pc = top->pc;
+    const ir_insn *in = &L->mod->code[pc];
     uint32_t active = top->mask;
     if (in->guard.kind)
         active &= pval(L, w->preds + w->pred_base, &in->guard);
     uint32_t trap = L->trap, reg_base = w->reg_base;
     const exec_hooks *h = L->hooks;
+    const exec_subst *run = NULL;
     if ((trap & EXEC_TRAP_BEFORE) && h->before)
-        h->before(h->ud, L, c, w, in, active);
-    L->trap = 0;
+        run = h->before(h->ud, L, c, w, in, active);
+    L->subst = NULL;
     L->mem.status = EXEC_MEM_NONE;
+    if (L->fault != LOCKSTEP_SUCCESS)
+        return 0;
+    uint32_t inner = 0;
+    if (UNLIKELY(run)) {
+        if (!subst_legal(L, c, w, pc, &run->in))
+            return 0;
+        L->subst = run;
+        L->subst_pc = pc;
+        in = &run->in;
+        inner = EXEC_TRAP_SUBST;
+        active = top->mask;
+        if (in->guard.kind)
+            active &= pval(L, w->preds + w->pred_base, &in->guard);
+    }
+    L->trap = inner;
     uint32_t n = exec_warp_run(L, c, w, 1);
     L->trap = trap;
     /* destinations a reply brings are reported with the reply (exec_reply_*;

@@ -128,7 +128,7 @@ static void global_fault(exec_launch *L, exec_cta *c, exec_warp *w, const ir_ins
 static int resolve(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active,
                    const exec_addr *ad, uint32_t size, int write, uint8_t **ptr)
 {
-    uint32_t pc = (uint32_t)(in - L->mod->code);
+    uint32_t pc = exec_insn_pc(L, in);
     uint64_t lo = 1, hi = 0, page = ~0ull;
     uint8_t *page_ptr = NULL, *host = NULL;
     uint32_t hint = 0;

@@ -108,6 +108,8 @@ static uint32_t first_lane_value(const exec_launch *L, const exec_warp *w, const
     int l = ctz32(active);
     if (o->kind == IRO_CONST)
         return (uint32_t)L->mod->kpool[(size_t)o->idx * WARP_SIZE];
+    if (o->kind == IRO_IMM) /* a replacement's immediate (exec.h, exec_subst) */
+        return L->subst ? (uint32_t)L->subst->imm[0] : 0;
     if (o->kind == IRO_REG)
         return (uint32_t)w->regs[((size_t)w->reg_base + o->idx) * WARP_SIZE + (size_t)l];
     return 0;

@@ -20,7 +20,7 @@
 static int bad_handle(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, int lane,
                       uint64_t h)
 {
-    exec_fault(L, c, w, lane, (uint32_t)(in - L->mod->code), LOCKSTEP_ERROR_ILLEGAL_ADDRESS, 0,
+    exec_fault(L, c, w, lane, exec_insn_pc(L, in), LOCKSTEP_ERROR_ILLEGAL_ADDRESS, 0,
                "%s with texture object 0x%llx, which is no live %s object", ptx_op_names[in->op],
                (unsigned long long)h,
                in->op == OP_SULD || in->op == OP_SUST || in->op == OP_SUQ ? "surface" : "texture");
@@ -105,7 +105,7 @@ int exec_texop(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uin
         if (L->mem_issue) {
             exec_memreq rq;
             rq.in = in;
-            rq.pc = (uint32_t)(in - L->mod->code);
+            rq.pc = exec_insn_pc(L, in);
             rq.lanes = active;
             rq.size = 4;
             rq.texels = &list;
@@ -149,7 +149,7 @@ int exec_texop(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uin
             continue;
         }
         if (r < 0) {
-            exec_fault(L, c, w, l, (uint32_t)(in - L->mod->code),
+            exec_fault(L, c, w, l, exec_insn_pc(L, in),
                        r == -2 ? LOCKSTEP_ERROR_MISALIGNED_ADDRESS : LOCKSTEP_ERROR_ILLEGAL_ADDRESS,
                        0,
                        "%s of %u bytes at byte %lld, row %lld, slice %lld, layer %lld %s "
@@ -168,7 +168,7 @@ int exec_texop(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uin
     if (!lanes)
         return res->status;
     rq.in = in;
-    rq.pc = (uint32_t)(in - L->mod->code);
+    rq.pc = exec_insn_pc(L, in);
     rq.lanes = lanes;
     rq.size = size;
     rq.texels = NULL;

@@ -67,7 +67,7 @@ int exec_wmma_mma(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, 
 {
     const ir_mma *mm = &L->mod->mmas[in->target];
     if (active != FULL_MASK) {
-        exec_fault(L, c, w, ctz32(active), (uint32_t)(in - L->mod->code),
+        exec_fault(L, c, w, ctz32(active), exec_insn_pc(L, in),
                    LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION, 0,
                    "wmma.mma.sync.aligned needs every lane of the warp, and lanes 0x%08x run it",
                    active);

@@ -84,7 +84,9 @@ typedef enum ir_opnd_kind {
     IRO_CONST,  /* idx: row of the module constant pool */
     IRO_SREG,   /* idx: ir_sreg */
     IRO_SHSYM,  /* idx: ir_shref; value = the variable's offset in this launch's layout + off */
-    IRO_FRAME   /* idx: offset in the current frame; value = local address frame_base + idx */
+    IRO_FRAME,  /* idx: offset in the current frame; value = local address frame_base + idx */
+    IRO_IMM     /* never loaded: an immediate held by a replacement instruction rather than
+                 * the module's pool (exec.h, exec_subst: a corrupted instruction buffer) */
 } ir_opnd_kind;
 
 typedef struct ir_opnd {

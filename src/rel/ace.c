@@ -342,8 +342,8 @@ static void shared_access(exec_launch *L, exec_cta *c, exec_warp *w, const ir_in
     }
 }
 
-static void on_before(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
-                      uint32_t active)
+static const exec_subst *on_before(void *ud, exec_launch *L, exec_cta *c, exec_warp *w,
+                                    const ir_insn *in, uint32_t active)
 {
     rel_ace *a = ud;
     if (!a->timing)
@@ -352,9 +352,9 @@ static void on_before(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, const
     ace_sm *sm;
     ace_slot *s;
     ace_warp *aw = touch(a, L, c, w, t, &sm, &s);
-    uint32_t pc = (uint32_t)(in - L->mod->code);
+    uint32_t pc = exec_insn_pc(L, in);
     if (!aw || a->mod != L->mod || pc >= L->mod->ncode)
-        return;
+        return NULL;
     uint32_t fi = a->func_of[pc];
     const ir_func *f = &L->mod->funcs[fi];
     uint32_t r[28];
@@ -374,6 +374,7 @@ static void on_before(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, const
             cells_read(&sm->s.ace[ACE_PRED],
                        aw->pred + (size_t)(w->pred_base + in->s[i].idx) * WARP_SIZE, active, 1, t);
     shared_access(L, c, w, in, active, sm, s, t);
+    return NULL;
 }
 
 static void on_written(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,

@@ -19,7 +19,11 @@
  * Instruction-output sites (insn_out, alu) draw a warp instead and corrupt
  * one lane of that warp's next register write (exec_hooks.written) -- the
  * only hook that runs inside a window in timing mode: it acts for the armed
- * warp alone, on that warp's SM's thread, so it too is deterministic.
+ * warp alone, on that warp's SM's thread, so it too is deterministic.  The
+ * instruction-buffer site (ibuf) arms a warp the same way and corrupts
+ * one field of a copy of its next instruction in exec_hooks.before, which
+ * hands the copy to the interpreter (in timing mode `before` too runs
+ * inside windows and acts for the armed warp alone).
  *
  * DESIGN: the injector never reaches into the interpreter or the timing
  * model's structures; it sees warps through exec.h, memory through
@@ -51,6 +55,9 @@ typedef struct fault_report {
     char *kernel;
     uint32_t sm, cta[3], warp, lane, bit, ptx_line, part;
     char target[32];
+    char field[16];       /* ibuf: the instruction's field that changed */
+    int has_pc;           /* ibuf: the pc of the corrupted instruction */
+    uint32_t pc;
     uint64_t addr, old, new_;
 } fault_report;
 
@@ -80,10 +87,18 @@ struct rel_injector {
     uint64_t count;     /* functional mode: warp instructions begun */
     uint64_t t0;        /* timing mode: the launch's first cycle on the GPU's clock */
     int t0_known;
-    /* insn_out, alu: the warp whose next register write gets the fault */
+    /* insn_out, alu: the warp whose next register write gets the fault;
+     * ibuf: the warp whose next instruction runs corrupted */
     exec_cta *arm_c;
     exec_warp *arm_w;
     int fired;          /* written by the armed warp's hook */
+    /* ibuf: the corrupted copy the armed warp runs (exec_hooks.before; kept
+     * unchanged while the injector lives: a request in flight points at
+     * it), its pc, and the warp's instruction count when it was handed out
+     * (unchanged while it has not executed: a retried memory request) */
+    exec_subst ib;
+    uint32_t ib_pc;
+    uint64_t ib_insts;
     /* facts of the running module's functions */
     const ir_module *mod;
     func_facts *facts;
@@ -684,7 +699,8 @@ static int land_l2tag(rel_injector *inj, exec_launch *L, void *machine, uint64_t
 }
 
 /* insn_out, alu: choose a resident warp; its next register write gets the
- * fault (on_written).  1 if one was armed. */
+ * fault (on_written); ibuf: its next instruction runs corrupted
+ * (on_before).  1 if one was armed. */
 static int arm(rel_injector *inj, exec_launch *L)
 {
     uint64_t total = 0;
@@ -728,7 +744,7 @@ static void land(rel_injector *inj, exec_launch *L, void *machine, uint64_t cycl
     case FSITE_L2D: ok = land_l2d(inj, L, machine, cycle, inst); break;
     case FSITE_L1TAG: ok = land_l1tag(inj, L, machine, cycle, inst); break;
     case FSITE_L2TAG: ok = land_l2tag(inj, L, machine, cycle, inst); break;
-    case FSITE_INSN_OUT: case FSITE_ALU:
+    case FSITE_INSN_OUT: case FSITE_ALU: case FSITE_IBUF:
         if (!inj->arm_w && arm(inj, L)) {
             /* where it was armed; the write's cycle replaces it (timing) */
             inj->rep.cycle = cycle;
@@ -755,7 +771,12 @@ static void on_step(void *ud, exec_launch *L, uint64_t cycles, uint64_t insts, v
     if (inj->done)
         return;
     if (inj->arm_w) {
-        if (inj->fired) {
+        const exec_warp *aw = inj->arm_w;
+        if (inj->fired && inj->site == FSITE_IBUF && inj->arm_c->active &&
+            aw->state != WARP_DONE && aw->insts == inj->ib_insts && aw->sp &&
+            aw->stack[aw->sp - 1].pc == inj->ib_pc) {
+            return; /* handed out, not executed yet (a retried request): wait */
+        } else if (inj->fired) {
             inj->done = 1;
             inj->arm_w = NULL;
             inj->arm_c = NULL;
@@ -771,26 +792,196 @@ static void on_step(void *ud, exec_launch *L, uint64_t cycles, uint64_t insts, v
         land(inj, L, machine, cycle, inj->insts + insts);
 }
 
-/* Functional mode: before each warp instruction. */
-static void on_before(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
-                      uint32_t active)
+/* ---- ibuf: a corrupted instruction ---------------------------------------------------- */
+
+/* The fields of an instruction an ibuf fault may change, in this order:
+ * the guard's index and negation, the destinations' indices, the sources'
+ * indices or immediate values, the address register's index, the record's
+ * immediate. */
+enum { IBF_GUARD, IBF_GUARD_NEG, IBF_D, IBF_S = IBF_D + 4, IBF_ADDR = IBF_S + 4, IBF_IMM,
+       IBF_COUNT };
+
+/* Bits of an index field for `rows` rows: as many as numbering them takes
+ * (at least one), as an encoding sized to that register file would have. */
+static uint32_t index_bits(uint32_t rows)
 {
-    (void)c;
-    (void)w;
-    (void)in;
+    return rows <= 1 ? 1 : 32 - (uint32_t)__builtin_clz(rows - 1);
+}
+
+/* Whether `in` reads its `imm` field as an immediate: the address offset
+ * (or absolute address) of a load, store or atomic; lop3's truth table. */
+static int imm_used(const ir_insn *in)
+{
+    return in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED ||
+           in->op == OP_LOP3;
+}
+
+/* The operand field f of `in` names (NULL for the guard's negation and the
+ * record's immediate). */
+static const ir_opnd *ib_opnd(const ir_insn *in, int f)
+{
+    if (f == IBF_GUARD_NEG || f == IBF_IMM)
+        return NULL;
+    return f == IBF_GUARD  ? &in->guard
+           : f == IBF_ADDR ? &in->addr
+           : f >= IBF_S    ? &in->s[f - IBF_S]
+                           : &in->d[f - IBF_D];
+}
+
+/* Whether `in` has field f: a guard; a register or predicate operand (an
+ * index); an immediate source (IRO_CONST: a value); the record's imm. */
+static int ib_has(const ir_insn *in, int f)
+{
+    if (f == IBF_GUARD || f == IBF_GUARD_NEG)
+        return in->guard.kind == IRO_PRED;
+    if (f == IBF_IMM)
+        return imm_used(in);
+    const ir_opnd *o = ib_opnd(in, f);
+    return o->kind == IRO_REG || o->kind == IRO_PRED ||
+           (f >= IBF_S && f < IBF_ADDR && o->kind == IRO_CONST);
+}
+
+static void ib_field_name(const ir_insn *in, int f, char *buf, size_t n)
+{
+    const ir_opnd *o = ib_opnd(in, f);
+    if (f == IBF_GUARD)
+        snprintf(buf, n, "guard");
+    else if (f == IBF_GUARD_NEG)
+        snprintf(buf, n, "guard_neg");
+    else if (f == IBF_IMM)
+        snprintf(buf, n, in->op == OP_LOP3 ? "imm_lut" : "imm_offset");
+    else if (f == IBF_ADDR)
+        snprintf(buf, n, "addr");
+    else if (f >= IBF_S)
+        snprintf(buf, n, "%s%d", o->kind == IRO_CONST ? "imm_s" : "s", f - IBF_S);
+    else /* sust's and wmma.store's d[] are read: sources all the same */
+        snprintf(buf, n, "%s%d", in->flags & IRF_DSRC ? "dsrc" : "d", f - IBF_D);
+}
+
+/* The model applied to the low `bits` bits of v as an immediate field of
+ * that width: old and new within the width (a 32-bit field sign-extends
+ * when `sext`). */
+static uint64_t corrupt_field(rel_injector *inj, uint64_t v, uint32_t bits, int sext,
+                              uint64_t *old, uint64_t *nv, int *bit)
+{
+    uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    *old = v & mask;
+    *nv = corrupt(inj, *old, bits, bit) & mask;
+    if (bits == 32 && sext)
+        return (uint64_t)(int64_t)(int32_t)(uint32_t)*nv;
+    return (v & ~mask) | *nv;
+}
+
+/* The armed warp's next instruction, `in` at its pc: draw one of its
+ * fields, corrupt it in the injector's copy, and hand the copy to the
+ * interpreter (exec_hooks.before).  NULL when `in` has no such field (the
+ * warp's next instruction is tried) or the copy has run already. */
+static const exec_subst *ib_fire(rel_injector *inj, exec_launch *L, exec_cta *c, exec_warp *w,
+                                 const ir_insn *in)
+{
+    uint32_t pc = exec_insn_pc(L, in);
+    if (inj->fired) /* issued again, not executed yet: the same corrupted copy */
+        return w->insts == inj->ib_insts && pc == inj->ib_pc ? &inj->ib : NULL;
+    int fields[IBF_COUNT], n = 0;
+    for (int f = 0; f < IBF_COUNT; f++)
+        if (ib_has(in, f))
+            fields[n++] = f;
+    if (!n)
+        return NULL;
+    int f = fields[draw(inj, (uint64_t)n)];
+    const ir_func *fn = &L->mod->funcs[w->func];
+    inj->ib.in = *in;
+    ir_opnd *op = (ir_opnd *)ib_opnd(&inj->ib.in, f); /* the copy's own: writable */
+    uint64_t old, nv;
+    int bit;
+    if (f == IBF_GUARD_NEG) {
+        old = in->guard.neg & 1;
+        nv = corrupt(inj, old, 1, &bit) & 1;
+        inj->ib.in.guard.neg = (uint8_t)nv;
+    } else if (f == IBF_IMM) {
+        /* lop3: the 8-bit table; an address: a 32-bit offset, sign-extended
+         * (a variable's absolute address, which does not fit: all 64) */
+        int64_t v = in->imm;
+        uint32_t bits = in->op == OP_LOP3 ? 8 : v == (int32_t)v ? 32 : 64;
+        inj->ib.in.imm = (int64_t)corrupt_field(inj, (uint64_t)v, bits, 1, &old, &nv, &bit);
+    } else if (op->kind == IRO_CONST) {
+        /* an immediate source: a 32-bit field (64 for a 64-bit operation or
+         * a value that needs them), held by the copy now, not the pool */
+        uint64_t v = L->mod->kpool[(size_t)op->idx * WARP_SIZE];
+        int wide = ptx_type_bits((ptx_type)in->type) == 64 ||
+                   ptx_type_bits((ptx_type)in->type2) == 64 || v != (uint32_t)v;
+        uint64_t nvv = corrupt_field(inj, v, wide ? 64 : 32, 0, &old, &nv, &bit);
+        for (int l = 0; l < WARP_SIZE; l++)
+            inj->ib.imm[l] = nvv;
+        op->kind = IRO_IMM;
+        op->idx = 0;
+    } else {
+        /* an index field as wide as the function's register (predicate)
+         * file needs; past its rows is an illegal instruction (interp.c) */
+        uint32_t rows = op->kind == IRO_REG ? fn->nregs : fn->npreds;
+        uint32_t bits = index_bits(rows);
+        old = op->idx;
+        nv = corrupt(inj, old, bits, &bit) & ((1ull << bits) - 1);
+        op->idx = (uint32_t)nv;
+    }
+    uint64_t cycle = inj->rep.cycle, inst = inj->rep.warp_inst;
+    if (inj->timing && L->cycle && inj->t0_known)
+        cycle = inj->cycles + (*L->cycle - inj->t0);
+    if (!inj->timing)
+        inst = inj->insts + inj->count - 1;
+    report_where(inj, L, c, w, -1, cycle, inst);
+    report_value(inj, old, nv, bit);
+    snprintf(inj->rep.target, sizeof inj->rep.target, "ibuf");
+    ib_field_name(in, f, inj->rep.field, sizeof inj->rep.field);
+    inj->rep.has_pc = 1;
+    inj->rep.pc = pc;
+    const ir_srcpos *sp = L->mod->pos && pc < L->mod->ncode ? &L->mod->pos[pc] : NULL;
+    if (sp) {
+        inj->rep.has_line = 1;
+        inj->rep.ptx_line = sp->ptx_line;
+    }
+    inj->ib_pc = pc;
+    inj->ib_insts = w->insts;
+    inj->fired = 1;
+    return &inj->ib;
+}
+
+/* Before each warp instruction: in functional mode the fault point (every
+ * site), in timing mode only for ibuf's armed warp (on its SM's thread:
+ * nothing else is touched there). */
+static const exec_subst *on_before(void *ud, exec_launch *L, exec_cta *c, exec_warp *w,
+                                   const ir_insn *in, uint32_t active)
+{
     (void)active;
     rel_injector *inj = ud;
+    if (inj->timing)
+        return w == inj->arm_w && c == inj->arm_c && !inj->done ? ib_fire(inj, L, c, w, in)
+                                                                : NULL;
     uint64_t inst = inj->insts + inj->count++;
     if (inj->done)
-        return;
+        return NULL;
     if (inj->arm_w) {
-        if (inj->arm_w->state != WARP_DONE && inj->arm_c->active)
-            return;
+        if (inj->arm_w->state != WARP_DONE && inj->arm_c->active) {
+            if (inj->site != FSITE_IBUF || w != inj->arm_w || c != inj->arm_c)
+                return NULL;
+            const exec_subst *r = ib_fire(inj, L, c, w, in);
+            if (r)
+                inj->done = 1; /* functional mode takes every request at once */
+            return r;
+        }
         inj->arm_w = NULL;
         inj->arm_c = NULL;
     }
-    if (inst >= inj->at)
+    if (inst >= inj->at) {
         land(inj, L, NULL, 0, inst);
+        if (inj->site == FSITE_IBUF && w == inj->arm_w && c == inj->arm_c) {
+            const exec_subst *r = ib_fire(inj, L, c, w, in);
+            if (r)
+                inj->done = 1;
+            return r;
+        }
+    }
+    return NULL;
 }
 
 static int is_alu(const ir_insn *in)
@@ -832,7 +1023,7 @@ static void on_written(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, cons
     *v = corrupt(inj, old, dest_bits(in), &bit);
     report_value(inj, old, *v, bit);
     snprintf(inj->rep.target, sizeof inj->rep.target, "r%u", row);
-    const ir_srcpos *sp = L->mod->pos ? &L->mod->pos[in - L->mod->code] : NULL;
+    const ir_srcpos *sp = L->mod->pos ? &L->mod->pos[exec_insn_pc(L, in)] : NULL;
     if (sp) {
         inj->rep.has_line = 1;
         inj->rep.ptx_line = sp->ptx_line;
@@ -907,7 +1098,8 @@ void rel_inject_launch_begin(rel_injector *inj, exec_launch *L, int timing)
         return;
     }
     int insn = inj->site == FSITE_INSN_OUT || inj->site == FSITE_ALU;
-    L->trap = (timing ? 0 : EXEC_TRAP_BEFORE) | (insn ? EXEC_TRAP_WRITTEN : 0);
+    int ibuf = inj->site == FSITE_IBUF;
+    L->trap = (timing && !ibuf ? 0 : EXEC_TRAP_BEFORE) | (insn ? EXEC_TRAP_WRITTEN : 0);
 }
 
 void rel_inject_launch_end(rel_injector *inj, const exec_launch *L, uint64_t cycles,
@@ -956,6 +1148,12 @@ void rel_inject_report_json(const rel_injector *inj, strbuf *sb)
             sb_printf(sb, ",\"lane\":%u", r->lane);
         sb_puts(sb, ",\"target\":");
         sb_json_string(sb, r->target);
+        if (r->field[0]) {
+            sb_puts(sb, ",\"field\":");
+            sb_json_string(sb, r->field);
+        }
+        if (r->has_pc)
+            sb_printf(sb, ",\"pc\":%u", r->pc);
         if (r->has_line)
             sb_printf(sb, ",\"ptx_line\":%u", r->ptx_line);
         if (r->has_addr)

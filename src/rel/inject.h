@@ -10,7 +10,11 @@
  * any number of host threads and window order; in functional mode it lands
  * in the per-instruction hook (exec_hooks.before), counting warp
  * instructions.  Instruction-output sites arm a warp there and corrupt its
- * next destination write at the write point (exec_hooks.written).
+ * next destination write at the write point (exec_hooks.written); the
+ * instruction-buffer site (ibuf) arms one the same way and hands its next
+ * instruction back to the interpreter corrupted (exec_hooks.before's
+ * replacement), a copy the injector owns: the decoded program is never
+ * changed.
  *
  * The device (src/core) owns one injector, tells it where each launch
  * starts in the program (cycles, warp instructions) and asks it for the

@@ -710,12 +710,11 @@ int timing_sm_stalls(const timing_gpu *g, uint32_t sm, uint64_t stall[LOCKSTEP_S
 static int is_f64(int t) { return t == PT_F64; }
 static int is_float(int t) { return ptx_type_is_float((ptx_type)t); }
 
-/* The timing facts of the instruction at pc, from its opcode's row of the
+/* The timing facts of instruction `in` of m, from its opcode's row of the
  * instruction table (optable.h: unit class, latency class) refined by its
  * type, and from its operands. */
-static void insn_facts(const timing_gpu *g, const ir_module *m, uint32_t pc, tm_insn *t)
+void tm_insn_facts(const timing_gpu *g, const ir_module *m, const ir_insn *in, tm_insn *t)
 {
-    const ir_insn *in = &m->code[pc];
     const ptx_opinfo *row = ptx_op_info(in->op);
     memset(t, 0, sizeof *t);
     int cls = row->lat == LAT_NONE ? -1 : row->lat, lrow = 0;
@@ -833,7 +832,7 @@ static int prepare_insns(timing_gpu *g, const ir_module *m)
         g->ti_n = m->ncode;
     }
     for (uint32_t pc = 0; pc < m->ncode; pc++)
-        insn_facts(g, m, pc, &g->ti[pc]);
+        tm_insn_facts(g, m, &m->code[pc], &g->ti[pc]);
     return 0;
 }
 

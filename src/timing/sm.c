@@ -801,7 +801,7 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
 #undef NEED_MOP
 oom:
     L->oom = 1;
-    exec_fault(L, c, w, -1, (uint32_t)(in - L->mod->code), LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+    exec_fault(L, c, w, -1, exec_insn_pc(L, in), LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
                "out of host memory in the timing model");
     return -1;
 }
@@ -1358,6 +1358,16 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
     }
     L->warp_insts += n;
     sm->insts += n;
+    tm_insn sub;
+    if (UNLIKELY(L->subst)) {
+        /* an observer ran a replacement of code[pc] (exec_hooks.before: a
+         * corrupted instruction buffer): the scoreboard marks the registers
+         * it wrote, which its replies will clear (mop_part_done reads the
+         * replacement); unit, latency and the sources waited for were
+         * code[pc]'s (can_issue) */
+        tm_insn_facts(g, L->mod, &L->subst->in, &sub);
+        ti = &sub;
+    }
     if (g->det)
         gpudet_issued(sm, tw);
     if (g->dab)

@@ -707,6 +707,10 @@ struct timing_gpu {
     int obs_printed;
 };
 
+/* engine.c: the facts of instruction `in` of m (g->ti holds those of m's
+ * code; issue computes them for a replacement, exec_hooks.before) */
+void tm_insn_facts(const timing_gpu *g, const ir_module *m, const ir_insn *in, tm_insn *t);
+
 /* sm.c */
 int sm_init(timing_gpu *g, tm_sm *sm, uint32_t id);
 void sm_release(tm_sm *sm);

@@ -56,6 +56,12 @@ contains "stdout SDC" "simt      bit1          4       0       4       0       0
 contains "total"  "all       all          40       8       8      12       4       4       4       4"
 contains "interval" "all       all      20.0 [10.5, 34.8]"
 contains "margin" "+-5% needs 385, +-3% needs 1068"
+# the instruction-buffer site: passed to the runs, its DUEs classified
+check "ibuf campaign" 0 env FAKE_ARGV_LOG="$T/ibuf.log" "$L" inject --runs 6 --site ibuf \
+    --model bit1,random --db ib.db -- ./app
+contains "ibuf bit1" "ibuf      bit1          3       0       0       3       0       0       0"
+contains "ibuf random" "ibuf      random        3       0       0       3       0       0       0"
+check "ibuf argv" 0 grep -q -- '-O -lockstep_fault_site ibuf -O -lockstep_fault_model random' ibuf.log
 # the command lines: the golden run, then every faulty run with all five options
 head -n 1 argv.log >line
 check "golden argv" 0 grep -qx -- '--threads 1 --no-stats --no-progress -O -lockstep_fault_site none -O -lockstep_ace 1 -- ./app x' line

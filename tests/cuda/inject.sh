@@ -13,7 +13,9 @@
 #     dmr_reissues;
 # and lockstep inject campaigns on in-sphere sites with and without
 # --redundancy dmr: SDCs without it, corrected (or, with no reissue
-# allowed, detected) runs and no SDC with it.
+# allowed, detected) runs and no SDC with it; and the instruction-buffer
+# site (ibuf): its report, an out-of-range register as an illegal
+# instruction with an error exit, and a campaign whose runs are classified.
 # Prints PASS/FAIL per check; exits non-zero if any failed; SKIP without nvcc.
 if [ $# -lt 2 ]; then
     echo "usage: $0 BUILD_DIR LOCKSTEP_BIN" >&2
@@ -186,6 +188,58 @@ if [ $rc = 0 ] && [ "$(field 5)" = 0 ] && [ "$(field 9)" = 0 ] && [ "$(field 10)
     ok "--redundancy dmr without reissues: no SDC, $(field 10) of 40 runs detected"
 else
     bad "--redundancy dmr without reissues: no SDC, some runs detected (row: $row)"
+fi
+
+# ibuf: one instruction of a warp runs corrupted once; the report names the
+# field and the pc, the same on 1 and 2 host threads
+set -- "-lockstep_mode timing" "-lockstep_fault_site ibuf" "-lockstep_fault_at 300" \
+    "-lockstep_fault_seed 1"
+inj "$@" "-lockstep_threads 1"
+first=$(cat "$dir/report.json" 2>/dev/null)
+if [ "$(lines)" = 1 ] && has '"site":"ibuf","model":"bit1","at":300,"seed":1,"landed":1,"cycle":' &&
+    has '"warp":[0-9]*,"target":"ibuf","field":"[a-z_0-9]*","pc":[0-9]*,"ptx_line":[0-9]*,' &&
+    ! has '"lane":'; then
+    ok "an ibuf fault's report names the instruction's field and pc"
+else
+    bad "an ibuf fault's report names the instruction's field and pc"
+fi
+inj "$@" "-lockstep_threads 2" "-lockstep_window_order 1"
+if [ -n "$first" ] && [ "$(cat "$dir/report.json")" = "$first" ]; then
+    ok "ibuf: the same report on 2 host threads in reverse window order"
+else
+    bad "ibuf: the same report on 2 host threads in reverse window order"
+fi
+# a register index past the function's rows: an illegal instruction, the
+# program's own error exit (its cudaMemcpy fails); the first seed whose
+# random field value is out of range
+due=
+for seed in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+    inj "-lockstep_mode timing" "-lockstep_fault_site ibuf" "-lockstep_fault_model random" \
+        "-lockstep_fault_at 300" "-lockstep_fault_seed $seed"
+    if grep -q "illegal instruction in kernel '_Z5twicePji': the instruction names" "$dir/last.out"; then
+        due=$seed
+        break
+    fi
+done
+if [ -n "$due" ] && [ $rc != 0 ] && has '"landed":1,' &&
+    grep -q "past the [0-9]* register rows\|past the [0-9]* predicates" "$dir/last.out"; then
+    ok "ibuf: an index past the registers is an illegal instruction (seed $due, exit $rc)"
+else
+    bad "ibuf: an index past the registers is an illegal instruction (seed ${due:-none}, exit $rc)"
+fi
+# a campaign on ibuf: every run classified, some of them SDCs or DUEs
+db=$dir/ibuf.db
+rm -f "$db" "$db-wal" "$db-shm"
+env ${LOCKSTEP_RUN_ENV:-} timeout 300 "$lockstep" inject --runs 24 --site ibuf --model random \
+    --seed 1 --jobs 2 --db "$db" -- "$prog" >"$dir/last.out" 2>&1
+rc=$?
+row=$(awk '$1 == "ibuf" && $2 == "random" { print; exit }' "$dir/last.out")
+sum=$(echo "$row" | awk '{ print $4 + $5 + $6 + $7 + $8 }')
+if [ $rc = 0 ] && [ "$(field 3)" = 24 ] && [ "$sum" = 24 ] &&
+    [ $(($(field 5) + $(field 6))) -gt 0 ]; then
+    ok "an ibuf campaign: 24 runs classified, $(field 5) SDCs, $(field 6) DUEs"
+else
+    bad "an ibuf campaign: 24 runs classified, some SDCs or DUEs (row: $row)"
 fi
 
 inj "-lockstep_fault_site l3"

@@ -19,6 +19,13 @@
  *  - different seeds choose different targets (both modes); a fault point
  *    past the program's end lands nowhere, the program's last warp
  *    instruction is still one; a fault point in a later launch lands there;
+ *  - ibuf: the instruction at the fault point runs once with one field
+ *    changed (a guard's negation: the other lanes add; an immediate: the
+ *    lanes add another value; a register or predicate index past the
+ *    function's rows: an illegal instruction),
+ *    the module's code stays intact, in timing mode a load whose
+ *    destination moved never leaves the scoreboard waiting, and under DAB
+ *    an atomic issued again after a full buffer runs the corrupted copy;
  *  - every site and model at many points of a divergent kernel ends the
  *    run cleanly (run under ASan/UBSan and TSan in CI);
  *  - bad option values are refused, naming the option and the choices;
@@ -244,6 +251,15 @@ static const char copy_body[] =
     "  mul.wide.u32 %rd2, %r1, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  add.u64 %rd6, %rd5, %rd2;\n"
     "  ld.global.u32 %r2, [%rd6];\n  add.u32 %r2, %r2, 1;\n  st.global.u32 [%rd3], %r2;\n"
     "  ret;\n}\n";
+
+/* red2: out[t] += 1 (32 entries: a full DAB buffer), then in[0] += 5 from
+ * every lane, at pc 6, waiting for its address (a parameter) */
+static const char red2_body[] =
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.u64 %rd3, %rd1, %rd2;\n  red.global.add.u32 [%rd3], 1;\n  ld.param.u64 %rd5, [in];\n"
+    "  red.global.add.u32 [%rd5], 5;\n  ret;\n}\n";
 
 static char *with_head(const char *body)
 {
@@ -626,6 +642,158 @@ static void test_timing_insn_out(void)
     }
     CHECK_MSG(in_chain > 0, "no fault point landed in the chain (total %lld cycles)",
               (long long)total);
+}
+
+/* ibuf, functional mode: the only warp's instruction at the fault point
+ * runs corrupted once.  At the chain's guarded add (pc 29, guard %p1 =
+ * g < 16, the function's only predicate) the field drawn decides the
+ * outcome exactly: the guard's negation flipped adds 1000000 to the other
+ * half of the lanes; the immediate 1000000 changed is what the guarded
+ * lanes add; the guard's index (one bit: one predicate) flipped names a
+ * predicate that does not exist, an illegal instruction (a DUE); a
+ * register index changed either lands past the rows (the same DUE) or the
+ * run ends with some lane's sum changed.  Every seed lands there, at that
+ * warp instruction. */
+static void test_ibuf(void)
+{
+    static run_res r;
+    int seen_neg = 0, seen_guard = 0, seen_reg = 0, seen_imm = 0;
+    for (uint64_t seed = 1; seed <= 24; seed++) {
+        run(chain_ptx, mkopts("functional", "ibuf", "bit1", 29, seed, NULL), 1, 32, 1, &r);
+        CHECK_MSG(jnum(r.rep, "landed") == 1, "%s", r.rep);
+        CHECK_STR_CONTAINS(r.rep, "\"target\":\"ibuf\"");
+        CHECK_EQ_INT(jnum(r.rep, "warp_inst"), 29);
+        CHECK_EQ_INT(jnum(r.rep, "pc"), 29);
+        CHECK_EQ_INT(jnum(r.rep, "warp"), 0);
+        CHECK(jnum(r.rep, "lane") < 0 && jnum(r.rep, "cycle") < 0);
+        CHECK_EQ_INT(jnum(r.rep, "ptx_line"), chain_line_lo + 21);
+        char field[16];
+        jstr(r.rep, "field", field, sizeof field);
+        check_model(r.rep, "bit1", 32);
+        if (!strcmp(field, "guard_neg")) {
+            seen_neg++;
+            CHECK_EQ_INT(r.st, LOCKSTEP_SUCCESS);
+            CHECK(jnum(r.rep, "old") == 0 && jnum(r.rep, "new") == 1);
+            for (uint32_t g = 0; g < 32; g++)
+                CHECK_EQ_U64(r.out[g], g < 16 ? chain_golden(g) - 1000000
+                                              : chain_golden(g) + 1000000);
+        } else if (!strcmp(field, "imm_s1")) {
+            /* the immediate 1000000, held by the copy: the lanes under the
+             * guard add the new value instead */
+            seen_imm++;
+            CHECK_EQ_INT(r.st, LOCKSTEP_SUCCESS);
+            CHECK_EQ_INT(jnum(r.rep, "old"), 1000000);
+            uint32_t nv = (uint32_t)jnum(r.rep, "new");
+            for (uint32_t g = 0; g < 32; g++)
+                CHECK_EQ_U64(r.out[g], g < 16 ? (uint32_t)(chain_golden(g) - 1000000 + nv)
+                                              : chain_golden(g));
+        } else if (!strcmp(field, "guard")) {
+            seen_guard++;
+            CHECK_EQ_INT(r.st, LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION);
+            CHECK_STR_CONTAINS(r.err, "illegal instruction");
+            CHECK_STR_CONTAINS(r.err, "names predicate 1, past the 1 predicates of function 'k'");
+            CHECK_STR_CONTAINS(r.err, "pc 29");
+        } else {
+            seen_reg++;
+            CHECK_MSG(!strcmp(field, "d0") || !strcmp(field, "s0"), "%s", r.rep);
+            if (r.st == LOCKSTEP_SUCCESS) {
+                int changed = 0;
+                for (uint32_t g = 0; g < 32; g++)
+                    changed += r.out[g] != chain_golden(g);
+                CHECK_MSG(changed > 0, "%s", r.rep);
+            } else {
+                CHECK_EQ_INT(r.st, LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION);
+                CHECK_STR_CONTAINS(r.err, "names register row");
+            }
+        }
+    }
+    CHECK_MSG(seen_neg && seen_guard && seen_reg && seen_imm,
+              "fields: %d guard_neg, %d guard, %d register, %d immediate", seen_neg, seen_guard,
+              seen_reg, seen_imm);
+    /* the module's code is not changed: the next launch runs the golden chain */
+    run(chain_ptx, mkopts("functional", "ibuf", "zero", 29, 1, NULL), 1, 32, 2, &r);
+    CHECK_MSG(jnum(r.rep, "landed") == 1 && jnum(r.rep, "launch") == 0, "%s", r.rep);
+    if (r.st == LOCKSTEP_SUCCESS) {
+        /* out holds the second launch's result: the golden one */
+        for (uint32_t g = 0; g < 32; g++)
+            CHECK_EQ_U64(r.out[g], chain_golden(g));
+    }
+    /* an instruction with no field (ret) passes the fault on to the warp's
+     * next one: here the warp has none, so nothing lands */
+    run(chain_ptx, mkopts("functional", "ibuf", "bit1", CHAIN_INSTS - 1, 1, NULL), 1, 32, 1, &r);
+    CHECK_EQ_INT(r.st, LOCKSTEP_SUCCESS);
+    CHECK_MSG(jnum(r.rep, "landed") == 0, "%s", r.rep);
+}
+
+/* ibuf, timing mode: a warp armed at the serial step runs its next
+ * instruction corrupted.  A corrupted load's destination is the row its
+ * reply writes and the scoreboard waits for (issue marks the executed
+ * instruction's registers, not code[pc]'s): a load whose destination moved
+ * never leaves the original row waiting forever.  copy: out[t] = in[t] + 1
+ * with the load at pc 6.  Then a retried atomic under DAB (below). */
+static void test_timing_ibuf(void)
+{
+    static run_res g, r;
+    run(with_head(copy_body), mkopts("timing", "none", "bit1", 0, 0, NULL), 1, 32, 1, &g);
+    CHECK_EQ_INT(g.st, LOCKSTEP_SUCCESS);
+    int64_t total = jnum(g.rep, "total_cycles");
+    int landed = 0, load_dst = 0, ok = 0;
+    for (int64_t at = 0; at < total; at += 5)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            run(with_head(copy_body), mkopts("timing", "ibuf", "bit1", (uint64_t)at, seed, NULL),
+                1, 32, 1, &r);
+            CHECK(r.st == LOCKSTEP_SUCCESS || r.st == LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION ||
+                  r.st == LOCKSTEP_ERROR_ILLEGAL_ADDRESS ||
+                  r.st == LOCKSTEP_ERROR_MISALIGNED_ADDRESS);
+            CHECK_MSG(r.st != LOCKSTEP_ERROR_LAUNCH_TIMEOUT, "%s", r.rep);
+            if (jnum(r.rep, "landed") != 1)
+                continue;
+            landed++;
+            CHECK(jnum(r.rep, "cycle") >= at);
+            CHECK_STR_CONTAINS(r.rep, "\"target\":\"ibuf\"");
+            char field[16];
+            jstr(r.rep, "field", field, sizeof field);
+            if (jnum(r.rep, "pc") == 6 && !strcmp(field, "d0")) {
+                load_dst++;
+                ok += r.st == LOCKSTEP_SUCCESS;
+            }
+        }
+    CHECK_MSG(landed > 10, "%d landed", landed);
+    CHECK_MSG(load_dst > 0 && ok > 0, "%d faults in the load's destination, %d ran to the end",
+              load_dst, ok);
+    /* Under DAB the second reduction finds the warp's atomic buffer full
+     * (the first one's 32 entries) and is issued again after the flush
+     * (EXEC_MEM_RETRY): the corrupted copy is what runs then too.  A
+     * changed immediate is what every lane adds to in[0] (fused into one
+     * entry); the same on 2 threads. */
+    static run_res r2;
+    const char *dab = "-lockstep_det dab\n-dab_level warp\n";
+    char dab1[128], dab2[128];
+    snprintf(dab1, sizeof dab1, "%s-lockstep_threads 1\n", dab);
+    snprintf(dab2, sizeof dab2, "%s-lockstep_threads 2\n", dab);
+    run(with_head(red2_body), mkopts("timing", "none", "bit1", 0, 0, dab), 1, 32, 1, &g);
+    CHECK_MSG(g.st == LOCKSTEP_SUCCESS, "%s", g.err);
+    CHECK_EQ_U64(g.in[0], in_value(0) + 32 * 5);
+    total = jnum(g.rep, "total_cycles");
+    int imm = 0;
+    for (int64_t at = 0; at < total; at += 3)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            run(with_head(red2_body), mkopts("timing", "ibuf", "bit1", (uint64_t)at, seed, dab1),
+                1, 32, 1, &r);
+            char field[16];
+            jstr(r.rep, "field", field, sizeof field);
+            if (jnum(r.rep, "landed") != 1 || jnum(r.rep, "pc") != 6 || strcmp(field, "imm_s0"))
+                continue;
+            run(with_head(red2_body), mkopts("timing", "ibuf", "bit1", (uint64_t)at, seed, dab2),
+                1, 32, 1, &r2);
+            CHECK_MSG(!strcmp(r.rep, r2.rep), "\n  %s\n  %s", r.rep, r2.rep);
+            CHECK(r.st == r2.st && !memcmp(r.in, r2.in, sizeof r.in));
+            CHECK_EQ_INT(r.st, LOCKSTEP_SUCCESS);
+            CHECK_EQ_INT(jnum(r.rep, "old"), 5);
+            CHECK_EQ_U64(r.in[0], (uint32_t)(in_value(0) + 32 * (uint32_t)jnum(r.rep, "new")));
+            imm++;
+        }
+    CHECK_MSG(imm > 0, "no DAB run with the reduction's immediate changed");
 }
 
 /* l1d: the L1's copy of a line changes, memory does not: the second load
@@ -1059,8 +1227,8 @@ static void test_deterministic(void)
 {
     static run_res g, a, b;
     const char *sites[] = {"reg_live", "reg_any", "pred", "insn_out", "alu",   "shared", "local",
-                           "dram",     "simt",    "l1d",  "l2d",      "l1tag", "l2tag"};
-    for (int s = 0; s < 13; s++) {
+                           "dram",     "simt",    "ibuf", "l1d",      "l2d",   "l1tag",  "l2tag"};
+    for (int s = 0; s < 14; s++) {
         const char *ptx = !strcmp(sites[s], "shared")  ? with_head(shared_body)
                           : !strcmp(sites[s], "l1d")   ? l1_ptx
                           : !strcmp(sites[s], "l1tag") ? l1_ptx
@@ -1134,8 +1302,8 @@ static void test_seeds_timing(void)
 static void test_robust(void)
 {
     static run_res g, r;
-    const char *sites[] = {"reg_live", "reg_any", "pred", "insn_out", "alu", "shared",
-                           "local",    "dram",    "simt", "l1d",      "l2d", "l1tag", "l2tag"};
+    const char *sites[] = {"reg_live", "reg_any", "pred", "insn_out", "alu", "shared", "local",
+                           "dram",     "simt",    "ibuf", "l1d",      "l2d", "l1tag",  "l2tag"};
     const char *models[] = {"bit1", "bit2", "random", "zero"};
     const char *modes[] = {"functional", "timing"};
     const char *bound = "-lockstep_max_program_warp_insts 20000\n"
@@ -1145,7 +1313,7 @@ static void test_robust(void)
         CHECK_EQ_INT(g.st, LOCKSTEP_SUCCESS);
         int64_t span = jnum(g.rep, m ? "total_cycles" : "total_warp_insts");
         int landed = 0, runs = 0, cache_landed = 0;
-        for (int s = 0; s < (m ? 13 : 9); s++) /* the cache sites: timing mode only */
+        for (int s = 0; s < (m ? 14 : 10); s++) /* the cache sites: timing mode only */
             for (int mo = 0; mo < 4; mo++)
                 for (int k = 0; k < 4; k++) {
                     uint64_t at = (uint64_t)(span * (2 * k + 1) / 16); /* the first half: warps resident */
@@ -1154,7 +1322,7 @@ static void test_robust(void)
                                bound),
                         2, 64, 1, &r);
                     CHECK_MSG(strstr(r.rep, "\"landed\":") != NULL, "%s", r.rep);
-                    if (s >= 9) {
+                    if (s >= 10) {
                         /* whether a cache holds lines then depends on the kernel */
                         cache_landed += jnum(r.rep, "landed") == 1;
                         continue;
@@ -1239,7 +1407,7 @@ static void test_bad_options(void)
     CHECK_STR_CONTAINS(lockstep_config_last_error(cfg), "-lockstep_fault_site");
     CHECK_STR_CONTAINS(lockstep_config_last_error(cfg),
                        "expected none, reg_live, reg_any, pred, insn_out, alu, shared, local, "
-                       "dram, simt, l1d, l2d, l1tag or l2tag");
+                       "dram, simt, ibuf, l1d, l2d, l1tag or l2tag");
     CHECK_EQ_INT(lockstep_config_set(cfg, "-lockstep_fault_model", "bit3"),
                  LOCKSTEP_ERROR_INVALID_CONFIG);
     CHECK_STR_CONTAINS(lockstep_config_last_error(cfg), "-lockstep_fault_model");
@@ -1274,6 +1442,8 @@ int main(void)
     RUN(test_l1tag);
     RUN(test_l2tag);
     RUN(test_timing_insn_out);
+    RUN(test_ibuf);
+    RUN(test_timing_ibuf);
     RUN(test_deterministic);
     RUN(test_seeds_timing);
     RUN(test_robust);

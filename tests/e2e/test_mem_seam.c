@@ -336,11 +336,12 @@ typedef struct watcher {
     int corrupt;
 } watcher;
 
-static void watch_before(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
-                         uint32_t active)
+static const exec_subst *watch_before(void *ud, exec_launch *L, exec_cta *c, exec_warp *w,
+                                     const ir_insn *in, uint32_t active)
 {
     (void)L, (void)c, (void)w, (void)in, (void)active;
     ((watcher *)ud)->befores++;
+    return NULL;
 }
 
 static void watch_written(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
