@@ -23,11 +23,14 @@ Three parts, each written to OUT and summed up in OUT/tables.md:
             with and without --redundancy dmr, sites inside the sphere of
             replication (registers, instruction output, shared memory, the
             L1) and outside it (L2 data, DRAM): the outcome shares side by
-            side; and with load-value replication on a few of those sites.
+            side; with load-value replication on a few of those sites; and
+            under DMR, faults in the comparator's log (dmr_log, outside the
+            sphere; also runnable alone as the part campaign-log).
 
 Usage: bench/rel/dmr_eval.py [--out DIR] [--config F] [--lockstep BIN]
                              [--runs N] [--jobs J] [--replot] [PART...]
-PART is stress, suite or campaign (default: all three).  --replot redraws
+PART is stress, suite, campaign or campaign-log (default: the first three;
+campaign includes campaign-log).  --replot redraws
 tables and figures from OUT/*.json and the campaign databases without
 running anything.  Figures need gnuplot (Debian: gnuplot-nox).
 """
@@ -48,11 +51,18 @@ READS = [0, 1, 2, 4, 8, 16]
 MODES = [("none", []), ("core", ["-lockstep_redundancy dmr", "-dmr_pair core"]),
          ("sm", ["-lockstep_redundancy dmr", "-dmr_pair sm"]),
          ("lvr", ["-lockstep_redundancy dmr", "-dmr_pair sm", "-dmr_load_values 1"])]
+STRESS_MODES = MODES[:3]  # the stressmark does not race: no load-value replication
 CACHES = [("real", []), ("perfect", ["-lockstep_perfect_tex 1"])]
 CAMPAIGN_WORKLOADS = ["hotspot", "cp"]
 IN_SPHERE = ["reg_live", "insn_out", "shared", "l1d"]
 OUT_SPHERE = ["l2d", "dram"]
 LVR_SITES = ["reg_live", "insn_out", "l1d"]  # the campaign with load-value replication
+LOG_SITES = ["dmr_log"]  # DMR's comparator log: only with redundancy
+# campaign database suffix: (sites, lockstep inject's redundancy options, label)
+CAMPAIGNS = {"none": (IN_SPHERE + OUT_SPHERE, [], "none"),
+             "dmr": (IN_SPHERE + OUT_SPHERE, ["--redundancy", "dmr"], "DMR"),
+             "lvr": (LVR_SITES, ["--redundancy", "dmr", "-O", "-dmr_load_values 1"], "DMR + LVR"),
+             "dmrlog": (LOG_SITES, ["--redundancy", "dmr"], "DMR")}
 OUTCOMES = ["masked", "corrected", "detected", "sdc", "due", "hang", "perf"]
 
 
@@ -111,7 +121,7 @@ def run_stress(args):
         for r in READS:
             hashes = set()
             for cache, copts in CACHES:
-                for mode, mopts in MODES:
+                for mode, mopts in STRESS_MODES:
                     tot, h = lockstep_run(args, copts + mopts,
                                           [binp, "--domain", str(d), "--reads", str(r)])
                     hashes.add(h)
@@ -147,21 +157,17 @@ def run_suite(args):
         json.dump(res, f, indent=1)
 
 
-def run_campaigns(args):
+def run_campaigns(args, which):
     for w in CAMPAIGN_WORKLOADS:
-        for red in ("none", "dmr", "lvr"):
-            sites = LVR_SITES if red == "lvr" else IN_SPHERE + OUT_SPHERE
+        for red in which:
+            sites, ropts, _ = CAMPAIGNS[red]
             db = os.path.join(args.out, "campaign-%s-%s.db" % (w, red))
             for ext in ("", "-wal", "-shm"):
                 if os.path.exists(db + ext):
                     os.remove(db + ext)
             cmd = [args.lockstep, "inject", "--runs", str(args.runs * len(sites)),
                    "--site", ",".join(sites), "--model", "bit1", "--seed", "1", "--db", db,
-                   "--config", args.config]
-            if red != "none":
-                cmd += ["--redundancy", "dmr"]
-            if red == "lvr":
-                cmd += ["-O", "-dmr_load_values 1"]
+                   "--config", args.config] + ropts
             if args.jobs:
                 cmd += ["--jobs", str(args.jobs)]
             cmd += ["--", os.path.join(ROOT, "build", "bench", w), "--size", "small"]
@@ -212,7 +218,7 @@ def stress_tables(args):
     for d in DOMAINS:
         for r in READS[1:]:
             row = ["%dx%d" % (d, d), r]
-            for mode, _ in MODES:
+            for mode, _ in STRESS_MODES:
                 x = cyc.get((d, r, "real", mode))
                 row.append("%.1f%%" % (100.0 * (1 - x["tex_cache_misses"] / x["tex_cache_accesses"]))
                            if x and x["tex_cache_accesses"] else "-")
@@ -223,7 +229,7 @@ def stress_tables(args):
     data = "reads\tunprotected\tDMR (core)\tDMR (sm)\n"
     for r in READS[1:]:
         vals = []
-        for mode, _ in MODES:
+        for mode, _ in STRESS_MODES:
             x = cyc[(128, r, "real", mode)]
             vals.append("%.4f" % (1 - x["tex_cache_misses"] / x["tex_cache_accesses"]))
         data += "%d\t%s\n" % (r, "\t".join(vals))
@@ -318,35 +324,35 @@ def campaign_tables(args):
     md = ""
     for w in CAMPAIGN_WORKLOADS:
         per = {}
-        for red in ("none", "dmr", "lvr"):
+        for red in CAMPAIGNS:
             db = os.path.join(args.out, "campaign-%s-%s.db" % (w, red))
             if not os.path.exists(db):
                 continue
             con = sqlite3.connect(db)
             for site, outcome, n in con.execute(
                     "SELECT site, outcome, count(*) FROM inject_run GROUP BY 1, 2"):
-                c = per.setdefault((site, red), {"n": 0})
+                c = per.setdefault((site, "dmr" if red == "dmrlog" else red), {"n": 0})
                 c[outcome] = c.get(outcome, 0) + n
                 c["n"] += n
             con.close()
         if not per:
             continue
         md += "\n**%s** (small, bit1; %s inside the sphere, %s outside it):\n\n" % (
-            w, ", ".join(IN_SPHERE), ", ".join(OUT_SPHERE))
+            w, ", ".join(IN_SPHERE), ", ".join(OUT_SPHERE + LOG_SITES))
         rows = []
-        for site in IN_SPHERE + OUT_SPHERE:
+        for site in IN_SPHERE + OUT_SPHERE + LOG_SITES:
             for red in ("none", "dmr", "lvr"):
                 c = per.get((site, red))
                 if not c:
                     continue
                 n = c["n"]
                 lo, hi = evalplot.wilson(c.get("sdc", 0), n)
-                rows.append([site, {"none": "none", "dmr": "DMR", "lvr": "DMR + LVR"}[red], n] +
+                rows.append([site, CAMPAIGNS[red][2], n] +
                             ["%.0f%%" % (100.0 * c.get(o, 0) / n) for o in OUTCOMES] +
                             ["%.1f-%.1f%%" % (100 * lo, 100 * hi)])
         md += md_table(["site", "redundancy", "runs"] + OUTCOMES + ["SDC 95% interval"], rows)
         data = "run\t" + "\t".join(OUTCOMES) + "\n"
-        for site in IN_SPHERE + OUT_SPHERE:
+        for site in IN_SPHERE + OUT_SPHERE + LOG_SITES:
             for red in ("none", "dmr"):
                 c = per.get((site, red))
                 if c:
@@ -373,8 +379,8 @@ def main():
     ap.add_argument("parts", nargs="*", default=["stress", "suite", "campaign"])
     args = ap.parse_args()
     for p in args.parts:
-        if p not in ("stress", "suite", "campaign"):
-            fail("unknown part '%s' (stress, suite or campaign)" % p)
+        if p not in ("stress", "suite", "campaign", "campaign-log"):
+            fail("unknown part '%s' (stress, suite, campaign or campaign-log)" % p)
     os.makedirs(args.out, exist_ok=True)
     if not args.replot:
         if "stress" in args.parts:
@@ -382,7 +388,9 @@ def main():
         if "suite" in args.parts:
             run_suite(args)
         if "campaign" in args.parts:
-            run_campaigns(args)
+            run_campaigns(args, list(CAMPAIGNS))
+        elif "campaign-log" in args.parts:
+            run_campaigns(args, ["dmrlog"])
     md = ("## Stressmark\n" + stress_tables(args) + "\n## Suite\n\n" + suite_tables(args) +
           "\n## Campaigns\n" + campaign_tables(args))
     with open(os.path.join(args.out, "tables.md"), "w") as f:

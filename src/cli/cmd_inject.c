@@ -66,7 +66,8 @@ static void usage(FILE *f)
             "  --site SITES        all (default; job i takes site i mod the number of sites)\n"
             "                      or a comma-separated list of: reg_live reg_any pred\n"
             "                      insn_out alu shared local dram simt l1d l2d l1tag l2tag\n"
-            "                      ibuf\n"
+            "                      ibuf dmr_log (only with --redundancy dmr; all takes it\n"
+            "                      then)\n"
             "  --model MODELS      bit1 (default), bit2, random, zero, a list, or all\n"
             "  --seed S            the campaign's seed (default 1)\n"
             "  --db FILE           results file (default lockstep-inject.db)\n"
@@ -720,6 +721,22 @@ static int run_finished(void *vctx, size_t i, int code)
 }
 
 /* Run options `lockstep inject` passes on to every `lockstep run`. */
+/* Whether the run options turn redundant execution on (--redundancy dmr,
+ * or -O "-lockstep_redundancy dmr"). */
+static int redundancy_dmr(const ictx *c)
+{
+    int on = 0;
+    for (int k = 0; k + 1 < c->nrun_opts; k++) {
+        const char *a = c->run_opts[k], *v = c->run_opts[k + 1];
+        if (!strcmp(a, "--redundancy"))
+            on = !strcmp(v, "dmr");
+        else if ((!strcmp(a, "-O") || !strcmp(a, "--option")) &&
+                 !strncmp(v, "-lockstep_redundancy", 20))
+            on = strstr(v + 20, "dmr") != NULL;
+    }
+    return on;
+}
+
 static int is_run_option(const char *a, int *takes)
 {
     *takes = 1;
@@ -855,8 +872,23 @@ int cmd_inject(int argc, char **argv)
     if (c.space.nsites < 0) {
         fprintf(stderr, "lockstep inject: --site: unknown or repeated site '%s' (the sites: "
                         "all reg_live reg_any pred insn_out alu shared local dram simt l1d l2d "
-                        "l1tag l2tag ibuf)\n", bad);
+                        "l1tag l2tag ibuf dmr_log)\n", bad);
         goto out;
+    }
+    /* DMR's comparator log exists only with redundant execution: `all`
+     * takes it then, and naming it without is refused */
+    int dmr = redundancy_dmr(&c);
+    for (int k = 0; k < c.space.nsites; k++) {
+        if (strcmp(inj_sites[c.space.sites[k]], "dmr_log") || dmr)
+            continue;
+        if (strcmp(sites, "all")) {
+            fprintf(stderr, "lockstep inject: --site dmr_log corrupts DMR's comparator log: it "
+                            "needs --redundancy dmr\n");
+            goto out;
+        }
+        memmove(c.space.sites + k, c.space.sites + k + 1,
+                (size_t)(--c.space.nsites - k) * sizeof *c.space.sites);
+        k--;
     }
     c.space.nmodels = inj_parse_list(models, inj_models, c.space.models, INJ_MAX_MODELS, bad,
                                      sizeof bad);

@@ -19,7 +19,8 @@
 
 const char *const inj_sites[] = {"reg_live", "reg_any", "pred", "insn_out", "alu",
                                  "shared",   "local",   "dram", "simt",     "l1d",
-                                 "l2d",      "l1tag",   "l2tag", "ibuf",     NULL};
+                                 "l2d",      "l1tag",   "l2tag", "ibuf",     "dmr_log",
+                                 NULL};
 const char *const inj_models[] = {"bit1", "bit2", "random", "zero", NULL};
 
 static const char *const outcome_names[INJ_NOUTCOMES] = {

@@ -448,7 +448,8 @@ int config_fault_site(const char *name)
 
 int config_fault_site_timing_only(int site)
 {
-    return site == FSITE_L1D || site == FSITE_L2D || site == FSITE_L1TAG || site == FSITE_L2TAG;
+    return site == FSITE_L1D || site == FSITE_L2D || site == FSITE_L1TAG || site == FSITE_L2TAG ||
+           site == FSITE_DMR_LOG;
 }
 
 int config_fault_model(const char *name)
@@ -654,6 +655,10 @@ lockstep_status lockstep_config_validate(lockstep_config *cfg)
                  "-lockstep_redundancy %s cannot be combined with -lockstep_det %s (both hold "
                  "back global writes; run them separately)", cfg->redundancy, cfg->det);
         what = msg;
+    } else if (config_fault_site(cfg->fault_site) == FSITE_DMR_LOG &&
+               strcmp(cfg->redundancy, "dmr")) {
+        what = "-lockstep_fault_site dmr_log corrupts DMR's comparator log: it needs "
+               "-lockstep_redundancy dmr";
     } else if (config_fault_site_timing_only(config_fault_site(cfg->fault_site)) &&
                strcmp(cfg->mode, "timing")) {
         snprintf(msg, sizeof msg,

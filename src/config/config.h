@@ -297,7 +297,8 @@
     /* ---- fault injection (src/rel/inject.c, docs/RELIABILITY.md) ---- */                    \
     X(STR, fault_site, "-lockstep_fault_site", "none", 0, 0,                                      \
       "fault injection: where one fault lands (none, reg_live, reg_any, pred, insn_out, alu, "   \
-      "shared, local, dram, simt, ibuf; timing mode only: l1d, l2d, l1tag, l2tag)")             \
+      "shared, local, dram, simt, ibuf; timing mode only: l1d, l2d, l1tag, l2tag; with "      \
+      "-lockstep_redundancy dmr: dmr_log)")                                                    \
     X(STR, fault_model, "-lockstep_fault_model", "bit1", 0, 0,                                    \
       "fault injection: bit1 (one bit flipped), bit2 (two adjacent bits), random (a random "     \
       "value) or zero")                                                                         \
@@ -331,7 +332,7 @@ enum cfg_type { CFG_U64, CFG_U32, CFG_STR };
     X(NONE, "none") X(REG_LIVE, "reg_live") X(REG_ANY, "reg_any") X(PRED, "pred")             \
     X(INSN_OUT, "insn_out") X(ALU, "alu") X(SHARED, "shared") X(LOCAL, "local")               \
     X(DRAM, "dram") X(SIMT, "simt") X(IBUF, "ibuf") X(L1D, "l1d") X(L2D, "l2d")               \
-    X(L1TAG, "l1tag") X(L2TAG, "l2tag")
+    X(L1TAG, "l1tag") X(L2TAG, "l2tag") X(DMR_LOG, "dmr_log")
 #define LOCKSTEP_FAULT_MODELS(X) X(BIT1, "bit1") X(BIT2, "bit2") X(RANDOM, "random") X(ZERO, "zero")
 
 enum config_fault_site {
@@ -350,8 +351,8 @@ extern const char *const config_fault_site_names[FSITE_COUNT];
 extern const char *const config_fault_model_names[FMODEL_COUNT];
 /* The index of a site or model name, or -1. */
 int config_fault_site(const char *name);
-/* Whether site (an index) corrupts a cache of the timing model, so needs
- * -lockstep_mode timing: l1d, l2d, l1tag, l2tag. */
+/* Whether site (an index) corrupts a structure of the timing model, so
+ * needs -lockstep_mode timing: l1d, l2d, l1tag, l2tag, dmr_log. */
 int config_fault_site_timing_only(int site);
 int config_fault_model(const char *name);
 

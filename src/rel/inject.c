@@ -48,6 +48,7 @@ typedef struct fault_report {
     int has_cycle, has_sm, has_cta, has_warp, has_lane, has_addr, has_bit, has_line;
     int has_part, dirty;  /* l2d, l2tag: the partition, and whether the word's sector (a
                            * sector of the line) was dirty */
+    const char *entry;    /* dmr_log: the entry's state (held, agreed, committing) */
     int has_alias;        /* l1tag, l2tag: the address the line answers for now */
     uint64_t alias;
     uint64_t cycle, warp_inst;
@@ -587,6 +588,41 @@ static int land_l2d(rel_injector *inj, exec_launch *L, void *machine, uint64_t c
     return 1;
 }
 
+/* dmr_log: a 32-bit word of a store held in DMR's comparator log (its
+ * partition's full/empty entries).  The comparator is outside the sphere
+ * of replication: a word of a held entry (the first copy's store, waiting
+ * for the second copy's) makes the comparison fail, so the pair is
+ * reissued; a word of an agreed entry is what memory gets when the pair is
+ * confirmed (and what the copies' own loads of it see until then); a
+ * committing entry's write is already on its way with its own bytes, so
+ * only the copies' loads of it see the fault. */
+static int land_dmr_log(rel_injector *inj, exec_launch *L, void *machine, uint64_t cycle,
+                        uint64_t inst)
+{
+    static const char *const states[] = {"held", "agreed", "committing"};
+    timing_gpu *g = machine;
+    uint64_t total = g ? timing_dmr_log_words(g) : 0;
+    if (!total)
+        return 0;
+    uint32_t part;
+    uint64_t addr;
+    int state;
+    uint8_t *p = timing_dmr_log_word(g, draw(inj, total), &part, &addr, &state);
+    if (!p)
+        return 0;
+    report_where(inj, L, NULL, NULL, -1, cycle, inst);
+    int bit;
+    corrupt_word(inj, p, &bit, &inj->rep.old, &inj->rep.new_);
+    report_value(inj, inj->rep.old, inj->rep.new_, bit);
+    inj->rep.has_part = 1;
+    inj->rep.part = part;
+    inj->rep.has_addr = 1;
+    inj->rep.addr = addr;
+    inj->rep.entry = states[state];
+    snprintf(inj->rep.target, sizeof inj->rep.target, "dmr_log");
+    return 1;
+}
+
 /* The k-th set bit of m (k < popcount(m)). */
 static uint32_t nth_set(uint64_t m, uint64_t k)
 {
@@ -744,6 +780,7 @@ static void land(rel_injector *inj, exec_launch *L, void *machine, uint64_t cycl
     case FSITE_L2D: ok = land_l2d(inj, L, machine, cycle, inst); break;
     case FSITE_L1TAG: ok = land_l1tag(inj, L, machine, cycle, inst); break;
     case FSITE_L2TAG: ok = land_l2tag(inj, L, machine, cycle, inst); break;
+    case FSITE_DMR_LOG: ok = land_dmr_log(inj, L, machine, cycle, inst); break;
     case FSITE_INSN_OUT: case FSITE_ALU: case FSITE_IBUF:
         if (!inj->arm_w && arm(inj, L)) {
             /* where it was armed; the write's cycle replaces it (timing) */
@@ -1162,6 +1199,8 @@ void rel_inject_report_json(const rel_injector *inj, strbuf *sb)
             sb_printf(sb, ",\"alias\":\"0x%llx\"", (unsigned long long)r->alias);
         if (inj->site == FSITE_L2D || inj->site == FSITE_L2TAG)
             sb_printf(sb, ",\"dirty\":%d", r->dirty);
+        if (r->entry)
+            sb_printf(sb, ",\"entry\":\"%s\"", r->entry);
         if (r->has_bit)
             sb_printf(sb, ",\"bit\":%u", r->bit);
         sb_printf(sb, ",\"old\":\"0x%llx\",\"new\":\"0x%llx\"", (unsigned long long)r->old,

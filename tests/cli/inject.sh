@@ -99,6 +99,11 @@ if command -v sqlite3 >/dev/null 2>&1; then
     # the stored codes: appended after error (5), the old ones unchanged
     check "dmr codes" 0 test "$(sqlite3 r.db "SELECT group_concat(DISTINCT outcome || '=' || outcome_code) FROM (SELECT outcome, outcome_code FROM run ORDER BY outcome_code)")" = "masked=0,due=2,corrected=6,detected=7"
 fi
+# the comparator's log: in `all` only with redundancy (16 sites, one run each)
+check "all with dmr" 0 env FAKE_ARGV_LOG="$T/all.log" "$L" inject --runs 16 --redundancy dmr --db ad.db -- ./app
+check "all with dmr: dmr_log" 0 grep -q -- '-O -lockstep_fault_site dmr_log' all.log
+check "all without dmr" 0 env FAKE_ARGV_LOG="$T/alln.log" "$L" inject --runs 16 --db an.db -- ./app
+check "all without dmr: no dmr_log" 1 grep -q -- '-O -lockstep_fault_site dmr_log' alln.log
 # the same sites without redundancy: no such columns, the faults are SDCs
 check "no dmr" 0 "$L" inject --runs 12 --site reg_live,l2d,l1tag,pred --db nr.db -- ./app
 contains "no dmr header" "site      model      runs  masked     sdc     due    hang    perf unlanded"
@@ -174,6 +179,8 @@ contains "SIGTERM: all masked" "reg_live  bit1         24      24       0       
 
 # ---- bad input: exit status 2, a message
 check "unknown site" 2 "$L" inject --site regs --db b.db -- ./app;      contains "unknown site" "unknown or repeated site 'regs'"
+check "dmr_log without dmr" 2 "$L" inject --site reg_live,dmr_log --db b.db -- ./app
+contains "dmr_log without dmr" "--site dmr_log corrupts DMR's comparator log: it needs --redundancy dmr"
 check "unknown model" 2 "$L" inject --model bit3 --db b.db -- ./app;    contains "unknown model" "model 'bit3'"
 check "runs 0" 2 "$L" inject --runs 0 --db b.db -- ./app;              contains "runs 0" "give a whole number"
 check "runs x" 2 "$L" inject --runs x --db b.db -- ./app

@@ -26,6 +26,8 @@
  *    path depends on %smid, as a fault in a loop counter would make it) is
  *    stopped as hung (-dmr_copy_timeout) and the pair reissued, instead of
  *    running on; with copies that take the same path nothing is stopped;
+ *  - a fault in the comparator's log (-lockstep_fault_site dmr_log) reaches
+ *    memory from an agreed entry and is corrected from a held one;
  *  - bad option values and refused combinations give clear errors.
  */
 #include <inttypes.h>
@@ -163,6 +165,34 @@ static const char k_slow_on_sm0[] =
     "  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n  .reg .pred %p<4>;\n"
     "  mov.u32 %r9, %smid;\n  setp.ne.u32 %p1, %r9, 0;\n  mov.u32 %r10, 0;\n  @%p1 bra L1;\n"
     "L0:\n  add.u32 %r10, %r10, 1;\n  setp.lt.u32 %p2, %r10, 20000;\n  @%p2 bra L0;\n"
+    "L1:\n  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
+    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"
+    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  add.u64 %rd6, %rd5, %rd2;\n"
+    "  ld.global.u32 %r2, [%rd6];\n  add.u32 %r2, %r2, 1;\n  st.global.u32 [%rd3], %r2;\n"
+    "  ret;\n}\n";
+
+/* out[g] = in[g] + 1, then 4000 turns of a loop: the pair's stores wait,
+ * agreed, in the comparator's log until both copies finish */
+static const char k_store_then_spin[] =
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n  .reg .pred %p<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
+    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"
+    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  add.u64 %rd6, %rd5, %rd2;\n"
+    "  ld.global.u32 %r2, [%rd6];\n  add.u32 %r2, %r2, 1;\n  st.global.u32 [%rd3], %r2;\n"
+    "  mov.u32 %r10, 0;\n"
+    "L0:\n  add.u32 %r10, %r10, 1;\n  setp.lt.u32 %p2, %r10, 4000;\n  @%p2 bra L0;\n"
+    "  ret;\n}\n";
+
+/* the copy on SM 0 first turns a loop 4000 times, then out[g] = in[g] + 1:
+ * the other copy's stores wait, held, for it */
+static const char k_spin_on_sm0_then_store[] =
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n  .reg .pred %p<4>;\n"
+    "  mov.u32 %r9, %smid;\n  setp.ne.u32 %p1, %r9, 0;\n  mov.u32 %r10, 0;\n  @%p1 bra L1;\n"
+    "L0:\n  add.u32 %r10, %r10, 1;\n  setp.lt.u32 %p2, %r10, 4000;\n  @%p2 bra L0;\n"
     "L1:\n  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n"
     "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
     "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"
@@ -668,6 +698,40 @@ static void test_dmr_copy_timeout(void)
               "%" PRIu64 " vs %" PRIu64 " cycles", ra.t.cycles, rb.t.cycles);
 }
 
+/* A fault in the comparator's log (-lockstep_fault_site dmr_log): in an
+ * agreed entry it is what memory gets (the comparator is outside the
+ * sphere: one output word off by the flipped bit); in a held one it makes
+ * the second copy's comparison fail, and the pair is reissued. */
+static void test_dmr_log_faults(void)
+{
+    char opts[512];
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        snprintf(opts, sizeof opts,
+                 "%s-lockstep_fault_site dmr_log\n-lockstep_fault_at 3000\n"
+                 "-lockstep_fault_seed %" PRIu64 "\n", DMR, seed);
+        run(with_head(k_store_then_spin), opts, 2, 64, &rb);
+        uint32_t off = 0, bad = 0;
+        for (uint32_t i = 0; i < 128; i++)
+            if (rb.out[i] != in_value(i) + 1) {
+                bad++;
+                off = rb.out[i] ^ (in_value(i) + 1);
+            }
+        CHECK_MSG(rb.st == LOCKSTEP_SUCCESS && rb.t.dmr_mismatches == 0 && bad == 1 &&
+                      (off & (off - 1)) == 0,
+                  "agreed entry, seed %" PRIu64 ": %s, %" PRIu64 " mismatches, %u words off (%#x)",
+                  seed, rb.err, rb.t.dmr_mismatches, bad, off);
+        snprintf(opts, sizeof opts,
+                 "%s-dmr_copy_timeout 0\n-lockstep_fault_site dmr_log\n-lockstep_fault_at 3000\n"
+                 "-lockstep_fault_seed %" PRIu64 "\n", DMR, seed);
+        run(with_head(k_spin_on_sm0_then_store), opts, 1, 64, &rb);
+        CHECK_MSG(rb.st == LOCKSTEP_SUCCESS && rb.t.dmr_mismatches == 1 && rb.t.dmr_reissues == 1,
+                  "held entry, seed %" PRIu64 ": %s, %" PRIu64 " mismatches %" PRIu64 " reissues",
+                  seed, rb.err, rb.t.dmr_mismatches, rb.t.dmr_reissues);
+        for (uint32_t i = 0; i < 64; i++)
+            CHECK_MSG(rb.out[i] == in_value(i) + 1, "held entry: out[%u] = %u", i, rb.out[i]);
+    }
+}
+
 static void test_dmr_refusals(void)
 {
     struct {
@@ -684,6 +748,7 @@ static void test_dmr_refusals(void)
         {DMR "-dmr_flip_load 1\n", "needs -lockstep_redundancy dmr and -dmr_load_values 1"},
         {LVR "-dmr_lvq_timeout 0\n", "-dmr_lvq_timeout"},
         {DMR "-dmr_copy_timeout -2\n", "-dmr_copy_timeout"},
+        {BASE "-lockstep_fault_site dmr_log\n", "needs -lockstep_redundancy dmr"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         run(with_head(k_store), bad[i].opts, 2, 32, &rb);
@@ -768,6 +833,7 @@ int main(void)
     RUN(test_dmr_program_faults_stand);
     RUN(test_dmr_load_values);
     RUN(test_dmr_copy_timeout);
+    RUN(test_dmr_log_faults);
     RUN(test_dmr_refusals);
     RUN(test_dmr_refuses_cooperative_launches);
     return test_summary();
