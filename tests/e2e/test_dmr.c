@@ -730,6 +730,16 @@ static void test_dmr_log_faults(void)
         for (uint32_t i = 0; i < 64; i++)
             CHECK_MSG(rb.out[i] == in_value(i) + 1, "held entry: out[%u] = %u", i, rb.out[i]);
     }
+    /* where it lands does not depend on host threads or window order */
+    const char *log = "-lockstep_fault_site dmr_log\n-lockstep_fault_at 3000\n"
+                      "-lockstep_fault_seed 7\n";
+    snprintf(opts, sizeof opts, "%s%s-lockstep_threads 1\n", DMR, log);
+    run(with_head(k_store_then_spin), opts, 8, 64, &ra);
+    snprintf(opts, sizeof opts, "%s%s-lockstep_threads 2\n-lockstep_window_order 1\n", DMR, log);
+    run(with_head(k_store_then_spin), opts, 8, 64, &rb);
+    CHECK_MSG(ra.st == LOCKSTEP_SUCCESS && rb.st == LOCKSTEP_SUCCESS &&
+                  !memcmp(&ra.t, &rb.t, sizeof ra.t) && !memcmp(ra.out, rb.out, sizeof ra.out),
+              "dmr_log on 2 threads: %" PRIu64 " vs %" PRIu64 " cycles", ra.t.cycles, rb.t.cycles);
 }
 
 static void test_dmr_refusals(void)

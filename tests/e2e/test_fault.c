@@ -1407,7 +1407,7 @@ static void test_bad_options(void)
     CHECK_STR_CONTAINS(lockstep_config_last_error(cfg), "-lockstep_fault_site");
     CHECK_STR_CONTAINS(lockstep_config_last_error(cfg),
                        "expected none, reg_live, reg_any, pred, insn_out, alu, shared, local, "
-                       "dram, simt, ibuf, l1d, l2d, l1tag or l2tag");
+                       "dram, simt, ibuf, l1d, l2d, l1tag, l2tag or dmr_log");
     CHECK_EQ_INT(lockstep_config_set(cfg, "-lockstep_fault_model", "bit3"),
                  LOCKSTEP_ERROR_INVALID_CONFIG);
     CHECK_STR_CONTAINS(lockstep_config_last_error(cfg), "-lockstep_fault_model");
