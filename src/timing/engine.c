@@ -1251,6 +1251,8 @@ static uint64_t next_event(const timing_gpu *g, const launch_state *ls, uint64_t
     uint64_t next = TM_NEVER;
     for (uint32_t s = 0; s < g->nsms && next > from; s++) {
         const tm_sm *sm = &g->sms[s];
+        if (g->dmr && sm->retire_hint)
+            return from; /* DMR's serial step finished a CTA (a copy's waiting load) */
         if (g->dmr ? s == 0 && dmr_can_dispatch(g, ls)
                    : sm->nresident < ls->occ && ls->next_cta < ls->total_ctas &&
             (!(g->det || g->dab) ||

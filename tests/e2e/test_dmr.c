@@ -200,6 +200,18 @@ static const char k_spin_on_sm0_then_store[] =
     "  ld.global.u32 %r2, [%rd6];\n  add.u32 %r2, %r2, 1;\n  st.global.u32 [%rd3], %r2;\n"
     "  ret;\n}\n";
 
+/* on SM 0 only, 2000 turns of a loop; then a load whose value nobody
+ * uses, and the end: a copy on another SM ends with that load waiting for
+ * its partner's */
+static const char k_last_load_unused[] =
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n  .reg .pred %p<4>;\n"
+    "  mov.u32 %r9, %smid;\n  setp.ne.u32 %p1, %r9, 0;\n  mov.u32 %r10, 0;\n  @%p1 bra L1;\n"
+    "L0:\n  add.u32 %r10, %r10, 1;\n  setp.lt.u32 %p2, %r10, 2000;\n  @%p2 bra L0;\n"
+    "L1:\n  ld.param.u64 %rd5, [in];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.u64 %rd6, %rd5, %rd2;\n"
+    "  ld.global.u32 %r2, [%rd6];\n  ret;\n}\n";
+
 static const char k_atom_same_line[] = K_ATOM_AFTER_FLIP(4);
 static const char k_atom_other_line[] = K_ATOM_AFTER_FLIP(128);
 
@@ -613,6 +625,13 @@ static void test_dmr_load_values(void)
                   "k_racy %s: %" PRIu64 " mismatches, %" PRIu64 " loads replicated", pairs[p],
                   rb.t.dmr_mismatches, rb.t.dmr_lvq_loads);
     }
+    /* a copy whose last act is a load waiting for its partner's: the serial
+     * step that gives it the values finishes the CTA, and the launch goes on
+     * to retire it */
+    run(with_head(k_last_load_unused), LVR "-dmr_copy_timeout 0\n", 1, 32, &rb);
+    CHECK_MSG(rb.st == LOCKSTEP_SUCCESS && rb.t.dmr_lvq_waits == 1 && rb.t.dmr_mismatches == 0,
+              "last load waits: %s: %s, %" PRIu64 " waits", lockstep_status_name(rb.st), rb.err,
+              rb.t.dmr_lvq_waits);
     /* kernels without races: the outputs of the unprotected run */
     run(with_head(k_own), BASE, grid, block, &ra);
     run(with_head(k_own), LVR, grid, block, &rb);
