@@ -778,9 +778,8 @@ typedef struct dmr_snap {
     uint8_t fl;
 } dmr_snap;
 
-/* Take e's snapshot into *s (cw: its warp in both copies); 1 if it equals
- * the one remembered. */
-static int unchanged(timing_gpu *g, tm_dmrent *e, dmr_snap *s, const tm_warp *cw[2])
+/* Take e's snapshot into *s; 1 if it equals the one remembered. */
+static int unchanged(timing_gpu *g, tm_dmrent *e, dmr_snap *s)
 {
     const tm_dmrpair *pr = &g->dmr_pairs[e->pair];
     if (e->warp >= g->L->nwarps)
@@ -788,10 +787,10 @@ static int unchanged(timing_gpu *g, tm_dmrent *e, dmr_snap *s, const tm_warp *cw
     s->sum = 0;
     s->fl = (uint8_t)(pr->failed | pr->done[0] << 1 | pr->done[1] << 2);
     for (int c = 0; c < 2; c++) {
-        cw[c] = &g->sms[pr->s[c]].ctas[pr->k[c]].warps[e->warp];
-        s->gen[c] = cw[c]->dmr_gen;
-        if (!pr->done[c] && cw[c]->w)
-            s->fl |= (uint8_t)((cw[c]->w->state == WARP_DONE) << (3 + c));
+        const tm_warp *tw = &g->sms[pr->s[c]].ctas[pr->k[c]].warps[e->warp];
+        s->gen[c] = tw->dmr_gen;
+        if (!pr->done[c] && tw->w)
+            s->fl |= (uint8_t)((tw->w->state == WARP_DONE) << (3 + c));
     }
     for (uint32_t q = 0; q < g->nparts; q++)
         s->sum += PGEN(&g->parts[q], e->pair, e->warp);
@@ -837,9 +836,8 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
             tm_req *r = e->req2;
             uint64_t t = e->matched;
             int wait = 0;
-            const tm_warp *cw[2];
             dmr_snap now;
-            if (unchanged(g, e, &now, cw)) {
+            if (unchanged(g, e, &now)) {
                 p->dmr_ready[kept++] = e;
                 continue;
             }
@@ -902,8 +900,7 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
             if (g->dmr_pairs[e->pair].failed)
                 continue;
             dmr_snap now;
-            const tm_warp *cw[2];
-            if (unchanged(g, e, &now, cw))
+            if (unchanged(g, e, &now))
                 continue;
             if (never_matched(g, e)) {
                 if (pair_failed(g, e->pair, end))
@@ -1034,9 +1031,8 @@ static tm_lvq *lvq_find(const timing_gpu *g, const tm_lvq *k)
     return NULL;
 }
 
-int dmr_lvq_issue(tm_sm *sm, tm_warp *tw, tm_mop *m)
+int dmr_lvq_issue(tm_warp *tw, tm_mop *m)
 {
-    (void)sm;
     if (exec_mem_size(m->in) > TM_LVQ_BYTES)
         return 0; /* (no such load today; both copies would skip it alike) */
     tm_lvq *e = malloc(sizeof *e);
@@ -1082,28 +1078,25 @@ static void lvq_write(tm_sm *sm, tm_mop *m, const tm_lvq *src)
                         &src->v[0][0]);
 }
 
-/* Copy 1's mop m takes copy 0's entry x, or finds a difference (then the
- * pair fails: *failed, and m keeps its own values).  m's buffer is freed. */
-static void lvq_take(tm_sm *sm, tm_mop *m, const tm_lvq *x, int *failed)
+/* Copy 1's mop m takes its values: copy 0's entry x when they agree (the
+ * same instruction, lanes and addresses), else (x NULL, or an address
+ * fault in either copy) its own.  m's buffer is freed.  1 if it took x's. */
+static int lvq_take(tm_sm *sm, tm_mop *m, const tm_lvq *x)
 {
     tm_lvq *e = m->lv;
-    int same = x->in == e->in && x->lanes == e->lanes;
+    int same = x && x->in == e->in && x->lanes == e->lanes;
     for (uint32_t k = e->lanes; k && same; k &= k - 1)
         same = x->a[ctz32(k)] == e->a[ctz32(k)];
-    *failed = !same;
+    lvq_write(sm, m, same ? x : e);
     if (same) {
-        lvq_write(sm, m, x);
         m->done_at = MAX(m->done_at, x->ready);
         sm->st.dmr_lvq_loads++;
-    } else {
-        lvq_write(sm, m, e);
     }
     m->lv = NULL;
     free(e);
+    return same;
 }
 
-/* Note that copy 1 on SM sm found its load differ from copy 0's: the pair
- * fails at the serial step. */
 static void lvq_oom(tm_sm *sm, const tm_mop *m)
 {
     sm->L.oom = 1;
@@ -1134,9 +1127,7 @@ int dmr_lvq_done(tm_sm *sm, tm_mop *m)
     uint32_t pair = e->pair;
     tm_lvq *x = lvq_find(g, e);
     if (x) {
-        int failed;
-        lvq_take(sm, m, x, &failed);
-        if (failed) {
+        if (!lvq_take(sm, m, x)) {
             lvq_note_fail(sm, m, pair);
         } else {
             x->used = 1; /* only this mop has its key; freed at the serial step */
@@ -1154,10 +1145,7 @@ int dmr_lvq_done(tm_sm *sm, tm_mop *m)
     }
     if (!g->dmr_pairs[pair].failed)
         lvq_oom(sm, m);
-    /* a failed pair runs to its end on its own values */
-    lvq_write(sm, m, e);
-    m->lv = NULL;
-    free(e);
+    lvq_take(sm, m, NULL); /* a failed pair runs to its end on its own values */
     return 0;
 }
 
@@ -1269,15 +1257,13 @@ static int lvq_step(timing_gpu *g, uint64_t end)
             tm_lvq *x = lvq_find(g, e);
             int failed = 0;
             if (x) {
-                lvq_take(sm, m, x, &failed);
+                failed = !lvq_take(sm, m, x);
                 if (!failed)
                     lvq_unlink_free(g, x);
             } else if (g->dmr_pairs[pair].failed || lvq_never(g, e) ||
                        end >= since + g->dmr_lvq_timeout) {
                 failed = 1;
-                lvq_write(sm, m, e);
-                m->lv = NULL;
-                free(e);
+                lvq_take(sm, m, NULL);
             } else {
                 sm->lvq_wait[kept++] = m;
                 continue;

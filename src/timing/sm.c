@@ -717,7 +717,7 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
                 mop->ad.a[ctz32(glob)] ^= size;
                 ad = &mop->ad;
             }
-            if (dmr_lvq_issue(sm, tw, mop))
+            if (dmr_lvq_issue(tw, mop))
                 goto oom;
         }
         int cached = l1_cacheable(g, in);

@@ -858,7 +858,7 @@ uint32_t dmr_pair_new(timing_gpu *g, uint64_t cta, uint32_t reissues);
 /* Load-value replication (-dmr_load_values): global load mop m of warp tw
  * (a pair's copy) is issued: give it its key and value buffer.  0, or -1
  * on host OOM. */
-int dmr_lvq_issue(tm_sm *sm, tm_warp *tw, tm_mop *m);
+int dmr_lvq_issue(tm_warp *tw, tm_mop *m);
 /* A reply brought m's values for lanes (lane l's at bytes + m->ad.a[l] -
  * base): keep them.  0 when the caller writes them to the registers (copy
  * 0), 1 when they wait for the mop's end (copy 1). */

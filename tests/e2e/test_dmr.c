@@ -158,57 +158,42 @@ static const char k_racy[] =
     "  st.global.u32 [%rd3], %r10;\n"
     "  ret;\n}\n";
 
-/* out[g] = in[g] + 1, after 20000 turns of a loop on SM 0 only: a copy on
- * SM 0 takes a long path its partner does not */
-static const char k_slow_on_sm0[] =
-    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
+/* Pieces of the kernels below: their head; out[g] = in[g] + 1; N turns
+ * of a loop; the same on SM 0 only (a path one copy takes and its partner
+ * on another SM does not) */
+#define K_HEAD                                                                             \
+    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"                \
     "  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n  .reg .pred %p<4>;\n"
-    "  mov.u32 %r9, %smid;\n  setp.ne.u32 %p1, %r9, 0;\n  mov.u32 %r10, 0;\n  @%p1 bra L1;\n"
-    "L0:\n  add.u32 %r10, %r10, 1;\n  setp.lt.u32 %p2, %r10, 20000;\n  @%p2 bra L0;\n"
-    "L1:\n  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n"
-    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
-    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"
-    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  add.u64 %rd6, %rd5, %rd2;\n"
+#define K_STORE_PLUS1                                                                      \
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n"                              \
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"            \
+    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"                                                    \
+    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  add.u64 %rd6, %rd5, %rd2;\n" \
     "  ld.global.u32 %r2, [%rd6];\n  add.u32 %r2, %r2, 1;\n  st.global.u32 [%rd3], %r2;\n"
-    "  ret;\n}\n";
+#define K_SPIN(N)                                                                          \
+    "  mov.u32 %r10, 0;\n"                                                                  \
+    "L0:\n  add.u32 %r10, %r10, 1;\n  setp.lt.u32 %p2, %r10, " #N ";\n  @%p2 bra L0;\n"
+#define K_SPIN_ON_SM0(N)                                                                   \
+    "  mov.u32 %r9, %smid;\n  setp.ne.u32 %p1, %r9, 0;\n  @%p1 bra L1;\n" K_SPIN(N) "L1:\n"
+
+/* out[g] = in[g] + 1, after 20000 turns of a loop on SM 0 only */
+static const char k_slow_on_sm0[] = K_HEAD K_SPIN_ON_SM0(20000) K_STORE_PLUS1 "  ret;\n}\n";
 
 /* out[g] = in[g] + 1, then 4000 turns of a loop: the pair's stores wait,
  * agreed, in the comparator's log until both copies finish */
-static const char k_store_then_spin[] =
-    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
-    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n  .reg .pred %p<4>;\n"
-    "  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n"
-    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
-    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"
-    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  add.u64 %rd6, %rd5, %rd2;\n"
-    "  ld.global.u32 %r2, [%rd6];\n  add.u32 %r2, %r2, 1;\n  st.global.u32 [%rd3], %r2;\n"
-    "  mov.u32 %r10, 0;\n"
-    "L0:\n  add.u32 %r10, %r10, 1;\n  setp.lt.u32 %p2, %r10, 4000;\n  @%p2 bra L0;\n"
-    "  ret;\n}\n";
+static const char k_store_then_spin[] = K_HEAD K_STORE_PLUS1 K_SPIN(4000) "  ret;\n}\n";
 
 /* the copy on SM 0 first turns a loop 4000 times, then out[g] = in[g] + 1:
  * the other copy's stores wait, held, for it */
 static const char k_spin_on_sm0_then_store[] =
-    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
-    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n  .reg .pred %p<4>;\n"
-    "  mov.u32 %r9, %smid;\n  setp.ne.u32 %p1, %r9, 0;\n  mov.u32 %r10, 0;\n  @%p1 bra L1;\n"
-    "L0:\n  add.u32 %r10, %r10, 1;\n  setp.lt.u32 %p2, %r10, 4000;\n  @%p2 bra L0;\n"
-    "L1:\n  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd5, [in];\n"
-    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %ntid.x;\n"
-    "  mad.lo.u32 %r5, %r3, %r4, %r1;\n"
-    "  mul.wide.u32 %rd2, %r5, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  add.u64 %rd6, %rd5, %rd2;\n"
-    "  ld.global.u32 %r2, [%rd6];\n  add.u32 %r2, %r2, 1;\n  st.global.u32 [%rd3], %r2;\n"
-    "  ret;\n}\n";
+    K_HEAD K_SPIN_ON_SM0(4000) K_STORE_PLUS1 "  ret;\n}\n";
 
 /* on SM 0 only, 2000 turns of a loop; then a load whose value nobody
  * uses, and the end: a copy on another SM ends with that load waiting for
  * its partner's */
 static const char k_last_load_unused[] =
-    ".visible .entry k(.param .u64 out, .param .u64 in, .param .u64 aux)\n{\n"
-    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n  .reg .pred %p<4>;\n"
-    "  mov.u32 %r9, %smid;\n  setp.ne.u32 %p1, %r9, 0;\n  mov.u32 %r10, 0;\n  @%p1 bra L1;\n"
-    "L0:\n  add.u32 %r10, %r10, 1;\n  setp.lt.u32 %p2, %r10, 2000;\n  @%p2 bra L0;\n"
-    "L1:\n  ld.param.u64 %rd5, [in];\n  mov.u32 %r1, %tid.x;\n"
+    K_HEAD K_SPIN_ON_SM0(2000)
+    "  ld.param.u64 %rd5, [in];\n  mov.u32 %r1, %tid.x;\n"
     "  mul.wide.u32 %rd2, %r1, 4;\n  add.u64 %rd6, %rd5, %rd2;\n"
     "  ld.global.u32 %r2, [%rd6];\n  ret;\n}\n";
 
@@ -673,10 +658,6 @@ static void test_dmr_load_values(void)
                 rb.t.dmr_lvq_entries_max = ra.t.dmr_lvq_entries_max;
                 /* (and the comparator's peak: entries leave at serial steps) */
                 rb.t.dmr_log_entries_max = ra.t.dmr_log_entries_max;
-                for (size_t q = 0; q < sizeof ra.t / 8; q++)
-                    if (((uint64_t *)&ra.t)[q] != ((uint64_t *)&rb.t)[q])
-                        fprintf(stderr, "field %zu: %" PRIu64 " vs %" PRIu64 "\n", q,
-                                ((uint64_t *)&ra.t)[q], ((uint64_t *)&rb.t)[q]);
                 CHECK_MSG(ra.st == rb.st && !memcmp(&ra.t, &rb.t, sizeof ra.t) &&
                               !memcmp(ra.out, rb.out, sizeof ra.out),
                           "kernel %d flip %d: %s differs from 1 thread (cycles %" PRIu64
