@@ -383,6 +383,8 @@ LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
     X(shmem_accesses, "shmem_accesses", "shared-memory warp accesses")                   \
     X(shmem_conflict_cycles, "shmem_bank_conflict_cycles",                               \
       "extra cycles from shared-memory bank conflicts")                                  \
+    X(ldst_replays, "ldst_replays",                                                      \
+      "load passes replayed by the LD/ST unit (-lockstep_ldst_replay)")                   \
     X(const_accesses, "const_cache_accesses", "constant-cache warp accesses")            \
     X(const_misses, "const_cache_misses", "of those, misses")                            \
     X(tex_accesses, "tex_cache_accesses",                                                \

@@ -188,6 +188,9 @@
       "interconnect ejection buffer packets per port")                                          \
     X(U32, ldst_queue, "-lockstep_ldst_queue", "16", 1, 4096,                                    \
       "memory requests an SM can have waiting to enter the interconnect")                       \
+    X(U32, ldst_replay, "-lockstep_ldst_replay", "0", 0, 100000,                                 \
+      "a load needing more than one LD/ST pass (bank conflicts, lanes in more than one line) "   \
+      "replays pass k at issue + N + k - 1, and the warp's later loads may pass it (0: off)")  \
     X(U32, regs_per_thread, "-lockstep_regs_per_thread", "0", 0, 255,                           \
       "registers per thread for occupancy (0: the PTX-declared count, at most 32)")             \
     X(U64, deadlock_cycles, "-lockstep_deadlock_cycles", "1000000", 0, UINT64_MAX,               \

@@ -14,6 +14,7 @@
  * lit_kernel_body writes the statements only; lit_kernel_module wraps them
  * in an .entry for lockstep, and cuda.c wraps them in inline asm.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "litmus/harness.h"
@@ -208,36 +209,97 @@ static const char *alu_type(int a, lit_rtype t)
     return rtype_ptx(t);
 }
 
-/* The address of a memory instruction into %lit_ad (generic), with the
- * bank incantation's dummy for companion lanes. */
-static void address(strbuf *sb, const lit_test *t, int k, const lit_insn *in, int memidx,
-                    const lit_shape *s)
+/* The bank incantation's dummy of thread k's memory instruction j (in),
+ * computed before its test code (as the thesis's harness does, so that
+ * the test's accesses follow each other as closely as without it): the
+ * access type drawn for this iteration gives %lit_bc<j>, the dummy's base
+ * in the scratch area of the location's region, %lit_bm<j>, the mask of
+ * the testing address's bits it keeps, and %lit_bq<j>, whether this lane
+ * takes the dummy.  Parallel: lane x 4 bytes (its own bank); conflict:
+ * lane x 128 bytes plus the testing address's offset in its 128 bytes
+ * (every lane in the testing lane's bank, each in its own line); broadcast
+ * (loads only): the testing address itself. */
+static void dummy(strbuf *sb, const lit_test *t, int k, const lit_insn *in, int j)
 {
-    const lit_thread *th = &t->threads[k];
-    sb_puts(sb, "  mov.b64 %lit_ad, ");
-    src(sb, k, th, &in->addr, 64, 0);
-    sb_puts(sb, ";\n");
-    if (in->addr.imm)
-        sb_printf(sb, "  add.s64 %%lit_ad, %%lit_ad, %lld;\n", (long long)in->addr.imm);
-    if (!(s->incant & LIT_INC_BANK))
-        return;
-    int shared = addr_shared(t, k, &in->addr);
     sb_printf(sb,
               "  ld.global.u32 %%lit_at, [%%lit_acc+%d];\n"
               "  setp.eq.u32 %%lit_q, %%lit_at, %d;\n"
               "  selp.b32 %%lit_u, 128, 4, %%lit_q;\n"
-              "  mul.wide.u32 %%lit_c, %%lit_lane, %%lit_u;\n"
-              "  add.s64 %%lit_c, %%lit_c, %s;\n",
-              (k * LIT_MAX_INSNS + memidx) * 4, LIT_ACC_CONFLICT,
-              shared ? "%lit_dsh" : "%lit_dgl");
+              "  selp.b64 %%lit_bm%d, 127, 0, %%lit_q;\n"
+              "  mul.wide.u32 %%lit_bc%d, %%lit_lane, %%lit_u;\n"
+              "  add.s64 %%lit_bc%d, %%lit_bc%d, %s;\n",
+              (k * LIT_MAX_INSNS + j) * 4, LIT_ACC_CONFLICT, j, j, j, j,
+              addr_shared(t, k, &in->addr) ? "%lit_dsh" : "%lit_dgl");
     if (in->op == LIT_LD)
         sb_printf(sb,
-                  "  setp.ne.u32 %%lit_q, %%lit_at, %d;\n"
-                  "  and.pred %%lit_q, %%lit_q, %%lit_nt;\n",
-                  LIT_ACC_BROADCAST);
+                  "  setp.ne.u32 %%lit_bq%d, %%lit_at, %d;\n"
+                  "  and.pred %%lit_bq%d, %%lit_bq%d, %%lit_nt;\n",
+                  j, LIT_ACC_BROADCAST, j, j);
     else
-        sb_puts(sb, "  mov.pred %lit_q, %lit_nt;\n");
-    sb_puts(sb, "  @%lit_q mov.b64 %lit_ad, %lit_c;\n");
+        sb_printf(sb, "  mov.pred %%lit_bq%d, %%lit_nt;\n", j);
+}
+
+/* Is the address of memory instruction `in` of thread k the same at every
+ * step (a location, or a register no instruction of the thread writes)?
+ * Then it is computed before the test code, into %lit_ba<j>. */
+static int fixed_addr(const lit_test *t, int k, const lit_insn *in)
+{
+    const lit_thread *th = &t->threads[k];
+    if (in->addr.kind != LIT_O_REG)
+        return 1;
+    for (int i = 0; i < th->ninsns; i++)
+        if (th->code[i].dst.kind == LIT_O_REG && th->code[i].dst.reg == in->addr.reg)
+            return 0;
+    return 1;
+}
+
+/* The address of a memory instruction into %lit_ad (generic), with the
+ * bank incantation's dummy (dummy) for companion lanes. */
+static void address(strbuf *sb, const lit_test *t, int k, const lit_insn *in, int memidx,
+                    const lit_shape *s, const char *ad)
+{
+    const lit_thread *th = &t->threads[k];
+    sb_printf(sb, "  mov.b64 %s, ", ad);
+    src(sb, k, th, &in->addr, 64, 0);
+    sb_puts(sb, ";\n");
+    if (in->addr.imm)
+        sb_printf(sb, "  add.s64 %s, %s, %lld;\n", ad, ad, (long long)in->addr.imm);
+    if (s->incant & LIT_INC_BANK)
+        sb_printf(sb,
+                  "  and.b64 %%lit_bo, %s, %%lit_bm%d;\n"
+                  "  add.s64 %%lit_c, %%lit_bc%d, %%lit_bo;\n"
+                  "  @%%lit_bq%d mov.b64 %s, %%lit_c;\n",
+                  ad, memidx, memidx, memidx, ad);
+    /* explicit state spaces take window addresses */
+    if (in->space == LIT_SP_SHARED)
+        sb_printf(sb, "  cvta.to.shared.u64 %s, %s;\n", ad, ad);
+    else if (in->space == LIT_SP_GLOBAL)
+        sb_printf(sb, "  cvta.to.global.u64 %s, %s;\n", ad, ad);
+}
+
+/* Before thread k's test code: its memory instructions' dummies (bank
+ * incantation) and fixed addresses (fixed_addr), so that its accesses
+ * follow each other with nothing in between: the thesis's harness
+ * computes its addresses first too. */
+static void addresses_first(strbuf *sb, const lit_test *t, int k, const lit_shape *s)
+{
+    const lit_thread *th = &t->threads[k];
+    for (int step = 0; step < 2; step++) { /* the dummies, then the addresses */
+        int j = 0;
+        for (int i = 0; i < th->ninsns; i++) {
+            const lit_insn *in = &th->code[i];
+            if (!is_mem(in))
+                continue;
+            if (step == 0 && (s->incant & LIT_INC_BANK)) {
+                dummy(sb, t, k, in, j);
+            } else if (step == 1 && fixed_addr(t, k, in)) {
+                char ad[24];
+                snprintf(ad, sizeof ad, "%%lit_ba%d", j);
+                address(sb, t, k, in, j, s, ad);
+            }
+            j++;
+        }
+    }
 }
 
 static void guard(strbuf *sb, int k, const lit_thread *th, const lit_insn *in)
@@ -249,15 +311,6 @@ static void guard(strbuf *sb, int k, const lit_thread *th, const lit_insn *in)
     sb_printf(sb, "  @%s", in->guard_neg ? "!" : "");
     reg(sb, k, th, in->guard);
     sb_puts(sb, " ");
-}
-
-static void space_addr(strbuf *sb, const lit_insn *in)
-{
-    /* explicit state spaces take window addresses */
-    if (in->space == LIT_SP_SHARED)
-        sb_puts(sb, "  cvta.to.shared.u64 %lit_ad, %lit_ad;\n");
-    else if (in->space == LIT_SP_GLOBAL)
-        sb_puts(sb, "  cvta.to.global.u64 %lit_ad, %lit_ad;\n");
 }
 
 static const char *space_name(lit_space s)
@@ -343,8 +396,11 @@ static void emit_insn(strbuf *sb, const lit_test *t, int k, int i, int memidx, c
     case LIT_RED:
         break;
     }
-    address(sb, t, k, in, memidx, s);
-    space_addr(sb, in);
+    char ad[24] = "%lit_ad";
+    if (fixed_addr(t, k, in))
+        snprintf(ad, sizeof ad, "%%lit_ba%d", memidx);
+    else
+        address(sb, t, k, in, memidx, s, ad);
     materialise(sb, &in->src[0], bits, 0, " ");
     materialise(sb, &in->src[1], bits, 1, " ");
     guard(sb, k, th, in);
@@ -354,12 +410,12 @@ static void emit_insn(strbuf *sb, const lit_test *t, int k, int i, int memidx, c
         mem_quals(sb, in);
         sb_printf(sb, ".%s ", rtype_ptx(in->type));
         reg(sb, k, th, in->dst.reg);
-        sb_puts(sb, ", [%lit_ad];\n");
+        sb_printf(sb, ", [%s];\n", ad);
         break;
     case LIT_ST:
         sb_puts(sb, "st");
         mem_quals(sb, in);
-        sb_printf(sb, ".%s [%%lit_ad], ", rtype_ptx(in->type));
+        sb_printf(sb, ".%s [%s], ", rtype_ptx(in->type), ad);
         src(sb, k, th, &in->src[0], bits, 0);
         sb_puts(sb, ";\n");
         break;
@@ -372,7 +428,7 @@ static void emit_insn(strbuf *sb, const lit_test *t, int k, int i, int memidx, c
             reg(sb, k, th, in->dst.reg);
             sb_puts(sb, ", ");
         }
-        sb_puts(sb, "[%lit_ad], ");
+        sb_printf(sb, "[%s], ", ad);
         src(sb, k, th, &in->src[0], bits, 0);
         if (in->sub == LIT_A_CAS) {
             sb_puts(sb, ", ");
@@ -437,8 +493,20 @@ int lit_kernel_body(const lit_test *t, const lit_shape *s, strbuf *sb, strbuf *e
             "  .reg .b32 %lit_tid, %lit_ctaid, %lit_ntid, %lit_gid, %lit_role, %lit_k, %lit_inst,"
             " %lit_lane, %lit_u, %lit_v, %lit_at, %lit_gw, %lit_i0, %lit_i1;\n"
             "  .reg .b64 %lit_a, %lit_c, %lit_ad, %lit_tab, %lit_res, %lit_dgl, %lit_dsh,"
-            " %lit_l0, %lit_l1;\n"
+            " %lit_l0, %lit_l1, %lit_bo;\n"
             "  .reg .pred %lit_p, %lit_q, %lit_test, %lit_nt;\n");
+    int most = 1; /* memory instructions of the longest thread */
+    for (int k = 0; k < t->nthreads; k++) {
+        int n = 0;
+        for (int i = 0; i < t->threads[k].ninsns; i++)
+            n += is_mem(&t->threads[k].code[i]);
+        if (n > most)
+            most = n;
+    }
+    sb_printf(sb, "  .reg .b64 %%lit_ba<%d>;\n", most);
+    if (s->incant & LIT_INC_BANK)
+        sb_printf(sb, "  .reg .b64 %%lit_bc<%d>, %%lit_bm<%d>;\n  .reg .pred %%lit_bq<%d>;\n",
+                  most, most, most);
     for (int k = 0; k < t->nthreads; k++) {
         const lit_thread *th = &t->threads[k];
         for (int r = 0; r < th->nregs; r++) {
@@ -520,6 +588,7 @@ int lit_kernel_body(const lit_test *t, const lit_shape *s, strbuf *sb, strbuf *e
                 sb_printf(sb, ", %lld;\n", (long long)rg->init);
             }
         }
+        addresses_first(sb, t, k, s);
         if (s->incant & LIT_INC_SYNC) {
             /* the instance's testing threads meet: count in, spin until all are in */
             sb_printf(sb,

@@ -67,6 +67,7 @@ int sm_init(timing_gpu *g, tm_sm *sm, uint32_t id)
     }
     sm->lq_cap = 2 * WARP_SIZE + 8;
     sm->lq_blocked = TM_NEVER;
+    sm->rp_at = TM_NEVER;
     if (!(sm->lq = calloc(sm->lq_cap, sizeof *sm->lq)))
         return -1;
     rng_seed(&sm->rng, g->cfg->nondet_seed, RNG_SCHED, id);
@@ -115,6 +116,7 @@ void sm_release(tm_sm *sm)
     }
     free(sm->mshr);
     free(sm->lq);
+    free(sm->rp);
     for (uint32_t i = 0; i < sm->nmops; i++)
         free(sm->mops[i]);
     free(sm->mops);
@@ -165,7 +167,7 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     tw->w = w;
     tw->tc = tc;
     w->timing = tw;
-    tw->loads_out = tw->stores_out = 0;
+    tw->loads_out = tw->stores_out = tw->replays = 0;
     tm_warp_wait(sm, tw, 0, LOCKSTEP_STALL_SCOREBOARD);
     tw->age = age;
     tw->acq_pending = 0;
@@ -237,7 +239,7 @@ void sm_cta_stop(tm_sm *sm, tm_cta *tc, uint64_t t)
 
 int sm_busy(const tm_sm *sm)
 {
-    return sm->lq_n || sm->out.n || sm->nresident;
+    return sm->lq_n || sm->rp_n || sm->out.n || sm->nresident;
 }
 
 /* ---- memory operations ------------------------------------------------------------- */
@@ -272,6 +274,8 @@ void sm_reset_inflight(tm_sm *sm)
         sm->free_mops = sm->mops[i];
     }
     sm->lq_n = 0;
+    sm->rp_n = 0;
+    sm->rp_at = TM_NEVER;
     sm->lq_blocked = TM_NEVER;
     sm->out.head = sm->out.tail = NULL;
     sm->out.n = 0;
@@ -310,6 +314,8 @@ void sm_mop_finish(tm_sm *sm, tm_mop *m, uint64_t t)
         tw->stores_out--;
     else
         tw->loads_out--;
+    if (m->replayed)
+        tw->replays--;
     if (!tw->loads_out && !tw->stores_out && tw->w->state != WARP_RUNNING)
         cta_maybe_finished(sm, tw->tc, t);
     if (m->acquire) {
@@ -440,6 +446,107 @@ static uint32_t bank_degree(const timing_gpu *g, const exec_addr *ad, uint32_t l
         }
     }
     return deg;
+}
+
+/* Replayed loads (-lockstep_ldst_replay): which pass of the LD/ST unit
+ * reads each shared lane's words (*pass, its highest word's; a bank
+ * delivers its distinct words one a pass, in order of the first lane
+ * asking; lanes reading one word share it).  Returns the lanes of passes
+ * after the first. */
+static uint32_t smem_passes(const timing_gpu *g, const exec_addr *ad, uint32_t lanes,
+                            uint32_t size, uint8_t *pass)
+{
+    uint32_t nb = g->cfg->smem_banks;
+    uint32_t word[WARP_SIZE * 8];
+    uint8_t rank[WARP_SIZE * 8], cnt[64];
+    uint32_t nw = 0, later = 0;
+    memset(cnt, 0, sizeof cnt);
+    uint32_t words = size >= 4 ? size / 4 : 1;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        int l = ctz32(m);
+        pass[l] = 0;
+        for (uint32_t k = 0; k < words; k++) {
+            uint32_t wd = (uint32_t)(ad->a[l] / 4) + k, j = 0;
+            while (j < nw && word[j] != wd)
+                j++;
+            if (j == nw) {
+                LS_ASSERT(nw < WARP_SIZE * 8);
+                word[nw] = wd;
+                rank[nw++] = cnt[wd % nb]++;
+            }
+            if (rank[j] > pass[l])
+                pass[l] = rank[j];
+        }
+        if (pass[l])
+            later |= 1u << l;
+    }
+    return later;
+}
+
+/* Queue a later pass of load m for cycle `at`: line request r, or shared
+ * lanes (r NULL).  The queue stays in time order, passes of one cycle in
+ * the order queued. */
+static int replay_push(tm_sm *sm, uint64_t at, tm_mop *m, tm_req *r, uint32_t lanes,
+                       uint32_t pc, int cached)
+{
+    if (vec_grow_((void **)&sm->rp, &sm->rp_cap, sm->rp_n + 1ull, sizeof *sm->rp))
+        return -1;
+    uint32_t i = sm->rp_n++;
+    while (i > 0 && sm->rp[i - 1].at > at) {
+        sm->rp[i] = sm->rp[i - 1];
+        i--;
+    }
+    sm->rp[i] = (tm_replay){.at = at, .m = m, .r = r, .lanes = lanes, .pc = pc,
+                            .cached = (uint8_t)cached};
+    sm->rp_at = sm->rp[0].at;
+    if (!m->replayed) {
+        m->replayed = 1;
+        m->tw->replays++;
+    }
+    if (!r)
+        m->pending++; /* a line request counted itself (req_make) */
+    sm->st.ldst_replays++;
+    return 0;
+}
+
+/* The replayed passes due at `now` re-enter the LD/ST unit: a line request
+ * joins its queue (behind whatever entered since the load issued), shared
+ * lanes read their words, one pass a cycle. */
+static void replay_release(tm_sm *sm, uint64_t now)
+{
+    uint32_t k = 0;
+    for (; k < sm->rp_n && sm->rp[k].at <= now; k++) {
+        const tm_replay *p = &sm->rp[k];
+        tm_mop *m = p->m;
+        if (p->r) {
+            if (lq_push(sm, p->r, p->cached))
+                break; /* the queue is full: from the next cycle on */
+            continue;
+        }
+        if (sm->ldst_busy_until > now)
+            break;
+        tm_warp *tw = m->tw;
+        LS_ASSERT(tw->w->reg_base == m->reg_base); /* calls wait for loads */
+        exec_memreq rq;
+        rq.in = m->in;
+        rq.pc = p->pc;
+        rq.lanes = p->lanes;
+        rq.size = exec_mem_size(m->in);
+        memcpy(&rq.ad, &m->ad, sizeof rq.ad);
+        memset(rq.v, 0, sizeof rq.v);
+        rq.texels = NULL;
+        if (exec_mem_perform(&sm->L, tw->tc->c, tw->w, &rq)) {
+            k++; /* the launch stops at its fault */
+            break;
+        }
+        sm->ldst_busy_until = now + 1;
+        mop_part_done(sm, m, now + sm->g->cfg->smem_latency);
+    }
+    if (k) {
+        sm->rp_n -= k;
+        memmove(sm->rp, sm->rp + k, sm->rp_n * sizeof *sm->rp);
+    }
+    sm->rp_at = sm->rp_n ? sm->rp[0].at : TM_NEVER;
 }
 
 /*
@@ -580,7 +687,17 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
         }
     }
     int is_const = in->space == SP_CONST;
-    uint32_t at_once = shared | local | param | (is_const ? glob : 0);
+    uint32_t size = exec_mem_size(in);
+    /* -lockstep_ldst_replay: a load's passes after the first replay */
+    const uint32_t replay = g->cfg->ldst_replay;
+    uint32_t deg = 1, shared_later = 0;
+    uint8_t pass[WARP_SIZE];
+    if (shared) {
+        deg = bank_degree(g, ad, shared, size);
+        if (deg > 1 && replay && (in->op == OP_LD || in->op == OP_LDU))
+            shared_later = smem_passes(g, ad, shared, size, pass);
+    }
+    uint32_t at_once = (shared & ~shared_later) | local | param | (is_const ? glob : 0);
     if (at_once == active) {
         if (exec_mem_perform(L, c, w, rq))
             return -1;
@@ -590,15 +707,15 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
         if (exec_mem_perform(L, c, w, &part))
             return -1;
     }
-    uint32_t size = exec_mem_size(in);
     uint64_t ready = now + 1;
     if (shared) {
-        uint32_t deg = bank_degree(g, ad, shared, size);
         st->shmem_accesses++;
         st->shmem_conflict_cycles += deg - 1;
-        if (ready < now + g->cfg->smem_latency + deg - 1)
-            ready = now + g->cfg->smem_latency + deg - 1;
-        sm->ldst_busy_until = now + deg;
+        /* replayed, the unit is busy for the first pass only */
+        uint32_t passes = shared_later ? 1 : deg;
+        if (ready < now + g->cfg->smem_latency + passes - 1)
+            ready = now + g->cfg->smem_latency + passes - 1;
+        sm->ldst_busy_until = now + passes;
     }
     if (param && ready < now + g->cfg->const_latency)
         ready = now + g->cfg->const_latency;
@@ -615,6 +732,20 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
             mop->is_store = !(props & OPF_LOAD);                                           \
         }                                                                                  \
     } while (0)
+
+    if (shared_later) {
+        /* pass k re-enters the unit replay + k - 1 cycles after issue */
+        NEED_MOP();
+        memcpy(&mop->ad, ad, sizeof *ad);
+        for (uint32_t k = 1; k < deg; k++) {
+            uint32_t lanes = 0;
+            for (uint32_t m = shared_later; m; m &= m - 1)
+                if (pass[ctz32(m)] == k)
+                    lanes |= 1u << ctz32(m);
+            if (lanes && replay_push(sm, now + replay + k - 1, mop, NULL, lanes, rq->pc, 0))
+                goto oom;
+        }
+    }
 
     if (is_const && glob) {
         /* the constant cache delivers one address per cycle */
@@ -781,7 +912,13 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
                 r->pline = devmem_phys(sm->L.dm, r->line, &sm->phys_hint);
                 r->part = tm_part_of(g, r->pline);
             }
-            lq_push(sm, r, cached);
+            if (j > 0 && replay && type == REQ_RD && (in->op == OP_LD || in->op == OP_LDU)) {
+                /* line j re-enters the unit replay + j - 1 cycles after issue */
+                if (replay_push(sm, now + replay + j - 1, mop, r, 0, rq->pc, cached))
+                    goto oom;
+            } else {
+                lq_push(sm, r, cached);
+            }
         }
         st->mem_requests += nl;
     }
@@ -1183,16 +1320,24 @@ __attribute__((noinline)) static int can_issue_checks(tm_sm *sm, tm_warp *tw, ui
         tm_warp_wait(sm, tw, t, LOCKSTEP_STALL_SCOREBOARD);
         return LOCKSTEP_STALL_SCOREBOARD;
     }
-    if (ti->complex && tw->loads_out) {
-        tm_warp_wait(sm, tw, TM_NEVER, LOCKSTEP_STALL_SCOREBOARD);
-        return LOCKSTEP_STALL_SCOREBOARD;
-    }
-    int fence = (ptx_op_props(in->op) & OPF_FENCE) || ti->complex == 2 ||
-                (ti->unit == TU_LDST && (tw->acq_pending || in->sem == SEM_RELEASE ||
-                                         in->sem == SEM_ACQ_REL || in->sem == SEM_SC));
-    if (fence && (tw->loads_out || tw->stores_out)) {
-        tm_warp_wait(sm, tw, TM_NEVER, LOCKSTEP_STALL_FENCE);
-        return LOCKSTEP_STALL_FENCE;
+    if (tw->loads_out || tw->stores_out) {
+        /* the orders the warp's outstanding memory operations impose (an
+         * acquire or a replayed load is one of them) */
+        if (ti->complex && tw->loads_out) {
+            tm_warp_wait(sm, tw, TM_NEVER, LOCKSTEP_STALL_SCOREBOARD);
+            return LOCKSTEP_STALL_SCOREBOARD;
+        }
+        uint32_t props = ptx_op_props(in->op);
+        int fence = (props & OPF_FENCE) || ti->complex == 2 ||
+                    (ti->unit == TU_LDST && (tw->acq_pending || in->sem == SEM_RELEASE ||
+                                             in->sem == SEM_ACQ_REL || in->sem == SEM_SC));
+        /* only loads pass a replayed load: a store, atomic or barrier of
+         * the warp waits for it (its own later store never reaches it) */
+        if (fence || (tw->replays && (props & (OPF_MEM | OPF_BARRIER)) && in->op != OP_LD &&
+                      in->op != OP_LDU)) {
+            tm_warp_wait(sm, tw, TM_NEVER, LOCKSTEP_STALL_FENCE);
+            return LOCKSTEP_STALL_FENCE;
+        }
     }
     if (ti->unit == TU_LDST) {
         if (ldst_stall(sm, tw, now, when)) {
@@ -1530,6 +1675,8 @@ void sm_cycle(tm_sm *sm, uint64_t now)
             return;
         }
     }
+    if (sm->rp_at <= now)
+        replay_release(sm, now);
     int lq = sm_lq_active(sm);
     if (lq && ldst_step(sm, now))
         tm_progress(&sm->progress_at, now);
@@ -1540,6 +1687,8 @@ void sm_cycle(tm_sm *sm, uint64_t now)
         for (uint32_t s = 0; s < g->nsched; s++)
             sm->stall[sm->last_reason[s]]++;
         sm->wake = lq || sm->out.n ? now + 1 : sm->sched_at;
+        if (sm->wake > sm->rp_at)
+            sm->wake = sm->rp_at > now ? sm->rp_at : now + 1;
         return;
     }
     if (sm->rq_on && !sm->rq_live)
@@ -1769,5 +1918,7 @@ void sm_cycle(tm_sm *sm, uint64_t now)
     sm->sched_at = wake;
     if ((lq || sm->out.n) && wake > now + 1)
         wake = now + 1;
+    if (wake > sm->rp_at)
+        wake = sm->rp_at > now ? sm->rp_at : now + 1;
     sm->wake = wake;
 }

@@ -76,6 +76,7 @@ typedef struct tm_mop {
     int is_store;          /* store / atomic: counted for fences */
     int values;            /* global data travels with the requests */
     int acquire;           /* an acquire load: invalidates the L1 when done (if configured) */
+    int replayed;          /* has passes in the SM's replay queue (tm_warp.replays) */
     /* DMR load-value replication (-dmr_load_values, dmr.c): the global
      * lanes' values as they arrive; copy 0's becomes the queue's entry,
      * copy 1's is what it falls back to when the pair fails */
@@ -105,6 +106,18 @@ typedef struct tm_lvq {
     uint64_t a[WARP_SIZE];
     uint8_t v[WARP_SIZE][TM_LVQ_BYTES];
 } tm_lvq;
+
+/* A later pass of a load the LD/ST unit replays (-lockstep_ldst_replay):
+ * at cycle `at`, a global line request enters the LD/ST queue (r), or
+ * shared-memory lanes read their words (r NULL).  Until then the unit takes
+ * other instructions, the warp's next loads among them. */
+typedef struct tm_replay {
+    uint64_t at;
+    struct tm_mop *m;
+    struct tm_req *r;
+    uint32_t lanes, pc;
+    uint8_t cached;
+} tm_replay;
 
 /* A coalesced line request: SM -> partition, and back as its reply. */
 typedef struct tm_req {
@@ -280,6 +293,8 @@ typedef struct tm_warp {
     uint32_t pcap;
     uint32_t loads_out;    /* mops with destinations in flight */
     uint32_t stores_out;   /* store / atomic mops in flight */
+    uint32_t replays;      /* its loads with replayed passes not yet done: its stores,
+                              atomics and barriers wait (-lockstep_ldst_replay) */
     /* set only with tm_warp_wait, which keeps the scheduler's ready queue */
     uint64_t ready_at;     /* no issue before this cycle (a hint; TM_NEVER: woken by an event) */
     uint8_t ready_why;     /* the stall reason until ready_at (lockstep_stall) */
@@ -446,6 +461,10 @@ typedef struct tm_sm {
     uint64_t lq_blocked;   /* the cycle the head access found no MSHR or L1 way free
                               (TM_NEVER: not blocked); it waits for a fill */
     uint64_t ldst_busy_until;
+    tm_replay *rp;         /* replayed load passes, by time (-lockstep_ldst_replay) */
+    uint32_t rp_n;
+    size_t rp_cap;
+    uint64_t rp_at;        /* the first one's time (TM_NEVER: none) */
     tm_reqq out;           /* waiting to enter the crossbar */
     uint64_t out_wait;     /* its head fits in the crossbar's input from this cycle on
                               (sm_window: within a window only the SM's own pushes change

@@ -2,7 +2,9 @@
  * test_litmus.c -- the litmus harness on the timing model, end to end:
  * every instance is counted once; the outcomes observed for the corpus are
  * SC or explained weak ones; the Fermi configuration shows the thesis's L1
- * behaviours (MP-L1, CoRR-L2-L1) and the Kepler one does not; the TITAN V
+ * behaviours (MP-L1, CoRR-L2-L1) and the Kepler one only without fences;
+ * Fermi and Kepler show CoRR through replayed loads, fixed by membar.cta,
+ * and the TITAN V configuration does not; the TITAN V
  * configuration never shows what the PTX memory model forbids; under the
  * determinism modes a placement gives one outcome whatever the seed; the
  * placement honours the scope tree.
@@ -35,13 +37,16 @@ static lit_test *load(const char *rel)
     return t;
 }
 
-static lockstep_config *config(const char *name, const char *det)
+/* A shipped configuration, with a determinism mode and one more option
+ * ("-name value") when not NULL. */
+static lockstep_config *config(const char *name, const char *det, const char *opt)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/configs/%s", LOCKSTEP_SRC_DIR, name);
     lockstep_config *c = NULL;
     if (lockstep_config_create(&c) || lockstep_config_load_file(c, path) ||
-        (det && lockstep_config_set(c, "-lockstep_det", det))) {
+        (det && lockstep_config_set(c, "-lockstep_det", det)) ||
+        (opt && lockstep_config_parse(c, opt, strlen(opt), "test"))) {
         fprintf(stderr, "%s: %s\n", path, c ? lockstep_config_last_error(c) : "oom");
         lockstep_config_destroy(c);
         return NULL;
@@ -50,11 +55,11 @@ static lockstep_config *config(const char *name, const char *det)
 }
 
 /* Run rel on cfg; the histogram in h (caller frees); 0 on success. */
-static int run(const char *rel, const char *cfgname, const char *det, unsigned inc, uint64_t n,
-               uint64_t seed, uint64_t place_seed, lit_histo *h)
+static int run_opt(const char *rel, const char *cfgname, const char *det, const char *opt,
+                   unsigned inc, uint64_t n, uint64_t seed, uint64_t place_seed, lit_histo *h)
 {
     lit_test *t = load(rel);
-    lockstep_config *c = config(cfgname, det);
+    lockstep_config *c = config(cfgname, det, opt);
     int rc = -1;
     memset(h, 0, sizeof *h);
     if (t && c) {
@@ -75,11 +80,20 @@ static int run(const char *rel, const char *cfgname, const char *det, unsigned i
     return rc;
 }
 
+static int run(const char *rel, const char *cfgname, const char *det, unsigned inc, uint64_t n,
+               uint64_t seed, uint64_t place_seed, lit_histo *h)
+{
+    return run_opt(rel, cfgname, det, NULL, inc, n, seed, place_seed, h);
+}
+
 /* Every instance lands in exactly one state and one side of the condition. */
 static void test_accounting(void)
 {
     lit_histo h;
-    CHECK(run("litmus/MP.litmus", "gtx480.config", NULL, 0, 3, 0, 0, &h) == 0);
+    /* without replayed loads (-lockstep_ldst_replay 0), a reader's loads
+     * reach the partitions in program order */
+    CHECK(run_opt("litmus/MP.litmus", "gtx480.config", NULL, "-lockstep_ldst_replay 0", 0, 3, 0, 0,
+                  &h) == 0);
     uint64_t sum = 0;
     for (int i = 0; i < h.n; i++)
         sum += h.count[i];
@@ -88,7 +102,7 @@ static void test_accounting(void)
     CHECK_EQ_U64(h.instances, 3 * h.per_launch);
     CHECK(h.per_launch >= 15 * 8 / 2 * 32 / 2); /* lane packing fills the grid */
     CHECK(h.sc_known && h.sc.n == 3);
-    for (int i = 0; i < h.n; i++) /* MP through the L2 is SC in this model */
+    for (int i = 0; i < h.n; i++) /* MP through the L2 is then SC without stress */
         CHECK(lit_histo_is_sc(&h, i));
     lit_histo_free(&h);
 
@@ -103,8 +117,10 @@ static void test_accounting(void)
 }
 
 /* Thesis chapter 4.3: on Fermi the L1 answers a stale value after the new
- * one was read (MP-L1, CoRR-L2-L1); Kepler does not cache global loads in
- * the L1 and never shows them. */
+ * one was read (MP-L1, CoRR-L2-L1), whatever the fence; Kepler does not
+ * cache global loads in the L1, and its fences restore the order (Tables
+ * 4.2 and 4.3: without a fence it still shows both, through replayed
+ * loads, test_replay). */
 static void test_fermi_l1(void)
 {
     lit_histo h;
@@ -119,12 +135,66 @@ static void test_fermi_l1(void)
     CHECK(run("litmus/MP-L1.litmus", "gtx480.config", NULL, LIT_INC_STRESS, 20, 0, 0, &h) == 0);
     CHECK_MSG(h.positive > 0, "MP-L1 on the GTX 480: %llu", (unsigned long long)h.positive);
     lit_histo_free(&h);
-    const char *kepler_never[] = {"litmus/CoRR-L2-L1.litmus", "litmus/MP-L1.litmus",
+    CHECK(run("litmus/CoRR-L2-L1+membar.gl.litmus", "gtx480.config", NULL,
+              LIT_INC_STRESS | LIT_INC_RANDOM | LIT_INC_SYNC, 10, 0, 0, &h) == 0);
+    CHECK_MSG(h.positive > 0, "CoRR-L2-L1+membar.gl on the GTX 480: %llu", (unsigned long long)h.positive);
+    lit_histo_free(&h);
+    const char *kepler_never[] = {"litmus/CoRR-L2-L1+membar.cta.litmus", "litmus/CoRR-L2-L1+membar.gl.litmus",
                                   "litmus/MP-L1+membar.gl.litmus"};
-    for (size_t i = 0; i < sizeof kepler_never / sizeof *kepler_never; i++) {
-        CHECK(run(kepler_never[i], "gtxtitan.config", NULL, LIT_INC_STRESS, 10, 0, 0, &h) == 0);
-        CHECK_MSG(h.positive == 0, "%s on the GTX Titan: %llu", kepler_never[i],
-                  (unsigned long long)h.positive);
+    unsigned incs[] = {LIT_INC_STRESS, LIT_INC_BANK | LIT_INC_RANDOM};
+    for (size_t i = 0; i < sizeof kepler_never / sizeof *kepler_never; i++)
+        for (size_t j = 0; j < sizeof incs / sizeof *incs; j++) {
+            CHECK(run(kepler_never[i], "gtxtitan.config", NULL, incs[j], 10, 0, 0, &h) == 0);
+            CHECK_MSG(h.positive == 0, "%s on the GTX Titan: %llu", kepler_never[i],
+                      (unsigned long long)h.positive);
+            lit_histo_free(&h);
+        }
+}
+
+/* Thesis Table 4.1: CoRR, in shared memory within a CTA and in global
+ * memory between CTAs, shows on Fermi and Kepler and not on later chips,
+ * and membar.cta between the loads removes it.  The mechanism is the
+ * replayed load (-lockstep_ldst_replay): a load whose testing lane waits
+ * for a later pass (the bank incantation's conflicting companions) is
+ * passed by the warp's next load.  Without it, or with the fence, never;
+ * on the TITAN V configuration (no replay), never.  Thesis Table 3.2:
+ * MP within a CTA, in shared memory, shows with bank conflicts. */
+#define ALL_INC (LIT_INC_BANK | LIT_INC_STRESS | LIT_INC_RANDOM | LIT_INC_SYNC)
+static void test_replay(void)
+{
+    static const struct {
+        const char *test, *cfg;
+        unsigned inc;
+        int want; /* 1: must show; 0: must never show */
+        const char *opt;
+    } cases[] = {
+        {"litmus/CoRR.litmus", "gtx480.config", LIT_INC_BANK | LIT_INC_RANDOM, 1, NULL},
+        {"litmus/CoRR+cta+shared.litmus", "gtx480.config", LIT_INC_BANK | LIT_INC_RANDOM, 1, NULL},
+        {"litmus/MP+cta+shared.litmus", "gtx480.config", LIT_INC_BANK | LIT_INC_RANDOM, 1, NULL},
+        {"litmus/CoRR.litmus", "m2070.config", LIT_INC_BANK | LIT_INC_RANDOM, 1, NULL},
+        {"litmus/CoRR.litmus", "gtxtitan.config", LIT_INC_BANK | LIT_INC_RANDOM | LIT_INC_SYNC, 1, NULL},
+        {"litmus/CoRR+cta+shared.litmus", "gtxtitan.config", ALL_INC, 1, NULL},
+        {"litmus/CoRR.litmus", "gtx480.config", LIT_INC_BANK | LIT_INC_RANDOM, 0,
+         "-lockstep_ldst_replay 0"},
+        {"litmus/CoRR+cta+shared.litmus", "gtx480.config", LIT_INC_BANK | LIT_INC_RANDOM, 0,
+         "-lockstep_ldst_replay 0"},
+        {"litmus/CoRR+membar.cta.litmus", "gtx480.config", LIT_INC_BANK | LIT_INC_RANDOM, 0, NULL},
+        {"litmus/CoRR+membar.cta+cta+shared.litmus", "gtx480.config", LIT_INC_BANK | LIT_INC_RANDOM, 0,
+         NULL},
+        {"litmus/CoRR+membar.cta.litmus", "gtxtitan.config", ALL_INC, 0, NULL},
+        {"litmus/CoRR.litmus", "titanv.config", LIT_INC_BANK | LIT_INC_RANDOM, 0, NULL},
+        {"litmus/CoRR+cta+shared.litmus", "titanv.config", LIT_INC_BANK | LIT_INC_RANDOM, 0, NULL},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        lit_histo h;
+        CHECK(run_opt(cases[c].test, cases[c].cfg, NULL, cases[c].opt, cases[c].inc, 40, 0, 0, &h) == 0);
+        CHECK_MSG(cases[c].want ? h.positive > 0 : h.positive == 0, "%s on %s%s%s: %llu of %llu",
+                  cases[c].test, cases[c].cfg, cases[c].opt ? " " : "", cases[c].opt ? cases[c].opt : "",
+                  (unsigned long long)h.positive, (unsigned long long)h.instances);
+        int weak = 0;
+        for (int i = 0; i < h.n; i++)
+            weak += !lit_histo_is_sc(&h, i);
+        CHECK(cases[c].want ? weak > 0 : weak == 0);
         lit_histo_free(&h);
     }
 }
@@ -286,6 +356,7 @@ int main(void)
     RUN(test_placement);
     RUN(test_accounting);
     RUN(test_fermi_l1);
+    RUN(test_replay);
     RUN(test_titanv_sound);
     RUN(test_det_modes);
     return test_summary();
