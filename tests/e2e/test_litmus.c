@@ -3,9 +3,9 @@
  * every instance is counted once; the outcomes observed for the corpus are
  * SC or explained weak ones; the Fermi configuration shows the thesis's L1
  * behaviours (MP-L1, CoRR-L2-L1) and the Kepler one only without fences;
- * Fermi and Kepler show CoRR through replayed loads, fixed by membar.cta,
- * and the TITAN V configuration does not; the TITAN V
- * configuration never shows what the PTX memory model forbids; under the
+ * Fermi and Kepler show CoRR through replayed loads, fixed by membar.cta;
+ * the TITAN V configuration shows no CoRR and never what the PTX memory
+ * model forbids; under the
  * determinism modes a placement gives one outcome whatever the seed; the
  * placement honours the scope tree.
  */
