@@ -448,6 +448,13 @@ static uint32_t bank_degree(const timing_gpu *g, const exec_addr *ad, uint32_t l
     return deg;
 }
 
+/* Can the instruction's later passes be replayed, and pass or be passed by
+ * the warp's other loads (-lockstep_ldst_replay)?  Plain loads only. */
+static inline int replayable(const ir_insn *in)
+{
+    return in->op == OP_LD || in->op == OP_LDU;
+}
+
 /* Replayed loads (-lockstep_ldst_replay): which pass of the LD/ST unit
  * reads each shared lane's words (*pass, its highest word's; a bank
  * delivers its distinct words one a pass, in order of the first lane
@@ -694,7 +701,7 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
     uint8_t pass[WARP_SIZE];
     if (shared) {
         deg = bank_degree(g, ad, shared, size);
-        if (deg > 1 && replay && (in->op == OP_LD || in->op == OP_LDU))
+        if (deg > 1 && replay && replayable(in))
             shared_later = smem_passes(g, ad, shared, size, pass);
     }
     uint32_t at_once = (shared & ~shared_later) | local | param | (is_const ? glob : 0);
@@ -912,7 +919,7 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
                 r->pline = devmem_phys(sm->L.dm, r->line, &sm->phys_hint);
                 r->part = tm_part_of(g, r->pline);
             }
-            if (j > 0 && replay && type == REQ_RD && (in->op == OP_LD || in->op == OP_LDU)) {
+            if (j > 0 && replay && type == REQ_RD && replayable(in)) {
                 /* line j re-enters the unit replay + j - 1 cycles after issue */
                 if (replay_push(sm, now + replay + j - 1, mop, r, 0, rq->pc, cached))
                     goto oom;
@@ -1333,8 +1340,7 @@ __attribute__((noinline)) static int can_issue_checks(tm_sm *sm, tm_warp *tw, ui
                                              in->sem == SEM_ACQ_REL || in->sem == SEM_SC));
         /* only loads pass a replayed load: a store, atomic or barrier of
          * the warp waits for it (its own later store never reaches it) */
-        if (fence || (tw->replays && (props & (OPF_MEM | OPF_BARRIER)) && in->op != OP_LD &&
-                      in->op != OP_LDU)) {
+        if (fence || (tw->replays && (props & (OPF_MEM | OPF_BARRIER)) && !replayable(in))) {
             tm_warp_wait(sm, tw, TM_NEVER, LOCKSTEP_STALL_FENCE);
             return LOCKSTEP_STALL_FENCE;
         }
