@@ -26,7 +26,7 @@ void lit_opts_default(lit_opts *o)
     o->stride = 16;
     o->stress_iters = 32;
     o->stress_lines = 4096;
-    o->stress_stride = 0; /* a hot partition: partitions x interleave */
+    o->stress_stride = 0; /* partitions x interleave (lit_stress_stride) */
     o->sc_check = 1;
 }
 

@@ -104,7 +104,8 @@ void lit_histo_sort(lit_histo *h);
 int lit_histo_is_sc(const lit_histo *h, int i);
 
 /* The stress lines' stride: `requested`, or if 0 the configuration's
- * partitions x interleave (every stress line in one partition). */
+ * partitions x interleave.  The address map hashes each such group of
+ * chunks, so the lines still spread over the partitions. */
 uint32_t lit_stress_stride(const lockstep_config *cfg, uint32_t requested);
 
 /* Run t on a device made from cfg (NULL: defaults).  Returns 0, or -1 with a

@@ -263,7 +263,7 @@ void lp_place(const lp_test *t, const lp_opts *o, const lp_sizes *s, uint64_t *r
             l->acc[k * LP_MAX_MEM + j] = a;
         }
     /* memory stress: which line of the stride the stress lines start at
-     * (with a stride of partitions x interleave: which partition is hot) */
+     * (the address map's hash spreads the lines over the partitions) */
     l->acc[LP_ACC_STRESS] =
         (o->incant & LP_INC_STRESS) && o->stress_stride > 128 ? lp_below(rng, o->stress_stride / 128) * 128 : 0;
 }
