@@ -199,6 +199,8 @@ typedef struct lockstep_texture_desc {
     uint8_t read_normalized;   /* 1: 8- and 16-bit integers read as floats in [0,1] / [-1,1] */
     uint8_t normalized_coords; /* 1: coordinates in [0, 1) */
     uint8_t surface;           /* created for surface access (suld, sust) */
+    uint8_t cubemap;           /* a cube map: square 2-D layers, six per cube, in the order
+                                  +x, -x, +y, -y, +z, -z (tex.cube, tex.acube) */
     float border[4];           /* the border color (LOCKSTEP_TEX_BORDER) */
 } lockstep_texture_desc;
 
@@ -288,10 +290,22 @@ typedef struct lockstep_kernel_info {
     uint32_t reqntid[3];            /* .reqntid, 0 if absent */
     uint32_t minnctapersm;          /* .minnctapersm, 0 if absent */
     int uses_dynamic_shared;        /* reaches an .extern .shared array */
+    uint32_t max_dynamic_shared_bytes; /* the most dynamic shared memory a launch may ask for
+                                          (lockstep_kernel_set_max_dynamic_shared) */
 } lockstep_kernel_info;
 
 LOCKSTEP_API lockstep_status lockstep_kernel_get_info(const lockstep_kernel *k,
                                                       lockstep_kernel_info *out);
+
+/* The most dynamic shared memory a launch of k may ask for (CUDA's
+ * cudaFuncAttributeMaxDynamicSharedMemorySize).  By default it is the
+ * per-CTA limit (-lockstep_max_shared_per_cta) less k's static shared
+ * memory; a kernel may opt in to more, up to the opt-in limit
+ * (-lockstep_max_shared_per_cta_optin, at most the SM's shared memory) less
+ * its static shared memory.  LOCKSTEP_ERROR_INVALID_VALUE beyond that, with
+ * the limits in lockstep_device_last_error. */
+LOCKSTEP_API lockstep_status lockstep_kernel_set_max_dynamic_shared(lockstep_kernel *k,
+                                                                    uint32_t bytes);
 
 /* ------------------------------------------------------------------------ */
 /* Launches                                                                 */
@@ -347,6 +361,7 @@ typedef enum lockstep_stall {
     LOCKSTEP_STALL_FENCE,      /* a fence waits for earlier memory operations */
     LOCKSTEP_STALL_NO_INST,    /* its warps' instruction buffers are empty: fetch in progress */
     LOCKSTEP_STALL_DET,        /* its warps wait for a GPUDet quantum's end, commit or turn, or a DAB flush or turn */
+    LOCKSTEP_STALL_SLEEP,      /* its warps sleep (nanosleep) */
     LOCKSTEP_STALL_COUNT
 } lockstep_stall;
 LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);

@@ -43,8 +43,10 @@
       "largest per-thread local memory a launch may need")                                      \
     X(U32, resident_ctas, "-lockstep_resident_ctas", "32", 1, 65536,                             \
       "CTAs executing concurrently in functional mode")                                         \
-    X(U32, its, "-lockstep_its", "0", 0, 1,                                                      \
-      "1: independent thread scheduling (Volta and later): lanes that spin while others of the warp wait to reconverge let those run ahead") \
+    X(U32, its, "-lockstep_its", "1", 0, 1,                                                      \
+      "1: independent thread scheduling (Volta and later; the built-in GPU reports compute "    \
+      "capability 7.5): lanes that spin while others of the warp wait to reconverge let those " \
+      "run ahead; 0: the pre-Volta SIMT stack only")                                            \
     X(U32, its_yield, "-lockstep_its_yield", "64", 1, 1048576,                                   \
       "with -lockstep_its 1: uniform backward branches a path takes before the lanes waiting for it run ahead") \
     X(U32, warp_slice, "-lockstep_warp_slice", "256", 1, 1048576,                                \
@@ -53,6 +55,10 @@
       "largest CTA (threads) a launch may use")                                                 \
     X(U32, max_cta_shared, "-lockstep_max_shared_per_cta", "49152", 0, 1073741824,               \
       "shared memory bytes (static + dynamic) a CTA may use")                                   \
+    X(U32, max_cta_shared_optin, "-lockstep_max_shared_per_cta_optin", "0", 0, 1073741824,       \
+      "shared memory bytes a CTA may use once its kernel opts in (CUDA's "                      \
+      "cudaFuncAttributeMaxDynamicSharedMemorySize; 0: no opt-in beyond "                       \
+      "-lockstep_max_shared_per_cta)")                                                          \
     X(U32, n_clusters, "-gpgpu_n_clusters", "15", 1, 65536, "number of SIMT core clusters")     \
     X(U32, cores_per_cluster, "-gpgpu_n_cores_per_cluster", "1", 1, 256,                         \
       "SIMT cores (SMs) per cluster")                                                           \

@@ -35,6 +35,8 @@ struct lockstep_kernel {
     lockstep_module *mod;
     uint32_t func;
     lockstep_param_info *params;
+    uint32_t max_dyn_shared; /* lockstep_kernel_set_max_dynamic_shared */
+    int max_dyn_set;         /* 0: the configuration's default */
 };
 
 struct lockstep_module {
@@ -372,6 +374,8 @@ static const char *texture_problem(const lockstep_texture_desc *d)
         return "a dimension the texture does not have must be 1";
     if (d->layers && d->dims == 3)
         return "only 1-D and 2-D textures can be layered";
+    if (d->cubemap && (d->dims != 2 || d->width != d->height || !d->layers || d->layers % 6))
+        return "a cube map is square 2-D layers, six per cube";
     for (int k = 0; k < 3; k++)
         if (d->address[k] > LOCKSTEP_TEX_BORDER)
             return "unknown address mode";
@@ -743,6 +747,26 @@ lockstep_status lockstep_module_get_symbol(lockstep_module *mod, const char *nam
                 name, mod->filename);
 }
 
+/* The most shared memory a CTA may use once its kernel opts in. */
+static uint32_t shared_optin(const lockstep_config *c)
+{
+    uint32_t lim = c->max_cta_shared;
+    if (c->max_cta_shared_optin > lim) /* no further than the SM's shared memory */
+        lim = c->max_cta_shared_optin < c->shmem_size ? c->max_cta_shared_optin
+              : c->shmem_size > lim                   ? c->shmem_size
+                                                      : lim;
+    return lim;
+}
+
+/* The most dynamic shared memory a launch of k may ask for. */
+static uint32_t kernel_max_dyn_shared(const lockstep_kernel *k)
+{
+    if (k->max_dyn_set)
+        return k->max_dyn_shared;
+    uint32_t lim = k->mod->dev->cfg->max_cta_shared, st = k->mod->ir->funcs[k->func].shared_bytes;
+    return lim > st ? lim - st : 0;
+}
+
 lockstep_status lockstep_kernel_get_info(const lockstep_kernel *k, lockstep_kernel_info *out)
 {
     if (!k || !out)
@@ -764,6 +788,25 @@ lockstep_status lockstep_kernel_get_info(const lockstep_kernel *k, lockstep_kern
     memcpy(out->reqntid, f->reqntid, sizeof out->reqntid);
     out->minnctapersm = f->minnctapersm;
     out->uses_dynamic_shared = f->uses_dyn_shared;
+    out->max_dynamic_shared_bytes = kernel_max_dyn_shared(k);
+    return LOCKSTEP_SUCCESS;
+}
+
+lockstep_status lockstep_kernel_set_max_dynamic_shared(lockstep_kernel *k, uint32_t bytes)
+{
+    if (!k)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    lockstep_device *dev = k->mod->dev;
+    const ir_func *f = &k->mod->ir->funcs[k->func];
+    uint32_t optin = shared_optin(dev->cfg);
+    if ((uint64_t)f->dyn_shared_off + bytes > optin)
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
+                    "kernel '%s': %u bytes of dynamic shared memory and its %u static exceed the %u a "
+                    "CTA may opt in to (-lockstep_max_shared_per_cta_optin, at most "
+                    "-gpgpu_shmem_size)",
+                    f->name, bytes, f->shared_bytes, optin);
+    k->max_dyn_shared = bytes;
+    k->max_dyn_set = 1;
     return LOCKSTEP_SUCCESS;
 }
 
@@ -933,10 +976,15 @@ static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lo
                     "launch of '%s': %llu threads exceed its .maxntid %u,%u,%u", f->name,
                     (unsigned long long)threads, f->maxntid[0], f->maxntid[1], f->maxntid[2]);
     uint64_t shared = (uint64_t)f->dyn_shared_off + dynamic_shared_bytes;
-    if (shared > cfg->max_cta_shared)
+    uint32_t max_dyn = kernel_max_dyn_shared(k);
+    if (dynamic_shared_bytes > max_dyn || shared > shared_optin(cfg))
         return fail(dev, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
-                    "launch of '%s': %u bytes of static and %u of dynamic shared memory exceed the %u a CTA may use",
-                    f->name, f->shared_bytes, dynamic_shared_bytes, cfg->max_cta_shared);
+                    "launch of '%s': %u bytes of static and %u of dynamic shared memory exceed what "
+                    "it may use: %u of dynamic (%u a CTA may use; a kernel may opt in to up to %u in "
+                    "all: CUDA's cudaFuncSetAttribute(kernel, "
+                    "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
+                    f->name, f->shared_bytes, dynamic_shared_bytes, max_dyn, cfg->max_cta_shared,
+                    shared_optin(cfg));
     if (params_bytes != f->param_bytes || (!params && params_bytes))
         return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
                     "launch of '%s': %zu bytes of parameters given, the kernel takes %u", f->name,
@@ -1217,6 +1265,7 @@ void device_get_shape(const lockstep_device *dev, device_shape *out)
     out->threads_per_sm = config_threads_per_sm(c);
     out->max_cta_threads = c->max_cta_threads;
     out->max_cta_shared = c->max_cta_shared;
+    out->max_cta_shared_optin = shared_optin(c);
     out->shmem_per_sm = c->shmem_size;
     out->ctas_per_sm = c->shader_cta;
     out->regs_per_sm = c->shader_registers;

@@ -20,6 +20,7 @@ typedef struct device_shape {
     uint32_t threads_per_sm;  /* -gpgpu_shader_core_pipeline */
     uint32_t max_cta_threads; /* -lockstep_max_threads_per_cta */
     uint32_t max_cta_shared;  /* -lockstep_max_shared_per_cta */
+    uint32_t max_cta_shared_optin; /* what a kernel may opt in to (lockstep_kernel_set_max_dynamic_shared) */
     uint32_t shmem_per_sm;    /* -gpgpu_shmem_size */
     uint32_t ctas_per_sm;     /* -gpgpu_shader_cta */
     uint32_t regs_per_sm;     /* -gpgpu_shader_registers */

@@ -361,6 +361,16 @@ enum { cudaSharedMemBankSizeDefault = 0, cudaSharedMemBankSizeFourByte = 1,
 enum { cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 1, cudaHostRegisterMapped = 2,
        cudaHostRegisterIoMemory = 4, cudaHostRegisterReadOnly = 8 };
 enum { cudaOccupancyDefault = 0, cudaOccupancyDisableCachingOverride = 1 };
+enum { /* enum cudaFuncAttribute */
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+    cudaFuncAttributeClusterDimMustBeSet = 10,
+    cudaFuncAttributeRequiredClusterWidth = 11,
+    cudaFuncAttributeRequiredClusterHeight = 12,
+    cudaFuncAttributeRequiredClusterDepth = 13,
+    cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+    cudaFuncAttributeClusterSchedulingPolicyPreference = 15
+};
 typedef void (*cudaHostFn_t)(void *userData);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 

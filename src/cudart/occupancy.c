@@ -83,14 +83,10 @@ CUDART_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamic
         else
             hi = mid - 1;
     }
-    /* and what a single CTA may use at most */
-    struct cudaDeviceProp prop;
-    cudart_fill_properties(dev, &prop);
+    /* and what a launch of the kernel may ask for (more once it opted in
+     * with cudaFuncAttributeMaxDynamicSharedMemorySize) */
     lockstep_kernel_info ki;
     lockstep_kernel_get_info(k, &ki);
-    size_t cap = prop.sharedMemPerBlock > ki.static_shared_bytes
-                     ? prop.sharedMemPerBlock - ki.static_shared_bytes
-                     : 0;
-    *dynamicSmemSize = lo < cap ? lo : cap;
+    *dynamicSmemSize = lo < ki.max_dynamic_shared_bytes ? lo : ki.max_dynamic_shared_bytes;
     return cudart_leave(cudaSuccess);
 }

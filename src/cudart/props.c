@@ -23,7 +23,8 @@ void cudart_fill_properties(lockstep_device *dev, struct cudaDeviceProp *p)
     device_shape c;
     device_get_shape(dev, &c);
     memset(p, 0, sizeof *p);
-    snprintf(p->name, sizeof p->name, "lockstep simulated GPU (functional)");
+    /* one name in both modes: a program's output must not depend on the mode */
+    snprintf(p->name, sizeof p->name, "lockstep simulated GPU");
     memcpy(p->uuid.bytes, "lockstep-sim-gpu", 16);
     p->totalGlobalMem = (size_t)c.device_memory;
     p->sharedMemPerBlock = c.max_cta_shared;
@@ -56,7 +57,7 @@ void cudart_fill_properties(lockstep_device *dev, struct cudaDeviceProp *p)
     p->regsPerMultiprocessor = (int)c.regs_per_sm;
     p->managedMemory = 1;
     p->concurrentManagedAccess = 0;
-    p->sharedMemPerBlockOptin = c.max_cta_shared;
+    p->sharedMemPerBlockOptin = c.max_cta_shared_optin;
     p->maxBlocksPerMultiProcessor = (int)c.ctas_per_sm;
     p->cooperativeLaunch = 1;     /* cudaLaunchCooperativeKernel, grid.sync() */
     p->hostRegisterSupported = 1; /* cudaHostRegister */
@@ -87,6 +88,12 @@ void cudart_fill_properties(lockstep_device *dev, struct cudaDeviceProp *p)
     p->maxSurface1DLayered[1] = 2048;
     p->maxSurface2DLayered[0] = p->maxSurface2DLayered[1] = 32768;
     p->maxSurface2DLayered[2] = 2048;
+    p->maxTextureCubemap = 32768;
+    p->maxTextureCubemapLayered[0] = 32768;
+    p->maxTextureCubemapLayered[1] = 2046;
+    p->maxSurfaceCubemap = 32768;
+    p->maxSurfaceCubemapLayered[0] = 32768;
+    p->maxSurfaceCubemapLayered[1] = 2046;
     p->surfaceAlignment = 512;
     p->memoryPoolsSupported = 1;  /* cudaMallocAsync and the cudaMemPool family */
     p->pciBusID = 0;
@@ -141,7 +148,7 @@ int cudart_attribute(lockstep_device *dev, int attr, int *v)
     case cudaDevAttrMemoryPoolsSupported: *v = 1; return 0;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; return 0;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; return 0;
-    /* textures and surfaces (cube maps and mipmaps: 0, not supported) */
+    /* textures and surfaces (mipmaps: 0, not supported) */
     case 21: *v = p.maxTexture1D; return 0;
     case 22: *v = p.maxTexture2D[0]; return 0;
     case 23: *v = p.maxTexture2D[1]; return 0;
@@ -152,13 +159,15 @@ int cudart_attribute(lockstep_device *dev, int attr, int *v)
     case 45: case 46: *v = p.maxTexture2DGather[attr - 45]; return 0;
     case 47: case 48: case 49: *v = 0; return 0; /* no alternate 3-D shape */
     case 51: *v = (int)p.texturePitchAlignment; return 0;
-    case 52: case 53: case 54: *v = 0; return 0; /* cube maps */
+    case 52: *v = p.maxTextureCubemap; return 0;
+    case 53: case 54: *v = p.maxTextureCubemapLayered[attr - 53]; return 0;
     case 55: *v = p.maxSurface1D; return 0;
     case 56: case 57: *v = p.maxSurface2D[attr - 56]; return 0;
     case 58: case 59: case 60: *v = p.maxSurface3D[attr - 58]; return 0;
     case 61: case 62: *v = p.maxSurface1DLayered[attr - 61]; return 0;
     case 63: case 64: case 65: *v = p.maxSurface2DLayered[attr - 63]; return 0;
-    case 66: case 67: case 68: *v = 0; return 0; /* cube-map surfaces */
+    case 66: *v = p.maxSurfaceCubemap; return 0;
+    case 67: case 68: *v = p.maxSurfaceCubemapLayered[attr - 67]; return 0;
     case 69: *v = 1 << 28; return 0; /* MaxTexture1DLinearWidth */
     case 70: case 71: case 72: *v = p.maxTexture2DLinear[attr - 70]; return 0;
     case 73: case 74: case 77: *v = 0; return 0; /* mipmapped textures */

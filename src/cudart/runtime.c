@@ -65,6 +65,7 @@ struct rt_function {
     rt_module *m;
     lockstep_kernel *k;   /* resolved once the module is loaded */
     size_t ksum;          /* its entry in rt.ksums + 1; 0: none yet */
+    int carveout;         /* cudaFuncAttributePreferredSharedMemoryCarveout (-1: none) */
 };
 
 typedef struct rt_var {
@@ -458,6 +459,7 @@ CUDART_API void __cudaRegisterFunction(void **handle, const char *hostFun, char 
     }
     f->host_fun = hostFun;
     f->m = (rt_module *)handle;
+    f->carveout = -1;
     rt.funcs[rt.nfuncs++] = f;
     unlock();
 }
@@ -883,7 +885,9 @@ cudaError_t cudart_launch(const void *func, dim3 grid, dim3 block, void **args, 
     return launch(find_function(func), grid, block, args, shared, stream, 0);
 }
 
-cudaError_t cudart_kernel(const void *func, lockstep_kernel **k)
+/* The registered function behind a host stub, its module loaded and its
+ * kernel resolved. */
+static cudaError_t function_of(const void *func, struct rt_function **out)
 {
     struct rt_function *f = find_function(func);
     if (!f)
@@ -893,8 +897,17 @@ cudaError_t cudart_kernel(const void *func, lockstep_kernel **k)
         return cudaErrorNoKernelImageForDevice;
     if (!f->k && lockstep_module_get_kernel(f->m->mod, f->name, &f->k) != LOCKSTEP_SUCCESS)
         return cudaErrorInvalidDeviceFunction;
-    *k = f->k;
+    *out = f;
     return cudaSuccess;
+}
+
+cudaError_t cudart_kernel(const void *func, lockstep_kernel **k)
+{
+    struct rt_function *f;
+    cudaError_t e = function_of(func, &f);
+    if (!e)
+        *k = f->k;
+    return e;
 }
 
 /* cudaLaunchKernelEx: the launch configuration with attributes.  The
@@ -2000,14 +2013,10 @@ CUDART_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, co
     if (!attr)
         return set_error(cudaErrorInvalidValue);
     ENTER();
-    struct rt_function *f = find_function(func);
-    if (!f)
-        LEAVE(cudaErrorInvalidDeviceFunction);
-    load_module(f->m);
-    if (!f->m->mod)
-        LEAVE(cudaErrorNoKernelImageForDevice);
-    if (!f->k && lockstep_module_get_kernel(f->m->mod, f->name, &f->k) != LOCKSTEP_SUCCESS)
-        LEAVE(cudaErrorInvalidDeviceFunction);
+    struct rt_function *f;
+    cudaError_t e = function_of(func, &f);
+    if (e)
+        LEAVE(e);
     lockstep_kernel_info ki;
     lockstep_kernel_get_info(f->k, &ki);
     memset(attr, 0, sizeof *attr);
@@ -2017,8 +2026,8 @@ CUDART_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, co
     attr->numRegs = (int)ki.num_regs;
     attr->ptxVersion = 75;
     attr->binaryVersion = 75;
-    attr->maxDynamicSharedSizeBytes = 49152 - (int)ki.static_shared_bytes;
-    attr->preferredShmemCarveout = -1;
+    attr->maxDynamicSharedSizeBytes = (int)ki.max_dynamic_shared_bytes;
+    attr->preferredShmemCarveout = f->carveout;
     LEAVE(cudaSuccess);
 }
 
@@ -2031,10 +2040,42 @@ CUDART_API cudaError_t cudaFuncSetCacheConfig(const void *func, int cacheConfig)
 
 CUDART_API cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
 {
-    (void)func;
-    (void)attr;
-    (void)value;
-    return cudaSuccess;
+    ENTER();
+    struct rt_function *f;
+    cudaError_t e = function_of(func, &f);
+    if (e)
+        LEAVE(e);
+    switch (attr) {
+    case cudaFuncAttributeMaxDynamicSharedMemorySize:
+        if (value < 0 || lockstep_kernel_set_max_dynamic_shared(f->k, (uint32_t)value)) {
+            if (value < 0)
+                say("cudaFuncSetAttribute: a negative shared memory size (%d)", value);
+            else
+                say("cudaFuncSetAttribute: %s", lockstep_device_last_error(rt.dev));
+            LEAVE(cudaErrorInvalidValue);
+        }
+        LEAVE(cudaSuccess);
+    case cudaFuncAttributePreferredSharedMemoryCarveout:
+        /* a hint (-1: none, else a percentage of the SM's shared memory); the
+         * configuration fixes lockstep's L1/shared split, so it is kept for
+         * cudaFuncGetAttributes only */
+        if (value < -1 || value > 100)
+            LEAVE(cudaErrorInvalidValue);
+        f->carveout = value;
+        LEAVE(cudaSuccess);
+    case cudaFuncAttributeClusterDimMustBeSet: case cudaFuncAttributeRequiredClusterWidth:
+    case cudaFuncAttributeRequiredClusterHeight: case cudaFuncAttributeRequiredClusterDepth:
+    case cudaFuncAttributeNonPortableClusterSizeAllowed:
+    case cudaFuncAttributeClusterSchedulingPolicyPreference:
+        say("cudaFuncSetAttribute: attribute %d sets thread block clusters (compute capability "
+            "9.0), which lockstep's GPUs do not have (cudaErrorNotSupported)",
+            attr);
+        LEAVE(cudaErrorNotSupported);
+    default:
+        say("cudaFuncSetAttribute: attribute %d is not one CUDA 13 defines (cudaErrorInvalidValue)",
+            attr);
+        LEAVE(cudaErrorInvalidValue);
+    }
 }
 
 CUDART_API cudaError_t cudaDeviceSetCacheConfig(int cacheConfig)

@@ -15,8 +15,10 @@
  * the object kernels receive.  The CUDA descriptions are kept beside it
  * for cudaGetTextureObjectResourceDesc and friends.
  *
- * Not supported, each with a message: mipmapped arrays, cube maps,
- * resource views, sRGB conversion, anisotropic filtering, and the special
+ * A cube-map array (cudaArrayCubemap) is a layered 2-D array of six square
+ * faces per cube, sampled with tex.cube / tex.acube.
+ *
+ * Not supported, each with a message: mipmapped arrays, resource views, sRGB conversion, anisotropic filtering, and the special
  * channel formats (block-compressed, NV12, the *Normalized*X* kinds).
  */
 #include <stdint.h>
@@ -91,12 +93,16 @@ static cudaError_t array_new(cudaArray_t *out, const struct cudaChannelFormatDes
 {
     if (!out || !desc || !w)
         return cudaErrorInvalidValue;
-    if (flags & cudaArrayCubemap) {
-        cudart_say("%s: cube-map arrays are not supported by lockstep", who);
-        return cudaErrorNotSupported;
-    }
-    if (flags & ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayTextureGather))
+    if (flags & ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayCubemap |
+                            cudaArrayTextureGather))
         return cudaErrorInvalidValue;
+    if ((flags & cudaArrayCubemap) &&
+        (w != h || !d || d % 6 || (!(flags & cudaArrayLayered) && d != 6))) {
+        cudart_say("%s: a cube map is square (width = height) with a depth of 6 (a multiple of 6 "
+                   "when layered), not %zu x %zu x %zu",
+                   who, w, h, d);
+        return cudaErrorInvalidValue;
+    }
     int ch, bits;
     if (channel_layout(desc, &ch, &bits, who))
         return cudaErrorInvalidChannelDescriptor;
@@ -506,7 +512,8 @@ static cudaError_t describe(const struct cudaResourceDesc *r, const struct cudaT
         d->base = a->base;
         d->width = (uint32_t)a->width;
         d->pitch = a->width * a->elem;
-        int layered = (a->flags & cudaArrayLayered) != 0;
+        int layered = (a->flags & (cudaArrayLayered | cudaArrayCubemap)) != 0;
+        d->cubemap = (a->flags & cudaArrayCubemap) != 0; /* six square layers per cube */
         if (layered) {
             d->layers = (uint32_t)a->depth;
             d->dims = a->height ? 2 : 1;

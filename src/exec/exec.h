@@ -314,6 +314,8 @@ struct exec_launch {
                      exec_memres *res);
     void *timing;             /* the timing model's component running this launch view */
     const uint64_t *cycle;
+    double cycle_ns;          /* nanoseconds per cycle of *cycle (%globaltimer); 0: no clock rate */
+    uint32_t sleep_ns;        /* the last nanosleep's delay: the largest of its lanes' */
     exec_memres mem;          /* the last memory instruction's answer (EXEC_MEM_NONE: none) */
     uint8_t mem_space;        /* the state space of its first active lane */
     /* observers: the register write point and the per-instruction hook */
@@ -447,6 +449,10 @@ const exec_texture *exec_texture_find(const exec_launch *L, uint64_t handle);
 void exec_tex_sample(exec_launch *L, const lockstep_texture_desc *d, const float coord[3],
                      const int32_t icoord[3], int integer_coords, uint32_t layer, int gather,
                      int comp, uint32_t out[4], exec_texels *list);
+/* A cube map's face (0..5: +x, -x, +y, -y, +z, -z) for the direction
+ * c[0..2]; c[0..1] become the point on that face, in the texture's
+ * coordinates (normalized, or texels), for exec_tex_sample. */
+uint32_t exec_cube_face(const lockstep_texture_desc *d, float c[3]);
 /* txq / suq: the value of query `query` (ir_texquery). */
 uint32_t exec_tex_query(const lockstep_texture_desc *d, int query);
 /* A surface access of `size` bytes at byte column xbytes, row y, slice z,

@@ -140,6 +140,13 @@ void exec_thread_id(const exec_launch *L, const exec_warp *w, int lane, uint32_t
     tid[2] = w->tid[2][lane];
 }
 
+/* %globaltimer counts nanoseconds: the timing model's cycles at its core
+ * clock; without one, the same count as %clock64. */
+static uint64_t globaltimer(const exec_launch *L, uint64_t clock)
+{
+    return L->cycle_ns > 0 ? (uint64_t)((double)clock * L->cycle_ns) : clock;
+}
+
 static uint64_t sreg_value(const exec_launch *L, const exec_cta *c, const exec_warp *w, int lane,
                            uint32_t id, uint32_t aux, uint64_t clock)
 {
@@ -166,9 +173,9 @@ static uint64_t sreg_value(const exec_launch *L, const exec_cta *c, const exec_w
     case SREG_CLOCK: return (uint32_t)clock;
     case SREG_CLOCK_HI: return (uint32_t)(clock >> 32);
     case SREG_CLOCK64: return clock;
-    case SREG_GLOBALTIMER: return clock;
-    case SREG_GLOBALTIMER_LO: return (uint32_t)clock;
-    case SREG_GLOBALTIMER_HI: return (uint32_t)(clock >> 32);
+    case SREG_GLOBALTIMER: return globaltimer(L, clock);
+    case SREG_GLOBALTIMER_LO: return (uint32_t)globaltimer(L, clock);
+    case SREG_GLOBALTIMER_HI: return (uint32_t)(globaltimer(L, clock) >> 32);
     case SREG_TOTAL_SMEM: return L->opt.shared_per_sm;
     case SREG_DYNAMIC_SMEM: return L->dyn_shared;
     case SREG_ENVREG:
@@ -1953,7 +1960,17 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             P = w->preds + w->pred_base;
             break;
         }
-        case OP_MEMBAR: case OP_FENCE: case OP_NANOSLEEP: case OP_PMEVENT:
+        case OP_NANOSLEEP: {
+            /* the delay the timing model puts the warp to sleep for (PTX
+             * caps it at a millisecond); functional mode has no time */
+            const uint64_t *A = SRC(0);
+            uint32_t ns = 0;
+            LANES(active, if ((uint32_t)A[l] > ns) ns = (uint32_t)A[l]);
+            L->sleep_ns = ns < 1000000 ? ns : 1000000;
+            pc++;
+            break;
+        }
+        case OP_MEMBAR: case OP_FENCE: case OP_PMEVENT:
         case OP_PREFETCH: case OP_PREFETCHU:
             pc++;
             break;

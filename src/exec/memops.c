@@ -107,6 +107,14 @@ static void global_fault(exec_launch *L, exec_cta *c, exec_warp *w, const ir_ins
                    "%u-byte global %s at address 0x%llx is inside the %llu-byte allocation at 0x%llx that was freed (use after free)",
                    size, kind_word(in), (unsigned long long)a, (unsigned long long)freed->size,
                    (unsigned long long)freed->base);
+    else if (near && a >= near->base && a < near->base + near->size)
+        /* it starts inside and runs out */
+        exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
+                   "%u-byte global %s at address 0x%llx, byte %llu of the %llu-byte allocation at 0x%llx, runs %llu bytes past its end",
+                   size, kind_word(in), (unsigned long long)a,
+                   (unsigned long long)(a - near->base), (unsigned long long)near->size,
+                   (unsigned long long)near->base,
+                   (unsigned long long)(a + size - (near->base + near->size)));
     else if (near && a >= near->base && a < near->base + near->size + 4096)
         exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, a,
                    "%u-byte global %s at address 0x%llx is %llu bytes past the end of the %llu-byte allocation at 0x%llx",

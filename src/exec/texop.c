@@ -27,6 +27,15 @@ static int bad_handle(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *
     return L->mem.status = EXEC_MEM_FAULT;
 }
 
+static int not_cubemap(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, int lane)
+{
+    exec_fault(L, c, w, lane, exec_insn_pc(L, in), LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION, 0,
+               "tex%s on a texture object that is not a cube map (a CUDA array allocated with "
+               "cudaArrayCubemap)",
+               in->mode == TEXG_ACUBE ? ".acube" : ".cube");
+    return L->mem.status = EXEC_MEM_FAULT;
+}
+
 static float f32of(uint64_t bits)
 {
     uint32_t u = (uint32_t)bits;
@@ -56,7 +65,8 @@ int exec_texop(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uin
         if (!T[l] || T[l]->d.surface != surf)
             return bad_handle(L, c, w, in, l, H[l]);
     }
-    int arrayed = in->mode == TEXG_A1D || in->mode == TEXG_A2D;
+    int arrayed = in->mode == TEXG_A1D || in->mode == TEXG_A2D || in->mode == TEXG_ACUBE;
+    int cube = in->mode == TEXG_CUBE || in->mode == TEXG_ACUBE;
 
     if (in->op == OP_TXQ || in->op == OP_SUQ) {
         uint64_t *D = R + (size_t)in->d[0].idx * WARP_SIZE;
@@ -95,6 +105,13 @@ int exec_texop(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uin
                     ic[k - k0] = (int32_t)S[k][l];
                 else
                     fc[k - k0] = f32of(S[k][l]);
+            }
+            if (cube) {
+                /* the direction picks a face and a point on it (2-D) */
+                if (!T[l]->d.cubemap)
+                    return not_cubemap(L, c, w, in, l);
+                uint32_t cubes = T[l]->d.layers / 6;
+                layer = (layer < cubes ? layer : cubes - 1) * 6 + exec_cube_face(&T[l]->d, fc);
             }
             uint32_t out[4];
             exec_tex_sample(L, &T[l]->d, fc, ic, intc, layer, in->op == OP_TLD4, in->bop, out,

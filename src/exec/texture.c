@@ -272,6 +272,41 @@ void exec_tex_sample(exec_launch *L, const lockstep_texture_desc *d, const float
         out[c] = f32bits(acc[c]);
 }
 
+uint32_t exec_cube_face(const lockstep_texture_desc *d, float c[3])
+{
+    /* the CUDA C++ Programming Guide's cubemap fetch table: the coordinate
+     * of largest magnitude picks the face (ties: x before y before z), the
+     * other two, divided by it, the point on the face */
+    float x = c[0], y = c[1], z = c[2], ax = fabsf(x), ay = fabsf(y), az = fabsf(z);
+    uint32_t face;
+    float sc, tc, ma;
+    if (ax >= ay && ax >= az) {
+        face = x >= 0 ? 0 : 1;
+        ma = ax;
+        sc = x >= 0 ? -z : z;
+        tc = -y;
+    } else if (ay >= az) {
+        face = y >= 0 ? 2 : 3;
+        ma = ay;
+        sc = x;
+        tc = y >= 0 ? z : -z;
+    } else {
+        face = z >= 0 ? 4 : 5;
+        ma = az;
+        sc = z >= 0 ? x : -x;
+        tc = -y;
+    }
+    float s = ma > 0 ? (sc / ma + 1.0f) * 0.5f : 0.5f, t = ma > 0 ? (tc / ma + 1.0f) * 0.5f : 0.5f;
+    if (!d->normalized_coords) {
+        s *= (float)d->width;
+        t *= (float)d->height;
+    }
+    c[0] = s;
+    c[1] = t;
+    c[2] = 0;
+    return face;
+}
+
 uint32_t exec_tex_query(const lockstep_texture_desc *d, int query)
 {
     switch (query) {

@@ -2428,6 +2428,8 @@ static int geom_coords(int g, int *vec)
     case TEXG_3D: *vec = 4; return 3;
     case TEXG_A1D: *vec = 2; return 2;
     case TEXG_A2D: *vec = 4; return 3;
+    case TEXG_CUBE: *vec = 4; return 3;  /* x, y, z and an unused fourth */
+    case TEXG_ACUBE: *vec = 4; return 4; /* the cube's index, x, y, z */
     default: *vec = 0; return 0;
     }
 }
@@ -2485,7 +2487,7 @@ static int tex_operand(lower *L, const ast_insn *in, const ast_opnd *o, ir_insn 
                    geom_names[ir->mode], need, need == 1 ? "" : "s");
         return 0;
     }
-    int arrayed = ir->mode == TEXG_A1D || ir->mode == TEXG_A2D;
+    int arrayed = ir->mode == TEXG_A1D || ir->mode == TEXG_A2D || ir->mode == TEXG_ACUBE;
     for (int i = 0; i < need; i++) {
         const ast_opnd *e = c->kind == AO_VEC ? &c->elems[i] : c;
         ptx_type t = arrayed && i == 0 ? PT_S32 : ct;
@@ -2564,12 +2566,13 @@ static int lower_tex(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         return 0;
     }
     ir->mode = (uint8_t)(want_geom ? tx[TXF_GEOM] : tx[TXF_QUERY]);
-    if (want_geom && ir->mode > TEXG_A2D) {
+    if (want_geom && (ir->mode >= TEXG_2DMS || (ir->mode > TEXG_A2D && surf))) {
         diag_unsupported(L->d, in->loc,
-                         "unsupported instruction '%s%s' (%s textures are not implemented in "
-                         "lockstep)",
+                         "unsupported instruction '%s%s' (%s are not implemented in lockstep)",
                          in->op, geom_names[ir->mode],
-                         ir->mode >= TEXG_2DMS ? "multisample" : "cube-map");
+                         ir->mode >= TEXG_2DMS ? "multisample textures"
+                                               : "cube-map surface accesses (use .a2d with the "
+                                                 "face as the layer)");
         return 0;
     }
     if (op == OP_TLD4 && ir->mode != TEXG_2D) {
@@ -2604,8 +2607,10 @@ static int lower_tex(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         if (!want_ntypes(L, in, md, 2) || !check_type(L, in, md, 0, T_TEXD) ||
             !check_type(L, in, md, 1, T_TEXC))
             return 0;
-        if (op == OP_TLD4 && md->types[1] != PT_F32) {
-            diag_error(L->d, md->typelocs[1], "'tld4' takes .f32 coordinates");
+        if ((op == OP_TLD4 || ir->mode == TEXG_CUBE || ir->mode == TEXG_ACUBE) &&
+            md->types[1] != PT_F32) {
+            diag_error(L->d, md->typelocs[1], "'%s%s' takes .f32 coordinates", in->op,
+                       geom_names[ir->mode]);
             return 0;
         }
         if (md->vec != 4) {

@@ -1503,7 +1503,8 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         }
         uint64_t next = next_event(g, ls, end);
         if (next == TM_NEVER ||
-            (cfg->deadlock_cycles && next - g->progress_at > cfg->deadlock_cycles)) {
+            (cfg->deadlock_cycles && next > g->progress_at &&
+             next - g->progress_at > cfg->deadlock_cycles)) {
             exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_BARRIER_DEADLOCK, 0,
                        "no progress for %llu cycles at cycle %llu (-lockstep_deadlock_cycles): "
                        "%llu of %llu CTAs finished; warps wait for each other or for memory "
@@ -1675,6 +1676,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
     uint32_t nsw = (ls.occ * L->nwarps + g->nsched - 1) / g->nsched;
     int ok = ls.slots && ls.ctas && ls.warps && ls.freed;
     L->cycle = &g->now; /* the serial step's clock */
+    L->cycle_ns = 1000.0 / g->mhz[0];
     L->slots = ls.slots;
     L->nslots = ls.slots ? ls.nslots : 0;
     for (uint32_t s = 0; ok && s < g->nsms; s++) {
@@ -1797,6 +1799,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         timing_reset_inflight(g);
     }
     L->cycle = NULL;
+    L->cycle_ns = 0;
     L->slots = NULL;
     L->nslots = 0;
     for (uint32_t s = 0; s < g->nsms; s++)

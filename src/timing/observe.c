@@ -25,7 +25,7 @@
 #include "util/ctrace.h"
 
 static const char *const stall_names[LOCKSTEP_STALL_COUNT] = {
-    "issued", "idle", "scoreboard", "fu_busy", "memory", "barrier", "fence", "no_inst", "det",
+    "issued", "idle", "scoreboard", "fu_busy", "memory", "barrier", "fence", "no_inst", "det", "sleep",
 };
 
 const char *timing_stall_name(lockstep_stall s)

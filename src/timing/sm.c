@@ -20,6 +20,7 @@
  * its own stale data.  Other SMs' L1s are not updated: that is the
  * modelled non-coherence, visible only to racy programs.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +169,7 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     tw->tc = tc;
     w->timing = tw;
     tw->loads_out = tw->stores_out = tw->replays = 0;
+    tw->sleep_until = 0;
     tm_warp_wait(sm, tw, 0, LOCKSTEP_STALL_SCOREBOARD);
     tw->age = age;
     tw->acq_pending = 0;
@@ -1268,6 +1270,12 @@ __attribute__((noinline)) static int can_issue_checks(tm_sm *sm, tm_warp *tw, ui
         *when = tw->ready_at;
         return tw->ready_why;
     }
+    if (UNLIKELY(tw->sleep_until > now)) {
+        /* asleep (nanosleep), though an event of its CTA woke it */
+        *when = tw->sleep_until;
+        tm_warp_wait(sm, tw, *when, LOCKSTEP_STALL_SLEEP);
+        return LOCKSTEP_STALL_SLEEP;
+    }
     uint32_t pc = tw->npc;
     if (pc == IR_NO_PC) {
         pc = tw->npc = exec_warp_next_pc(L, tw->tc->c, w);
@@ -1549,7 +1557,16 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
         wake_cta(sm, tw->tc, L->nwarps, now + 1);
     if (w->state != WARP_RUNNING)
         cta_maybe_finished(sm, tw->tc, now);
-    tm_warp_wait(sm, tw, now + 1, LOCKSTEP_STALL_SCOREBOARD);
+    if (UNLIKELY(in->op == OP_NANOSLEEP) && L->sleep_ns && w->state == WARP_RUNNING) {
+        /* modelled: the warp sleeps for the delay at the core clock (PTX
+         * allows anything in [0, 2t]; lockstep takes t); a wake-up is
+         * progress to come, not a deadlock */
+        tw->sleep_until = now + 1 + (uint64_t)ceil((double)L->sleep_ns / L->cycle_ns);
+        tm_warp_wait(sm, tw, tw->sleep_until, LOCKSTEP_STALL_SLEEP);
+        tm_progress(&sm->progress_at, tw->sleep_until);
+    } else {
+        tm_warp_wait(sm, tw, now + 1, LOCKSTEP_STALL_SCOREBOARD);
+    }
     park_if_stopped(sm, tw);
     /* a stopped warp waits for an event: the scheduler's scan relies on it */
     LS_ASSERT(w->state == WARP_RUNNING || tw->ready_at == TM_NEVER);
@@ -1712,10 +1729,10 @@ void sm_cycle(tm_sm *sm, uint64_t now)
         int best_reason = LOCKSTEP_STALL_IDLE;
         static const uint8_t rank[LOCKSTEP_STALL_COUNT] = {
             [LOCKSTEP_STALL_ISSUED] = 9, [LOCKSTEP_STALL_IDLE] = 0,
-            [LOCKSTEP_STALL_BARRIER] = 1, [LOCKSTEP_STALL_SCOREBOARD] = 2,
-            [LOCKSTEP_STALL_NO_INST] = 3, [LOCKSTEP_STALL_FENCE] = 4,
-            [LOCKSTEP_STALL_FU_BUSY] = 5, [LOCKSTEP_STALL_MEMORY] = 6,
-            [LOCKSTEP_STALL_DET] = 1};
+            [LOCKSTEP_STALL_SLEEP] = 1, [LOCKSTEP_STALL_BARRIER] = 2,
+            [LOCKSTEP_STALL_SCOREBOARD] = 3, [LOCKSTEP_STALL_NO_INST] = 4,
+            [LOCKSTEP_STALL_FENCE] = 5, [LOCKSTEP_STALL_FU_BUSY] = 6,
+            [LOCKSTEP_STALL_MEMORY] = 7, [LOCKSTEP_STALL_DET] = 2};
         tm_warp *chosen = NULL;
         uint32_t chosen_pc = 0, chosen_k = 0;
         uint32_t start = 0;
@@ -1835,7 +1852,7 @@ void sm_cycle(tm_sm *sm, uint64_t now)
                 static const uint8_t by_rank[] = {
                     LOCKSTEP_STALL_MEMORY, LOCKSTEP_STALL_FU_BUSY, LOCKSTEP_STALL_FENCE,
                     LOCKSTEP_STALL_NO_INST, LOCKSTEP_STALL_SCOREBOARD, LOCKSTEP_STALL_BARRIER,
-                    LOCKSTEP_STALL_DET};
+                    LOCKSTEP_STALL_DET, LOCKSTEP_STALL_SLEEP};
                 uint64_t waiting = ~q->ready;
                 for (uint32_t i = 0; i < sizeof by_rank; i++)
                     if (q->why[by_rank[i]] & waiting) {

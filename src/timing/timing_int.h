@@ -298,6 +298,7 @@ typedef struct tm_warp {
     /* set only with tm_warp_wait, which keeps the scheduler's ready queue */
     uint64_t ready_at;     /* no issue before this cycle (a hint; TM_NEVER: woken by an event) */
     uint8_t ready_why;     /* the stall reason until ready_at (lockstep_stall) */
+    uint64_t sleep_until;  /* nanosleep: no issue before this cycle, whatever wakes it */
     uint8_t rq_s, rq_k;    /* its scheduler and place in its list (tm_rq) */
     uint64_t age;          /* dispatch order (GTO: oldest first) */
     int acq_pending;       /* an acquire load is in flight: later memory operations wait */

@@ -22,9 +22,7 @@ Each record says whether lockstep is expected to load it:
   expect=supported    everything in the PTX core, i.e. all of the census except
                       the families below.  A supported record that lockstep
                       rejects is a lockstep bug: the test fails and says why.
-  expect=unsupported  the cube-map texture forms (tex.cube, tex.acube), which
-                      lockstep leaves to later work,
-                      plus instructions in LOCKSTEP_UNSUPPORTED below (what
+  expect=unsupported  instructions in LOCKSTEP_UNSUPPORTED below (what
                       `lockstep ptx check` reported as "unsupported instruction"
                       outside the core's required set).  Loading must fail with
                       LOCKSTEP_ERROR_UNSUPPORTED_PTX and name the instruction.
@@ -871,8 +869,6 @@ EXCLUDED = {
 # Forms of otherwise supported instructions that lockstep leaves out, by the
 # form's first two components.
 FORM_EXCLUDED = {
-    "tex.cube": "cube-map textures",
-    "tex.acube": "cube-map array textures",
 }
 
 # Instructions outside the PTX core's required set (census ranks 1-50, prmt,
@@ -885,8 +881,6 @@ LOCKSTEP_UNSUPPORTED = {
 # What `lockstep ptx check` said about each unsupported instruction when
 # forms.txt was last regenerated (--check reports any change).
 LOCKSTEP_SAYS = {
-    "tex.cube": "unsupported instruction 'tex.cube' (cube-map textures are not implemented in "
-                "lockstep)",
 }
 
 # Entries that need a newer target than sm_75 (none so far): form -> target.

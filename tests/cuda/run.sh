@@ -226,6 +226,28 @@ if { [ $# -eq 0 ] || [ "$names" = "$*" ]; } && [ -x "$build/cuda/cooperative" ];
     fi
 fi
 
+# The TITAN V config lets a kernel opt in to 96 KB of shared memory:
+# shared_optin uses all of it there, in both modes.
+if { [ $# -eq 0 ] || [ "$names" = "$*" ]; } && [ -x "$build/cuda/shared_optin" ]; then
+    n=$((n + 1))
+    why=
+    for m in "" --functional; do
+        env $LOCKSTEP_RUN_ENV $limit "$lockstep" run $m --config configs/titanv.config --no-stats \
+            -- "$build/cuda/shared_optin" >"$build/cuda/shared_optin.titanv.stdout" \
+            2>"$build/cuda/shared_optin.titanv.stderr" || why="exit status $? ($m)"
+        [ -z "$why" ] && ! grep -q "opted-in limit" "$build/cuda/shared_optin.titanv.stdout" &&
+            why="no opted-in launch ($m)"
+    done
+    if [ -z "$why" ]; then
+        echo "PASS shared_optin (TITAN V config: 96 KB opt-in)"
+    else
+        echo "FAIL shared_optin on the TITAN V config: $why"
+        show "$build/cuda/shared_optin.titanv.stdout"
+        show "$build/cuda/shared_optin.titanv.stderr"
+        fail=$((fail + 1))
+    fi
+fi
+
 # nvcc compresses the PTX it embeds (zstd) unless told not to: the same
 # program built both ways gives the same output (the loop above ran the
 # compressed build; this is the plain one).

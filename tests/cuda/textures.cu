@@ -1,5 +1,5 @@
 /* textures.cu -- texture and surface objects over linear memory, pitched
- * memory and CUDA arrays (1-D, 2-D, 3-D, layered), fetched with every
+ * memory and CUDA arrays (1-D, 2-D, 3-D, layered, cube maps), fetched with every
  * address mode, point and linear filtering, normalized coordinates and the
  * normalized-float read mode, gathered, and written and read as surfaces;
  * each result against a CPU implementation of the CUDA programming guide's
@@ -115,6 +115,15 @@ __global__ void gather(cudaTextureObject_t t, const float2 *at, int n, float4 *o
 }
 
 /* surfaces: write x * 100 + y + frame, read back the neighbour with .zero */
+/* direction (x, y, z) per probe; cubes > 0: texCubemapLayered over the cubes */
+__global__ void sample_cube(cudaTextureObject_t t, const float4 *dir, int n, int cubes, float *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n * (cubes ? cubes : 1))
+        out[i] = cubes ? texCubemapLayered<float>(t, dir[i % n].x, dir[i % n].y, dir[i % n].z, i / n)
+                       : texCubemap<float>(t, dir[i % n].x, dir[i % n].y, dir[i % n].z);
+}
+
 __global__ void surf_write(cudaSurfaceObject_t s, int w, int h, int frame)
 {
     int x = threadIdx.x, y = blockIdx.x;
@@ -443,6 +452,94 @@ static void volume_and_layers(void)
     CHECK(cudaFree(dout));
 }
 
+/* The face and texel a direction picks, as the CUDA C++ Programming
+ * Guide's cubemap table has it (the probes avoid ties and texel edges). */
+static int cube_texel(float x, float y, float z, int w, int *tx, int *ty)
+{
+    float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), sc, tc, ma;
+    int face;
+    if (ax > ay && ax > az) {
+        face = x > 0 ? 0 : 1, ma = ax, sc = x > 0 ? -z : z, tc = -y;
+    } else if (ay > az) {
+        face = y > 0 ? 2 : 3, ma = ay, sc = x, tc = y > 0 ? z : -z;
+    } else {
+        face = z > 0 ? 4 : 5, ma = az, sc = z > 0 ? x : -x, tc = -y;
+    }
+    *tx = (int)floorf((sc / ma + 1) / 2 * w);
+    *ty = (int)floorf((tc / ma + 1) / 2 * w);
+    return face;
+}
+
+/* Cube maps (cudaArrayCubemap, alone and layered): every face of every
+ * cube its own values; directions toward each face, point sampled. */
+static void cubemaps(void)
+{
+    const int CW = 8, CUBES = 2, N = 6 * 64;
+    static float faces[CUBES * 6][CW][CW];
+    for (int f = 0; f < CUBES * 6; f++)
+        for (int y = 0; y < CW; y++)
+            for (int x = 0; x < CW; x++)
+                faces[f][y][x] = (float)(f * 100 + y * CW + x);
+    /* directions: for each face, a grid of points strictly inside texels */
+    static float4 dir[N];
+    int n = 0;
+    for (int f = 0; f < 6; f++)
+        for (int k = 0; k < 64; k++) {
+            float u = ((k % 8) + 0.3f + 0.05f * (k / 8)) / 8 * 2 - 1, v = ((k / 8) + 0.6f) / 8 * 2 - 1;
+            float d[6][3] = {{1, -v, -u}, {-1, -v, u}, {u, 1, v}, {u, -1, -v}, {u, -v, 1}, {-u, -v, -1}};
+            /* a longer vector: the face divides it out */
+            dir[n++] = make_float4(2.5f * d[f][0], 2.5f * d[f][1], 2.5f * d[f][2], 0);
+        }
+    cudaChannelFormatDesc cf = cudaCreateChannelDesc<float>();
+    float4 *ddir;
+    float *dout;
+    CHECK(cudaMalloc(&ddir, sizeof dir));
+    CHECK(cudaMalloc(&dout, CUBES * N * sizeof(float)));
+    CHECK(cudaMemcpy(ddir, dir, sizeof dir, cudaMemcpyHostToDevice));
+    static float got[CUBES * N], want[CUBES * N];
+    for (int layered = 0; layered < 2; layered++) {
+        int cubes = layered ? CUBES : 1;
+        cudaArray_t a;
+        CHECK(cudaMalloc3DArray(&a, &cf, make_cudaExtent(CW, CW, 6 * cubes),
+                                cudaArrayCubemap | (layered ? cudaArrayLayered : 0)));
+        cudaMemcpy3DParms p;
+        memset(&p, 0, sizeof p);
+        p.srcPtr = make_cudaPitchedPtr(faces, CW * sizeof(float), CW, CW);
+        p.dstArray = a;
+        p.extent = make_cudaExtent(CW, CW, 6 * cubes);
+        p.kind = cudaMemcpyHostToDevice;
+        CHECK(cudaMemcpy3D(&p));
+        cudaResourceDesc r;
+        memset(&r, 0, sizeof r);
+        r.resType = cudaResourceTypeArray;
+        r.res.array.array = a;
+        cudaTextureDesc td = tdesc(cudaAddressModeClamp, false, true);
+        cudaTextureObject_t tex;
+        CHECK(cudaCreateTextureObject(&tex, &r, &td, NULL));
+        sample_cube<<<(cubes * N + 127) / 128, 128>>>(tex, ddir, N, layered ? cubes : 0, dout);
+        CHECK_LAUNCH();
+        CHECK(cudaMemcpy(got, dout, cubes * N * sizeof(float), cudaMemcpyDeviceToHost));
+        for (int q = 0; q < cubes * N; q++) {
+            int tx, ty, f = cube_texel(dir[q % N].x, dir[q % N].y, dir[q % N].z, CW, &tx, &ty);
+            want[q] = faces[(q / N) * 6 + f][ty][tx];
+        }
+        check_array_exact(layered ? "texCubemapLayered: two cubes of six faces"
+                                  : "texCubemap: six faces",
+                          want, got, cubes * N);
+        CHECK(cudaDestroyTextureObject(tex));
+        CHECK(cudaFreeArray(a));
+    }
+    cudaArray_t bad;
+    check_err("a cube map that is not square", cudaErrorInvalidValue,
+              cudaMalloc3DArray(&bad, &cf, make_cudaExtent(CW, CW + 1, 6), cudaArrayCubemap));
+    cudaGetLastError();
+    int cmw = 0;
+    CHECK(cudaDeviceGetAttribute(&cmw, cudaDevAttrMaxTextureCubemapWidth, 0));
+    check_true("cudaDevAttrMaxTextureCubemapWidth", cmw > 0);
+    CHECK(cudaFree(ddir));
+    CHECK(cudaFree(dout));
+}
+
 static void surfaces(void)
 {
     cudaChannelFormatDesc ci = cudaCreateChannelDesc<int>();
@@ -487,6 +584,7 @@ int main(void)
     image2d();
     formats();
     volume_and_layers();
+    cubemaps();
     surfaces();
     return finish();
 }

@@ -15,6 +15,7 @@
  *   - lockstep_device_last_error() mentions the kernel;
  *   - lockstep_synchronize() returns the same status once, then success;
  *   - the device then runs a correct kernel (ok_kernel) correctly.
+ * And the wording of an access that runs out of its allocation.
  */
 #include "e2e.h"
 
@@ -456,6 +457,41 @@ static void test_faults_in_a_row(void)
     e2e_device_destroy(dev);
 }
 
+/* The message for an access that starts inside an allocation and runs out
+ * of it, and for one wholly past its end (built-in and GTX 480 configs). */
+static void test_overrun_message(void)
+{
+    static const char *ptx =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry wide(.param .u64 p, .param .u64 o)\n{\n"
+        "  .reg .u64 %rd<4>;\n  ld.param.u64 %rd1, [p];\n  ld.param.u64 %rd2, [o];\n"
+        "  ld.global.u64 %rd3, [%rd1];\n  st.global.u64 [%rd2], %rd3;\n  ret;\n}\n";
+    for (int timing = 0; timing < 2; timing++) {
+        lockstep_device *dev = timing ? e2e_timing_device("configs/gtx480.config", NULL) : e2e_device();
+        lockstep_module *mod = NULL;
+        if (!dev || !E2E_OK(dev, lockstep_module_load_ptx(dev, ptx, strlen(ptx), "wide.ptx", &mod)))
+            break;
+        lockstep_kernel *k = e2e_kernel(dev, mod, "wide");
+        lockstep_dptr four = e2e_alloc(dev, 4), out = e2e_alloc(dev, 8);
+        for (int past = 0; k && four && out && past < 2; past++) {
+            lockstep_dptr at = four + (past ? 8 : 0);
+            void *args[] = {&at, &out};
+            lockstep_status s = lockstep_launch_args(dev, k, e2e_dim3(1, 1, 1), e2e_dim3(1, 1, 1),
+                                                     0, args, NULL);
+            CHECK_EQ_INT(s, LOCKSTEP_ERROR_ILLEGAL_ADDRESS);
+            const char *msg = lockstep_device_last_error(dev);
+            if (past)
+                CHECK_STR_CONTAINS(msg, "is 12 bytes past the end of the 4-byte allocation");
+            else
+                CHECK_STR_CONTAINS(msg, "byte 0 of the 4-byte allocation at");
+            if (!past)
+                CHECK_STR_CONTAINS(msg, "runs 4 bytes past its end");
+            lockstep_synchronize(dev);
+        }
+        e2e_device_destroy(dev);
+    }
+}
+
 int main(void)
 {
     faults_cu = test_read_file(E2E_KERNEL_PATH("faults.cu"), NULL);
@@ -471,6 +507,7 @@ int main(void)
     RUN(test_trap);
     RUN(test_assert);
     RUN(test_faults_in_a_row);
+    RUN(test_overrun_message);
     free(faults_cu);
     return test_summary();
 }

@@ -15,6 +15,8 @@
  *               values are the same as functional mode's for race-free code
  *   watchdog    a kernel that makes no progress for the configured number
  *               of cycles stops with an error
+ *   sleep       nanosleep sleeps for its delay at the core clock, which
+ *               %globaltimer counts in nanoseconds
  *   after fault a launch stopped with memory requests in flight, its module
  *               unloaded, leaves nothing behind for the next launch (the
  *               PTX fuzzer found late DRAM fills reaching freed requests)
@@ -148,7 +150,14 @@ static const char *chase_ptx =
     "  add.u32 %r64, %r0, 63;\n"
     "  ret;\n}\n"
     "// empty(): occupancy probe\n"
-    ".visible .entry empty()\n{\n  ret;\n}\n";
+    ".visible .entry empty()\n{\n  ret;\n}\n"
+    "// sleeper(out, ns): out[0] = %globaltimer across nanosleep ns, out[1] = its start\n"
+    ".visible .entry sleeper(.param .u64 p_out, .param .u32 p_ns)\n{\n"
+    "  .reg .u64 %rd<5>;\n  .reg .u32 %r<2>;\n"
+    "  ld.param.u64 %rd1, [p_out];\n  ld.param.u32 %r1, [p_ns];\n"
+    "  mov.u64 %rd2, %globaltimer;\n  nanosleep.u32 %r1;\n  mov.u64 %rd3, %globaltimer;\n"
+    "  sub.u64 %rd4, %rd3, %rd2;\n  st.global.u64 [%rd1], %rd4;\n  st.global.u64 [%rd1+8], %rd2;\n"
+    "  ret;\n}\n";
 
 /* A device with the built-in (GTX 480-like) config plus `opts` (option text). */
 static lockstep_device *device_with(const char *opts)
@@ -510,6 +519,50 @@ static void test_watchdog(void)
     e2e_device_destroy(dev);
 }
 
+/* nanosleep puts the warp to sleep for its delay at the core clock (the
+ * built-in config's 700 MHz), capped at PTX's 1 ms; %globaltimer counts
+ * nanoseconds; a sleep longer than the deadlock watchdog is not a deadlock;
+ * the scheduler's idle cycles show as "sleep". */
+static void test_sleep(void)
+{
+    lockstep_device *dev = device_with("-lockstep_deadlock_cycles 100000 -lockstep_nondet 0");
+    lockstep_kernel *k = kernel(dev, "sleeper");
+    lockstep_dptr out = dev ? e2e_alloc(dev, 16) : 0;
+    static const uint32_t delays[] = {0, 2000, 20000, 1000000, 5000000};
+    uint64_t cycles[5] = {0};
+    for (int i = 0; k && out && i < 5; i++) {
+        uint32_t ns = delays[i];
+        void *args[] = {&out, &ns};
+        lockstep_launch_stats st;
+        if (!E2E_OK(dev, lockstep_launch_args(dev, k, e2e_dim3(1, 1, 1), e2e_dim3(32, 1, 1), 0,
+                                             args, &st)))
+            break;
+        uint64_t got[2];
+        if (!e2e_download(dev, got, out, sizeof got))
+            break;
+        uint64_t want = ns < 1000000 ? ns : 1000000; /* PTX caps the delay at 1 ms */
+        CHECK_MSG(got[0] >= want && got[0] <= want + 100,
+                  "nanosleep %u: %%globaltimer advanced %llu ns, expected %llu to %llu", ns,
+                  (unsigned long long)got[0], (unsigned long long)want,
+                  (unsigned long long)want + 100);
+        CHECK(got[1] > 0); /* ns since the device's clock started, not 0 */
+        cycles[i] = st.t.cycles;
+        if (ns)
+            CHECK_MSG(st.t.stall[LOCKSTEP_STALL_SLEEP] > 0, "nanosleep %u: no sleep cycles", ns);
+        else
+            CHECK_EQ_U64(st.t.stall[LOCKSTEP_STALL_SLEEP], 0);
+    }
+    /* 20 us at 700 MHz is 14,000 cycles; the 1 ms sleep (700,000 cycles)
+     * outlasts the 100,000-cycle watchdog and still succeeds */
+    CHECK_MSG(cycles[2] + 2 >= cycles[0] + 14000 && cycles[2] <= cycles[0] + 14100,
+              "20 us sleep: %llu cycles against %llu without", (unsigned long long)cycles[2],
+              (unsigned long long)cycles[0]);
+    CHECK_MSG(cycles[3] + 2 >= cycles[0] + 700000 && cycles[3] <= cycles[0] + 700100, "1 ms sleep: %llu cycles", (unsigned long long)cycles[3]);
+    CHECK_EQ_U64(cycles[4], cycles[3]);
+    CHECK(strcmp(lockstep_stall_name(LOCKSTEP_STALL_SLEEP), "sleep") == 0);
+    e2e_device_destroy(dev);
+}
+
 static void test_after_fault(void)
 {
     lockstep_device *dev = device_with("-lockstep_max_warp_insts 20000");
@@ -558,6 +611,7 @@ int main(void)
     RUN(test_seeds);
     RUN(test_window_order);
     RUN(test_watchdog);
+    RUN(test_sleep);
     RUN(test_after_fault);
     return test_summary();
 }
