@@ -18,8 +18,9 @@
  * A cube-map array (cudaArrayCubemap) is a layered 2-D array of six square
  * faces per cube, sampled with tex.cube / tex.acube.
  *
- * Not supported, each with a message: mipmapped arrays, resource views, sRGB conversion, anisotropic filtering, and the special
- * channel formats (block-compressed, NV12, the *Normalized*X* kinds).
+ * Not supported, each with a message: mipmapped arrays, resource views,
+ * sRGB conversion, anisotropic filtering, and the special channel formats
+ * (block-compressed, NV12, the *Normalized*X* kinds).
  */
 #include <stdint.h>
 #include <stdlib.h>
