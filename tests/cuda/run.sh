@@ -206,46 +206,36 @@ if [ $# -eq 0 ] || [ "$names" = "$*" ]; then
     fi
 fi
 
-# Independent thread scheduling (the TITAN V config): cooperative groups'
-# grid.sync() spins in one lane while its warp waits at a barrier; the
-# program must pass there too, in both modes.
-if { [ $# -eq 0 ] || [ "$names" = "$*" ]; } && [ -x "$build/cuda/cooperative" ]; then
+# Program NAME again on the TITAN V config, in both modes: it must exit 0
+# and, when WANT is given, print a line matching it.  WHAT names the case.
+on_titanv() {
+    name=$1 what=$2 want=$3
+    [ -x "$build/cuda/$name" ] || return 0
     n=$((n + 1))
     why=
+    out=$build/cuda/$name.titanv.stdout
+    err=$build/cuda/$name.titanv.stderr
     for m in "" --functional; do
         env $LOCKSTEP_RUN_ENV $limit "$lockstep" run $m --config configs/titanv.config --no-stats \
-            -- "$build/cuda/cooperative" >"$build/cuda/cooperative.titanv.stdout" \
-            2>"$build/cuda/cooperative.titanv.stderr" || why="exit status $? ($m)"
+            -- "$build/cuda/$name" >"$out" 2>"$err" || why="exit status $? ($m)"
+        [ -z "$why" ] && [ -n "$want" ] && ! grep -q "$want" "$out" && why="no '$want' ($m)"
     done
     if [ -z "$why" ]; then
-        echo "PASS cooperative (TITAN V config: independent thread scheduling)"
+        echo "PASS $name (TITAN V config: $what)"
     else
-        echo "FAIL cooperative on the TITAN V config: $why"
-        show "$build/cuda/cooperative.titanv.stderr"
+        echo "FAIL $name on the TITAN V config: $why"
+        show "$out"
+        show "$err"
         fail=$((fail + 1))
     fi
-fi
+}
 
-# The TITAN V config lets a kernel opt in to 96 KB of shared memory:
-# shared_optin uses all of it there, in both modes.
-if { [ $# -eq 0 ] || [ "$names" = "$*" ]; } && [ -x "$build/cuda/shared_optin" ]; then
-    n=$((n + 1))
-    why=
-    for m in "" --functional; do
-        env $LOCKSTEP_RUN_ENV $limit "$lockstep" run $m --config configs/titanv.config --no-stats \
-            -- "$build/cuda/shared_optin" >"$build/cuda/shared_optin.titanv.stdout" \
-            2>"$build/cuda/shared_optin.titanv.stderr" || why="exit status $? ($m)"
-        [ -z "$why" ] && ! grep -q "opted-in limit" "$build/cuda/shared_optin.titanv.stdout" &&
-            why="no opted-in launch ($m)"
-    done
-    if [ -z "$why" ]; then
-        echo "PASS shared_optin (TITAN V config: 96 KB opt-in)"
-    else
-        echo "FAIL shared_optin on the TITAN V config: $why"
-        show "$build/cuda/shared_optin.titanv.stdout"
-        show "$build/cuda/shared_optin.titanv.stderr"
-        fail=$((fail + 1))
-    fi
+if [ $# -eq 0 ] || [ "$names" = "$*" ]; then
+    # Independent thread scheduling: cooperative groups' grid.sync() spins
+    # in one lane while its warp waits at a barrier.
+    on_titanv cooperative "independent thread scheduling" ""
+    # A kernel may opt in to 96 KB of shared memory: shared_optin uses it all.
+    on_titanv shared_optin "96 KB opt-in" "opted-in limit"
 fi
 
 # nvcc compresses the PTX it embeds (zstd) unless told not to: the same
