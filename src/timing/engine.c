@@ -902,6 +902,7 @@ static int dispatch_slot(timing_gpu *g, launch_state *ls, uint32_t s, uint32_t k
         if (start > now)
             tm_warp_wait(sm, &tc->warps[i], start, LOCKSTEP_STALL_IDLE); /* not started yet */
     }
+    sm_settle(sm, now); /* the cycles before count without it */
     sm->nresident++;
     /* the SM looks at the new warps when they can start: waking it at the
      * serial step instead would make its cycles (and its clock drift)
@@ -1140,6 +1141,7 @@ static void retire(timing_gpu *g, launch_state *ls, uint32_t s)
         ls->freed[ls->nfreed++] = (struct freed_slot){tc->done_at, s, k};
         for (uint32_t i = 0; i < L->nwarps; i++)
             sm_warp_park(sm, &tc->warps[i]);
+        sm_settle(sm, g->now + 1); /* (the window's cycles are counted already) */
         sm->nresident--;
         if (tc->finished) {
             tc->finished = 0;
@@ -1151,14 +1153,6 @@ static void retire(timing_gpu *g, launch_state *ls, uint32_t s)
             ls->done_ctas++;
         tm_observe_cta_end(g, s, k, tc->c, MAX(sm->last_active + 1, g->now - g->window + 1));
     }
-}
-
-/* Charge `n` cycles in which SM sm does not act to each scheduler's current
- * reason (idle when nothing is resident). */
-static void sm_charge(tm_sm *sm, uint32_t nsched, uint64_t n)
-{
-    for (uint32_t q = 0; q < nsched; q++)
-        sm->stall[sm->nresident > sm->nfinished ? sm->last_reason[q] : LOCKSTEP_STALL_IDLE] += n;
 }
 
 /* The earliest cycle after t at which SM s can act on its own: its LD/ST
@@ -1184,6 +1178,7 @@ static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
     sm->out_wait = 0;
     while (t < end && L->fault == LOCKSTEP_SUCCESS) {
         sm->now = t; /* the clock the interpreter's hook and %clock read */
+        sm_settle(sm, t);
         icnt_msg m;
         while (icnt_pop_at(g->repnet, sm->id, t, &m)) {
             sm_reply(sm, m.payload, t);
@@ -1193,9 +1188,8 @@ static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
         if (sm->wake <= t || sm_lq_active(sm)) {
             if (sm->nresident > sm->nfinished || sm->lq_n)
                 sm->last_active = t;
-            sm_cycle(sm, t);
-        } else {
-            sm_charge(sm, g->nsched, 1);
+            sm_cycle(sm, t); /* it counts cycle t itself */
+            sm->charged = t + 1;
         }
         while (sm->out.head && t >= sm->out_wait) {
             tm_req *r = sm->out.head;
@@ -1212,10 +1206,9 @@ static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
         uint64_t nx = sm_next(g, sm, t);
         if (nx > end)
             nx = end;
-        if (nx > t + 1)
-            sm_charge(sm, g->nsched, nx - t - 1);
         t = nx;
     }
+    sm_settle(sm, t);
     sm->resume_at = t;
 }
 
@@ -1394,6 +1387,7 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
     for (uint32_t s = 0; s < g->nsms; s++) {
         g->sms[s].last_active = 0;
         g->sms[s].progress_at = T;
+        g->sms[s].charged = T;
     }
     for (uint32_t p = 0; p < g->nparts; p++) {
         g->parts[p].last_active = 0;
@@ -1516,9 +1510,8 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         }
         if (!cfg->skip) /* -lockstep_skip 0: every window, to check that jumping is exact */
             next = end;
-        if (next > end) /* nothing acts in [end, next): charge it and jump */
-            for (uint32_t s = 0; s < g->nsms; s++)
-                sm_charge(&g->sms[s], g->nsched, next - end);
+        /* nothing acts in [end, next): jump (the SMs count those cycles
+         * when they next settle) */
         T = next;
     }
     /* the launch ends after the last cycle in which anything acted */

@@ -57,7 +57,8 @@ int sm_init(timing_gpu *g, tm_sm *sm, uint32_t id)
     sm->nmshr = g->have_l1 ? g->l1cfg.mshr_entries : 0;
     if (sm->nmshr) {
         uint32_t merge = g->l1cfg.mshr_max_merge ? g->l1cfg.mshr_max_merge : 1;
-        if (!(sm->mshr = calloc(sm->nmshr, sizeof *sm->mshr)))
+        if (!(sm->mshr = calloc(sm->nmshr, sizeof *sm->mshr)) ||
+            !(sm->mshr_used = calloc((sm->nmshr + 63) / 64, sizeof *sm->mshr_used)))
             return -1;
         for (uint32_t i = 0; i < sm->nmshr; i++) {
             sm->mshr[i].wmop = calloc(merge, sizeof(tm_mop *));
@@ -76,6 +77,24 @@ int sm_init(timing_gpu *g, tm_sm *sm, uint32_t id)
     rng_seed(&sm->disp_rng, g->cfg->nondet_seed, RNG_DISPATCH, id);
     sm->drift_at = TM_NEVER;
     return 0;
+}
+
+/* The L1 MSHRs' used mask (tm_sm.mshr_used). */
+static void mshr_mark(tm_sm *sm, const tm_mshr *e, int used)
+{
+    uint32_t i = (uint32_t)(e - sm->mshr);
+    if (used)
+        sm->mshr_used[i / 64] |= 1ull << (i % 64);
+    else
+        sm->mshr_used[i / 64] &= ~(1ull << (i % 64));
+}
+
+static void mshr_clear(tm_sm *sm)
+{
+    for (uint32_t i = 0; i < sm->nmshr; i++)
+        sm->mshr[i].used = 0;
+    if (sm->nmshr)
+        memset(sm->mshr_used, 0, (sm->nmshr + 63) / 64 * sizeof *sm->mshr_used);
 }
 
 /* Clock drift: the next cycle the SM loses, 1..2N cycles after `now`. */
@@ -116,6 +135,7 @@ void sm_release(tm_sm *sm)
         free(sm->mshr[i].wlanes);
     }
     free(sm->mshr);
+    free(sm->mshr_used);
     free(sm->lq);
     free(sm->rp);
     for (uint32_t i = 0; i < sm->nmops; i++)
@@ -141,8 +161,7 @@ void sm_launch_begin(tm_sm *sm)
         cache_invalidate_all(sm->l1);
     cache_invalidate_all(sm->cc);
     cache_invalidate_all(sm->tc);
-    for (uint32_t i = 0; i < sm->nmshr; i++)
-        sm->mshr[i].used = 0;
+    mshr_clear(sm);
     memset(sm->stall, 0, sizeof sm->stall);
     for (uint32_t s = 0; s < g->nsched; s++) {
         /* modelled nondeterminism: the scheduler's initial state */
@@ -221,6 +240,7 @@ static void cta_maybe_finished(tm_sm *sm, tm_cta *tc, uint64_t t)
             return; /* (warps at a barrier are not finished: a deadlock is the serial step's) */
     }
     tc->finished = 1;
+    sm_settle(sm, sm->now); /* the cycles before this one count with it running */
     sm->nfinished++;
 }
 
@@ -281,8 +301,7 @@ void sm_reset_inflight(tm_sm *sm)
     sm->lq_blocked = TM_NEVER;
     sm->out.head = sm->out.tail = NULL;
     sm->out.n = 0;
-    for (uint32_t i = 0; i < sm->nmshr; i++)
-        sm->mshr[i].used = 0;
+    mshr_clear(sm);
     for (uint32_t i = 0; i < sm->ntexmiss; i++)
         sm->texmiss[i].req = NULL;
     sm->texmiss_used = 0;
@@ -956,9 +975,12 @@ oom:
 
 static void mark_stale(tm_sm *sm, uint64_t line)
 {
-    for (uint32_t i = 0; i < sm->nmshr; i++)
-        if (sm->mshr[i].line == line && sm->mshr[i].used)
-            sm->mshr[i].stale = 1;
+    for (uint32_t w = 0; w * 64 < sm->nmshr; w++)
+        for (uint64_t m = sm->mshr_used[w]; m; m &= m - 1) {
+            tm_mshr *e = &sm->mshr[w * 64 + (uint32_t)__builtin_ctzll(m)];
+            if (e->line == line)
+                e->stale = 1;
+        }
 }
 
 /* Handle the oldest queued line access; returns 0 when it must wait. */
@@ -991,10 +1013,13 @@ static int ldst_step(tm_sm *sm, uint64_t now)
         if (count)
             st->l1d_misses++;
         tm_mshr *hit = NULL;
-        for (uint32_t i = 0; i < sm->nmshr; i++)
-            if (sm->mshr[i].line == r->pline && sm->mshr[i].used && !sm->mshr[i].stale) {
-                hit = &sm->mshr[i];
-                break;
+        for (uint32_t w = 0; w * 64 < sm->nmshr && !hit; w++)
+            for (uint64_t mu = sm->mshr_used[w]; mu; mu &= mu - 1) {
+                tm_mshr *e = &sm->mshr[w * 64 + (uint32_t)__builtin_ctzll(mu)];
+                if (e->line == r->pline && !e->stale) {
+                    hit = e;
+                    break;
+                }
             }
         uint32_t merge = g->l1cfg.mshr_max_merge ? g->l1cfg.mshr_max_merge : 1;
         /* DMR: a reply may carry a copy's own unconfirmed writes
@@ -1010,11 +1035,15 @@ static int ldst_step(tm_sm *sm, uint64_t now)
         }
         if (!hit && !reserved) {
             tm_mshr *e = NULL;
-            for (uint32_t i = 0; i < sm->nmshr; i++)
-                if (!sm->mshr[i].used) {
-                    e = &sm->mshr[i];
+            for (uint32_t w = 0; w * 64 < sm->nmshr; w++) {
+                uint64_t fr = ~sm->mshr_used[w];
+                if (sm->nmshr - w * 64 < 64)
+                    fr &= (1ull << (sm->nmshr - w * 64)) - 1;
+                if (fr) {
+                    e = &sm->mshr[w * 64 + (uint32_t)__builtin_ctzll(fr)];
                     break;
                 }
+            }
             if (!e) {
                 st->l1d_reservation_fails++;
                 sm->lq_blocked = now;
@@ -1032,6 +1061,7 @@ static int ldst_step(tm_sm *sm, uint64_t now)
                 return 0;
             }
             e->used = 1;
+            mshr_mark(sm, e, 1);
             e->stale = 0;
             e->line = r->pline;
             e->l1line = li;
@@ -1123,6 +1153,7 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
                 mop_part_done(sm, wm, now);
             }
             e->used = 0;
+            mshr_mark(sm, e, 0);
             e->nw = 0;
             tm_req_free(sm, r);
             return;

@@ -455,6 +455,7 @@ typedef struct tm_sm {
     cache *l1, *cc, *tc; /* L1 data, constant and texture caches */
     tm_mshr *mshr;
     uint32_t nmshr;
+    uint64_t *mshr_used;   /* bit i: mshr[i].used (searches visit only these) */
     tm_texmiss *texmiss;   /* the texture cache's MSHR entries */
     uint32_t ntexmiss, texmiss_used, texmiss_merge;
     tm_lacc *lq;           /* LD/ST line accesses: ring */
@@ -474,6 +475,9 @@ typedef struct tm_sm {
     tm_mop **mops;         /* every mop ever allocated (freed with the SM) */
     uint32_t nmops, mops_cap;
     uint64_t wake;         /* earliest cycle it may act */
+    uint64_t charged;      /* its schedulers' stall reasons are counted for the cycles before
+                              this one (sm_settle: the cycles it did not step are counted
+                              together, when something they depend on is about to change) */
     uint64_t resume_at;    /* where its last window stopped (after a fault: the next
                               cycle to run) */
     uint64_t sched_at;     /* earliest cycle a scheduler may issue (see sm_cycle) */
@@ -776,6 +780,25 @@ int sm_busy(const tm_sm *sm);
 static inline int sm_lq_active(const tm_sm *sm)
 {
     return sm->lq_n && sm->lq_blocked == TM_NEVER;
+}
+
+/* Count the cycles [sm->charged, t), in which SM sm did not step, for each
+ * scheduler under its current reason (idle when no CTA runs).  Called
+ * before what they depend on changes (a step, a CTA dispatched, retired or
+ * finished) and at the end of each window, so each such cycle is counted
+ * under the state it had. */
+static inline void sm_settle(tm_sm *sm, uint64_t t)
+{
+    if (t <= sm->charged)
+        return;
+    uint64_t n = t - sm->charged;
+    sm->charged = t;
+    uint32_t nsched = sm->g->nsched;
+    if (sm->nresident > sm->nfinished)
+        for (uint32_t q = 0; q < nsched; q++)
+            sm->stall[sm->last_reason[q]] += n;
+    else
+        sm->stall[LOCKSTEP_STALL_IDLE] += n * nsched;
 }
 
 /* Forget every request and memory operation in flight (after a fault). */
