@@ -29,7 +29,8 @@
 #include "util/common.h"
 #include "util/status.h"
 
-enum { TAG_USER = 0, TAG_MODULE = 1, TAG_HEAP = 2, TAG_GRID_WS = 3 };
+/* TAG_GRAPH: a CUDA graph allocation mapped in its reserved range (device_va_map) */
+enum { TAG_USER = 0, TAG_MODULE = 1, TAG_HEAP = 2, TAG_GRID_WS = 3, TAG_GRAPH = 4 };
 
 struct lockstep_kernel {
     lockstep_module *mod;
@@ -140,7 +141,8 @@ lockstep_status lockstep_device_create(const lockstep_config *cfg, lockstep_devi
         free(dev);
         return LOCKSTEP_ERROR_OUT_OF_MEMORY;
     }
-    dev->inj = rel_inject_create(dev->cfg, dev->dm, 1u << TAG_USER | 1u << TAG_MODULE);
+    dev->inj = rel_inject_create(dev->cfg, dev->dm,
+                                 1u << TAG_USER | 1u << TAG_MODULE | 1u << TAG_GRAPH);
     if (!dev->inj) {
         devmem_destroy(dev->dm);
         lockstep_config_destroy(dev->cfg);
@@ -1281,13 +1283,66 @@ int device_next_user_allocation(const lockstep_device *dev, lockstep_dptr after,
                                 lockstep_dptr *base, size_t *size)
 {
     for (const devmem_alloc *a = devmem_next(dev->dm, after); a; a = devmem_next(dev->dm, a->base))
-        if (a->tag == TAG_USER && !a->host) {
+        if ((a->tag == TAG_USER || a->tag == TAG_GRAPH) && !a->host) {
             *base = a->base;
             *size = (size_t)a->size;
             return 0;
         }
     return -1;
 }
+
+lockstep_status device_va_reserve(lockstep_device *dev, size_t bytes, lockstep_dptr *addr)
+{
+    int rc = devmem_reserve(dev->dm, bytes, addr);
+    if (rc == -2)
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY,
+                    "reserving device addresses: out of host memory");
+    if (rc)
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY,
+                    "no free range of %zu bytes of device addresses to reserve", bytes);
+    return ok(dev);
+}
+
+lockstep_status device_va_release(lockstep_device *dev, lockstep_dptr addr, size_t bytes)
+{
+    if (devmem_unreserve(dev->dm, addr, bytes))
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
+                    "0x%llx is not a reserved range of %zu bytes with nothing mapped in it",
+                    (unsigned long long)addr, bytes);
+    return ok(dev);
+}
+
+lockstep_status device_va_map(lockstep_device *dev, lockstep_dptr addr, size_t bytes)
+{
+    int rc = devmem_map_reserved(dev->dm, addr, bytes, TAG_GRAPH);
+    if (rc == -2)
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "mapping device memory: out of host memory");
+    if (rc)
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
+                    "[0x%llx, +%zu) is not inside a reserved range, or is mapped already",
+                    (unsigned long long)addr, bytes);
+    return ok(dev);
+}
+
+lockstep_status device_va_unmap(lockstep_device *dev, lockstep_dptr addr)
+{
+    if (devmem_unmap_reserved(dev->dm, addr))
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
+                    "0x%llx is not memory mapped in a reserved range", (unsigned long long)addr);
+    return ok(dev);
+}
+
+lockstep_status device_mem_charge(lockstep_device *dev, size_t bytes)
+{
+    if (devmem_charge(dev->dm, bytes))
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY,
+                    "cannot take %zu bytes of device memory (%llu of %llu bytes in use)", bytes,
+                    (unsigned long long)devmem_used(dev->dm),
+                    (unsigned long long)devmem_capacity(dev->dm));
+    return ok(dev);
+}
+
+void device_mem_uncharge(lockstep_device *dev, size_t bytes) { devmem_uncharge(dev->dm, bytes); }
 
 void *device_host_view(lockstep_device *dev, lockstep_dptr addr, size_t size)
 {

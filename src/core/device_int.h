@@ -39,7 +39,25 @@ void device_free_user_allocations(lockstep_device *dev);
  * move once allocated: a variable inside one page can be shared with the
  * host through it). */
 void *device_host_view(lockstep_device *dev, lockstep_dptr addr, size_t size);
-/* The cudaMalloc'd (lockstep_malloc'd) allocation with the smallest base
+/* Device memory whose address is fixed before the memory exists (CUDA
+ * graph allocations; mem/devmem.h, "Reserved ranges"): device_va_reserve
+ * takes `bytes` of device addresses, placed like lockstep_malloc's blocks;
+ * device_va_map makes [addr, addr+bytes) inside them an allocation that
+ * kernels and copies may use, device_va_unmap ends it (its bytes read as
+ * zero, and an access is reported as a use after free), and
+ * device_va_release gives the addresses back once nothing is mapped there.
+ * The memory itself is counted against -lockstep_device_memory by
+ * device_mem_charge / device_mem_uncharge (what lockstep_mem_info and the
+ * allocators see), apart from mapping: a caller may keep memory while
+ * nothing is mapped. */
+lockstep_status device_va_reserve(lockstep_device *dev, size_t bytes, lockstep_dptr *addr);
+lockstep_status device_va_release(lockstep_device *dev, lockstep_dptr addr, size_t bytes);
+lockstep_status device_va_map(lockstep_device *dev, lockstep_dptr addr, size_t bytes);
+lockstep_status device_va_unmap(lockstep_device *dev, lockstep_dptr addr);
+lockstep_status device_mem_charge(lockstep_device *dev, size_t bytes);
+void device_mem_uncharge(lockstep_device *dev, size_t bytes);
+/* The cudaMalloc'd (lockstep_malloc'd) allocation or mapped graph
+ * allocation (device_va_map) with the smallest base
  * above `after` (0: the first): 0 and its base and size, or -1 if none.
  * Walks them in address order, which is allocation-deterministic. */
 int device_next_user_allocation(const lockstep_device *dev, lockstep_dptr after,

@@ -382,7 +382,9 @@ enum {
     cudaMemPoolAttrReservedMemCurrent = 5, cudaMemPoolAttrReservedMemHigh = 6,
     cudaMemPoolAttrUsedMemCurrent = 7, cudaMemPoolAttrUsedMemHigh = 8
 };
-enum { cudaMemAllocationTypePinned = 1, cudaMemHandleTypeNone = 0, cudaMemLocationTypeDevice = 1 };
+enum { cudaMemAllocationTypePinned = 1, cudaMemAllocationTypeManaged = 2 };
+enum { cudaMemHandleTypeNone = 0 };
+enum { cudaMemLocationTypeDevice = 1, cudaMemLocationTypeHost = 2 };
 struct cudaMemLocation {
     int type; /* enum cudaMemLocationType */
     int id;
@@ -411,7 +413,24 @@ typedef struct rt_graph_node *cudaGraphNode_t;
 enum {
     cudaGraphNodeTypeKernel = 0, cudaGraphNodeTypeMemcpy = 1, cudaGraphNodeTypeMemset = 2,
     cudaGraphNodeTypeHost = 3, cudaGraphNodeTypeGraph = 4, cudaGraphNodeTypeEmpty = 5,
-    cudaGraphNodeTypeWaitEvent = 6, cudaGraphNodeTypeEventRecord = 7
+    cudaGraphNodeTypeWaitEvent = 6, cudaGraphNodeTypeEventRecord = 7,
+    cudaGraphNodeTypeMemAlloc = 10, cudaGraphNodeTypeMemFree = 11
+};
+enum {
+    cudaGraphInstantiateFlagAutoFreeOnLaunch = 1, cudaGraphInstantiateFlagUpload = 2,
+    cudaGraphInstantiateFlagDeviceLaunch = 4, cudaGraphInstantiateFlagUseNodePriority = 8
+};
+/* graph memory nodes (cudaGraphAddMemAllocNode) and the graph allocator */
+struct cudaMemAllocNodeParams {
+    struct cudaMemPoolProps poolProps;
+    const struct cudaMemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    void *dptr;
+};
+enum {
+    cudaGraphMemAttrUsedMemCurrent = 0, cudaGraphMemAttrUsedMemHigh = 1,
+    cudaGraphMemAttrReservedMemCurrent = 2, cudaGraphMemAttrReservedMemHigh = 3
 };
 enum { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1,
        cudaStreamCaptureStatusInvalidated = 2 };

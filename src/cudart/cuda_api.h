@@ -224,6 +224,20 @@ CUDART_API cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hx, cudaGr
                                                       const struct cudaHostNodeParams *p);
 CUDART_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hx, cudaGraph_t hg,
                                            cudaGraphExecUpdateResultInfo *info);
+CUDART_API cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t h, unsigned long long *flags);
+CUDART_API cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                                const cudaGraphNode_t *pDependencies,
+                                                size_t numDependencies,
+                                                struct cudaMemAllocNodeParams *nodeParams);
+CUDART_API cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t h,
+                                                      struct cudaMemAllocNodeParams *p);
+CUDART_API cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                               const cudaGraphNode_t *pDependencies,
+                                               size_t numDependencies, void *dptr);
+CUDART_API cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t h, void *dptr_out);
+CUDART_API cudaError_t cudaDeviceGraphMemTrim(int device);
+CUDART_API cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void *value);
+CUDART_API cudaError_t cudaDeviceSetGraphMemAttribute(int device, int attr, void *value);
 CUDART_API cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
 CUDART_API cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent);
 CUDART_API cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,

@@ -7,7 +7,8 @@
  *   lockstep-det-record 1
  *   launch N STATUS CYCLES MEMHASH KERNEL   after each launch: its cycles (0
  *                                           in functional mode) and a hash of
- *                                           every cudaMalloc'd allocation,
+ *                                           every cudaMalloc'd (or live
+ *                                           graph) allocation,
  *   lalloc BASE SIZE HASH                   then each allocation's own hash
  *   copy N BYTES HASH OFFSET                every device-to-host copy, its
  *                                           bytes at OFFSET of PATH.mem

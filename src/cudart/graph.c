@@ -2,12 +2,13 @@
  * graph.c -- CUDA graphs and stream capture.
  *
  * A graph is a list of nodes (kernel, memcpy, memset, host function, child
- * graph, empty, event record, event wait) with dependency edges.  Built
- * explicitly (cudaGraphAdd*Node) or by capturing a stream
- * (cudaStreamBeginCapture ... cudaStreamEndCapture: every operation issued
- * to a capturing stream becomes a node after what that stream recorded
- * last; an event recorded in a capturing stream and waited on by another
- * stream brings that stream into the capture, the fork/join pattern).
+ * graph, empty, event record, event wait, memory allocation and free) with
+ * dependency edges.  Built explicitly (cudaGraphAdd*Node) or by capturing a
+ * stream (cudaStreamBeginCapture ... cudaStreamEndCapture: every operation
+ * issued to a capturing stream becomes a node after what that stream
+ * recorded last; an event recorded in a capturing stream and waited on by
+ * another stream brings that stream into the capture, the fork/join
+ * pattern).
  *
  * cudaGraphInstantiate copies the graph (kernel arguments included) and
  * fixes one topological order: the lowest-numbered ready node first, so a
@@ -21,12 +22,21 @@
  * destroyed or made-up one is an error, never a dangling pointer.  All state
  * is guarded by the runtime's lock.
  *
- * Not supported, each with a message: graph memory nodes (cudaMallocAsync
- * in a capture), conditional nodes, kernel nodes given arguments in the
- * `extra` form.  Removing nodes (cudaGraphDestroyNode) is not implemented
- * (a stub).  A host node runs with the runtime's lock released; an
- * executable graph destroyed meanwhile is freed when its launch ends, and
- * cudaGraphExecUpdate on it fails (cudaGraphExecUpdateError).
+ * Memory nodes (cudaGraphAddMemAllocNode / cudaGraphAddMemFreeNode, and
+ * cudaMallocAsync / cudaFreeAsync in a capture) name blocks of the graph
+ * allocator (graphmem.c): an allocation's address is fixed when its node is
+ * made, and its memory is mapped there while it is live.  This file keeps
+ * CUDA's rules for them ("graph memory nodes" below): which allocations a
+ * free node may free, one executable graph at a time, no cloning, no child
+ * graphs, and the launch that finds its last allocation still live.
+ *
+ * Not supported, each with a message: conditional nodes, kernel nodes given
+ * arguments in the `extra` form, graphs with memory nodes moved into a
+ * child node (cudaGraphAddNode is a stub).  Removing nodes
+ * (cudaGraphDestroyNode) is not implemented (a stub).  A host node runs
+ * with the runtime's lock released; an executable graph destroyed meanwhile
+ * is freed when its launch ends, and cudaGraphExecUpdate on it fails
+ * (cudaGraphExecUpdateError).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -59,6 +69,18 @@ struct rt_graph_node {
         struct cudaHostNodeParams host;
         graph *child;       /* owned: a copy of the graph given */
         cudaEvent_t event;
+        struct {            /* cudaGraphNodeTypeMemAlloc */
+            gmem_block *blk; /* its addresses (one reference) */
+            size_t bytes;
+            struct cudaMemPoolProps props;
+            struct cudaMemAccessDesc *access; /* owned copy of the accessDescs */
+            size_t naccess;
+        } alloc;
+        struct {            /* cudaGraphNodeTypeMemFree */
+            gmem_block *blk; /* one reference */
+            uint32_t alloc;  /* the allocation node of this graph it frees, or
+                                GMEM_NONE: another graph's allocation */
+        } mfree;
     } u;
 };
 
@@ -68,6 +90,7 @@ struct rt_graph {
     uint32_t n, cap;
     uint64_t id;          /* unique: which graph a node came from */
     int owned;            /* a child graph node's: only the node frees it */
+    uint32_t nexecs;      /* executable graphs instantiated from it, alive */
 };
 
 typedef struct rt_graph_exec {
@@ -75,6 +98,8 @@ typedef struct rt_graph_exec {
     graph *g;             /* a copy of the graph instantiated */
     uint32_t *order;      /* a topological order of g's nodes */
     uint64_t src, updated; /* ids of the graph it came from, and of the last update's */
+    cudaGraph_t src_handle; /* that graph's handle (its nexecs counts this) */
+    unsigned long long flags; /* cudaGraphInstantiateFlag* */
     int running;          /* launches in progress (a host node runs unlocked) */
     int doomed;           /* destroyed while running: freed when the last ends */
 } graph_exec;
@@ -98,6 +123,12 @@ static void node_free(node *nd)
     }
     if (nd->type == cudaGraphNodeTypeGraph)
         graph_free(nd->u.child);
+    if (nd->type == cudaGraphNodeTypeMemAlloc) {
+        free(nd->u.alloc.access);
+        gmem_unref(nd->u.alloc.blk);
+    }
+    if (nd->type == cudaGraphNodeTypeMemFree)
+        gmem_unref(nd->u.mfree.blk);
     free(nd);
 }
 
@@ -275,6 +306,18 @@ static int node_copy_params(node *dst, const node *src)
         if (dst->u.child)
             dst->u.child->owned = 1;
         return dst->u.child ? 0 : -1;
+    case cudaGraphNodeTypeMemAlloc: {
+        /* the same addresses: an instantiation's allocation is the graph's */
+        size_t n = src->u.alloc.naccess;
+        dst->u.alloc.access = NULL;
+        if (n && !(dst->u.alloc.access = malloc(n * sizeof *dst->u.alloc.access)))
+            return -1;
+        if (n)
+            memcpy(dst->u.alloc.access, src->u.alloc.access, n * sizeof *dst->u.alloc.access);
+        gmem_ref(dst->u.alloc.blk);
+        return 0;
+    }
+    case cudaGraphNodeTypeMemFree: gmem_ref(dst->u.mfree.blk); return 0;
     default: return 0;
     }
 }
@@ -351,6 +394,128 @@ static uint32_t *topo_order(const graph *g, int *cycle)
     return order;
 }
 
+/* Whether g holds a memory node (allocation or free).  Child graphs never
+ * do: a graph with memory nodes cannot become one. */
+static int has_mem_nodes(const graph *g)
+{
+    for (uint32_t i = 0; i < g->n; i++)
+        if (g->nodes[i]->type == cudaGraphNodeTypeMemAlloc ||
+            g->nodes[i]->type == cudaGraphNodeTypeMemFree)
+            return 1;
+    return 0;
+}
+
+/* The nodes nd depends on, directly or through others: a bitmap over g's
+ * nodes, or NULL when out of memory. */
+static uint8_t *ancestors(const graph *g, const node *nd)
+{
+    uint8_t *seen = calloc(g->n ? g->n : 1, 1);
+    uint32_t *stack = malloc((g->n ? g->n : 1) * sizeof *stack), sp = 0;
+    if (!seen || !stack) {
+        free(seen);
+        free(stack);
+        return NULL;
+    }
+    const node *x = nd;
+    for (;;) {
+        for (uint32_t j = 0; j < x->ndeps; j++)
+            if (!seen[x->deps[j]]) {
+                seen[x->deps[j]] = 1; /* each node is pushed once: sp < n */
+                stack[sp++] = x->deps[j];
+            }
+        if (!sp)
+            break;
+        x = g->nodes[stack[--sp]];
+    }
+    free(stack);
+    return seen;
+}
+
+/* ---- graph memory nodes ---------------------------------------------------------------
+ * An allocation node's addresses are a gmem_block (graphmem.c), reserved
+ * when the node is made.  Allocation nodes of one graph share a block when
+ * their allocations cannot be live at once: a new node reuses the block of
+ * an earlier allocation of the same graph whose free node it depends on, so
+ * that it runs after the free in every launch (CUDA reuses addresses the
+ * same way; its graphMemoryNodes sample shows it).  The block remembers, for
+ * its graph, the last allocation node placed in it and that allocation's
+ * free node, which is what cudaGraphAddMemFreeNode's rules are about.  The
+ * reuse relies on edges never going away: CUDA forbids removing nodes and
+ * edges of a graph with memory nodes (and lockstep removes none). */
+
+/* Give allocation node nd of g (its dependencies set) its addresses: the
+ * lowest-addressed block of g large enough whose last allocation is freed by
+ * a node nd depends on, else a new block. */
+static cudaError_t place_alloc(graph *g, node *nd, size_t bytes)
+{
+    gmem_block *best = NULL;
+    uint8_t *anc = ancestors(g, nd); /* out of memory: no reuse, a new block */
+    for (uint32_t i = 0; anc && i < g->n; i++) {
+        const node *a = g->nodes[i];
+        if (a == nd || a->type != cudaGraphNodeTypeMemAlloc)
+            continue;
+        gmem_block *b = a->u.alloc.blk;
+        if (b->owner == g->id && b->tail_free != GMEM_NONE && anc[b->tail_free] &&
+            b->size >= bytes && (!best || b->addr < best->addr))
+            best = b;
+    }
+    free(anc);
+    if (best) {
+        gmem_ref(best);
+    } else {
+        cudaError_t e = gmem_new(bytes, g->id, &best);
+        if (e)
+            return e;
+    }
+    best->tail_alloc = nd->index;
+    best->tail_free = GMEM_NONE;
+    nd->u.alloc.blk = best;
+    nd->u.alloc.bytes = bytes;
+    return cudaSuccess;
+}
+
+/* Make nd, a new node of g, free the graph allocation at ptr, under the
+ * rules CUDA documents for cudaGraphAddMemFreeNode: ptr must be the address
+ * of a graph allocation; an allocation is freed at most once in its own
+ * graph, and either there or by other graphs, never both. */
+static cudaError_t set_free(graph *g, node *nd, void *ptr, const char *who)
+{
+    gmem_block *b = ptr ? gmem_find(ptr) : NULL;
+    if (!b) {
+        cudart_say("%s: %p is not the address of a graph allocation (made by an allocation "
+                   "node, or by cudaMallocAsync in a stream capture)",
+                   who, ptr);
+        return cudaErrorInvalidValue;
+    }
+    if (b->owner == g->id) {
+        if (b->tail_free != GMEM_NONE) {
+            cudart_say("%s: the graph allocation at %p is freed in this graph already", who,
+                       ptr);
+            return cudaErrorInvalidValue;
+        }
+        if (b->freed_elsewhere) {
+            cudart_say("%s: the graph allocation at %p is freed by another graph's free node, "
+                       "so the graph that allocates it cannot free it too",
+                       who, ptr);
+            return cudaErrorInvalidValue;
+        }
+        b->tail_free = nd->index;
+        nd->u.mfree.alloc = b->tail_alloc;
+    } else {
+        if (b->tail_free != GMEM_NONE) {
+            cudart_say("%s: the graph allocation at %p is freed in the graph that allocates it, "
+                       "so no other graph can free it",
+                       who, ptr);
+            return cudaErrorInvalidValue;
+        }
+        b->freed_elsewhere = 1;
+        nd->u.mfree.alloc = GMEM_NONE;
+    }
+    gmem_ref(b);
+    nd->u.mfree.blk = b;
+    return cudaSuccess;
+}
+
 /* ---- running a graph ------------------------------------------------------------------- */
 
 static cudaError_t fill_pattern(const struct cudaMemsetParams *p)
@@ -385,6 +550,8 @@ static cudaError_t run_node(const node *nd, cudaStream_t stream)
     case cudaGraphNodeTypeHost: cudart_call_host(nd->u.host.fn, nd->u.host.userData); return cudaSuccess;
     case cudaGraphNodeTypeGraph: return run_graph(nd->u.child, NULL, stream);
     case cudaGraphNodeTypeEventRecord: cudart_event_record(nd->u.event); return cudaSuccess;
+    case cudaGraphNodeTypeMemAlloc: return gmem_map(nd->u.alloc.blk, nd->u.alloc.bytes);
+    case cudaGraphNodeTypeMemFree: return gmem_unmap(nd->u.mfree.blk);
     default: return cudaSuccess; /* empty; an event wait: earlier work is complete */
     }
 }
@@ -619,6 +786,40 @@ cudaError_t graph_capture_host(cudaStream_t s, cudaHostFn_t fn, void *data)
     if (!e)
         nd->u.host = (struct cudaHostNodeParams){fn, data};
     return e;
+}
+
+cudaError_t graph_capture_alloc(cudaStream_t s, size_t size, void **ptr)
+{
+    node *nd;
+    cudaError_t e = capture_node(s, cudaGraphNodeTypeMemAlloc, &nd);
+    if (e)
+        return e;
+    nd->type = cudaGraphNodeTypeEmpty; /* until it has its addresses */
+    nd->u.alloc.props.allocType = cudaMemAllocationTypePinned;
+    nd->u.alloc.props.location = (struct cudaMemLocation){cudaMemLocationTypeDevice, 0};
+    if ((e = place_alloc(cap_of(s)->cap->g, nd, size))) {
+        capture_undo(s, nd);
+        return e;
+    }
+    nd->type = cudaGraphNodeTypeMemAlloc;
+    *ptr = (void *)(uintptr_t)nd->u.alloc.blk->addr;
+    return cudaSuccess;
+}
+
+cudaError_t graph_capture_free(cudaStream_t s, void *ptr)
+{
+    node *nd;
+    cudaError_t e = capture_node(s, cudaGraphNodeTypeMemFree, &nd);
+    if (e)
+        return e;
+    nd->type = cudaGraphNodeTypeEmpty;
+    if ((e = set_free(cap_of(s)->cap->g, nd, ptr, "cudaFreeAsync in a stream capture"))) {
+        capture_undo(s, nd);
+        cap_of(s)->cap->invalid = 1; /* as any operation the capture cannot hold */
+        return e;
+    }
+    nd->type = cudaGraphNodeTypeMemFree;
+    return cudaSuccess;
 }
 
 static void event_capture_free(cudaEvent_t e)
@@ -965,6 +1166,11 @@ CUDART_API cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t orig
     graph *g = graph_of(originalGraph);
     if (!g)
         return cudart_leave(cudaErrorInvalidValue);
+    if (has_mem_nodes(g)) {
+        cudart_say("cudaGraphClone: a graph holding memory nodes cannot be cloned (CUDA's rule: "
+                   "its allocations' addresses are its own)");
+        return cudart_leave(cudaErrorNotSupported);
+    }
     graph *c = graph_copy(g, 1);
     if (!c)
         return cudart_leave(cudaErrorMemoryAllocation);
@@ -1083,6 +1289,12 @@ CUDART_API cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, c
     graph *child = graph_of(childGraph);
     if (!child || childGraph == graph_h)
         return cudart_leave(cudaErrorInvalidValue);
+    if (has_mem_nodes(child)) {
+        cudart_say("cudaGraphAddChildGraphNode: a graph holding memory nodes cannot be cloned "
+                   "into a child graph node (CUDA's rule); CUDA moves it with cudaGraphAddNode "
+                   "and cudaGraphChildGraphOwnershipMove, which lockstep does not support");
+        return cudart_leave(cudaErrorNotSupported);
+    }
     node *nd;
     cudaError_t e = add_node(pGraphNode, graph_h, pDependencies, numDependencies,
                              cudaGraphNodeTypeEmpty, &nd);
@@ -1142,6 +1354,108 @@ CUDART_API cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cu
 {
     return add_event_node(pGraphNode, graph_h, pDependencies, numDependencies, event,
                           cudaGraphNodeTypeWaitEvent);
+}
+
+/* The parameters of an allocation node lockstep can make: device memory of
+ * device 0, read-write for it, with no IPC handles. */
+static cudaError_t check_alloc_params(const struct cudaMemAllocNodeParams *p)
+{
+    const struct cudaMemPoolProps *pp = &p->poolProps;
+    if (p->bytesize == 0 || pp->allocType != cudaMemAllocationTypePinned ||
+        pp->handleTypes != cudaMemHandleTypeNone || p->accessDescCount > 1 ||
+        (p->accessDescCount && !p->accessDescs))
+        return cudaErrorInvalidValue; /* one device: at most one access descriptor */
+    if (pp->location.type != cudaMemLocationTypeDevice) {
+        /* host, a host NUMA node, or the current thread's (CUDA 13: 2, 3, 4) */
+        if (pp->location.type >= cudaMemLocationTypeHost && pp->location.type <= 4) {
+            cudart_say("cudaGraphAddMemAllocNode: graph allocations in host memory are not "
+                       "supported by lockstep: allocate device memory");
+            return cudaErrorNotSupported;
+        }
+        return cudaErrorInvalidValue;
+    }
+    if (pp->location.id != 0)
+        return cudaErrorInvalidDevice;
+    for (size_t i = 0; i < p->accessDescCount; i++) {
+        const struct cudaMemAccessDesc *a = &p->accessDescs[i];
+        if (a->location.type == cudaMemLocationTypeDevice && a->location.id != 0)
+            return cudaErrorInvalidDevice;
+        if (a->location.type != cudaMemLocationTypeDevice ||
+            a->flags != cudaMemAccessFlagsProtReadWrite)
+            return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
+}
+
+/* Memory nodes may not go into a child graph node's graph (CUDA's rule). */
+static int refuse_child(const graph *g, const char *who)
+{
+    if (!g || !g->owned)
+        return 0;
+    cudart_say("%s: a child graph node's graph cannot hold memory nodes", who);
+    return 1;
+}
+
+CUDART_API cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                                const cudaGraphNode_t *pDependencies,
+                                                size_t numDependencies,
+                                                struct cudaMemAllocNodeParams *nodeParams)
+{
+    if (!nodeParams)
+        return cudart_error(cudaErrorInvalidValue);
+    cudaError_t e = check_alloc_params(nodeParams);
+    if (e)
+        return cudart_error(e);
+    API_ENTER();
+    graph *g = graph_of(graph_h);
+    if (refuse_child(g, "cudaGraphAddMemAllocNode"))
+        return cudart_leave(cudaErrorInvalidValue);
+    node *nd;
+    if ((e = add_node(pGraphNode, graph_h, pDependencies, numDependencies,
+                      cudaGraphNodeTypeEmpty, &nd)))
+        return cudart_leave(e);
+    size_t n = nodeParams->accessDescCount;
+    struct cudaMemAccessDesc *access = n ? malloc(n * sizeof *access) : NULL;
+    if (n && !access) {
+        add_undo(nd);
+        return cudart_leave(cudaErrorMemoryAllocation);
+    }
+    if (n)
+        memcpy(access, nodeParams->accessDescs, n * sizeof *access);
+    if ((e = place_alloc(g, nd, nodeParams->bytesize))) {
+        free(access);
+        add_undo(nd);
+        return cudart_leave(e);
+    }
+    nd->u.alloc.props = nodeParams->poolProps;
+    nd->u.alloc.access = access;
+    nd->u.alloc.naccess = n;
+    nd->type = cudaGraphNodeTypeMemAlloc;
+    nodeParams->dptr = (void *)(uintptr_t)nd->u.alloc.blk->addr;
+    *pGraphNode = nd->handle;
+    return cudart_leave(cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                               const cudaGraphNode_t *pDependencies,
+                                               size_t numDependencies, void *dptr)
+{
+    API_ENTER();
+    graph *g = graph_of(graph_h);
+    if (refuse_child(g, "cudaGraphAddMemFreeNode"))
+        return cudart_leave(cudaErrorInvalidValue);
+    node *nd;
+    cudaError_t e = add_node(pGraphNode, graph_h, pDependencies, numDependencies,
+                             cudaGraphNodeTypeEmpty, &nd);
+    if (e)
+        return cudart_leave(e);
+    if ((e = set_free(g, nd, dptr, "cudaGraphAddMemFreeNode"))) {
+        add_undo(nd);
+        return cudart_leave(e);
+    }
+    nd->type = cudaGraphNodeTypeMemFree;
+    *pGraphNode = nd->handle;
+    return cudart_leave(cudaSuccess);
 }
 
 CUDART_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph_h, const cudaGraphNode_t *from,
@@ -1404,12 +1718,47 @@ CUDART_API cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t h,
     return cudart_leave(nd ? cudaSuccess : cudaErrorInvalidValue);
 }
 
+/* The poolProps and accessDescs returned belong to the node. */
+CUDART_API cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t h,
+                                                      struct cudaMemAllocNodeParams *p)
+{
+    if (!p)
+        return cudart_error(cudaErrorInvalidValue);
+    API_ENTER();
+    node *nd = typed(h, cudaGraphNodeTypeMemAlloc);
+    if (!nd)
+        return cudart_leave(cudaErrorInvalidValue);
+    p->poolProps = nd->u.alloc.props;
+    p->accessDescs = nd->u.alloc.access;
+    p->accessDescCount = nd->u.alloc.naccess;
+    p->bytesize = nd->u.alloc.bytes;
+    p->dptr = (void *)(uintptr_t)nd->u.alloc.blk->addr;
+    return cudart_leave(cudaSuccess);
+}
+
+/* dptr_out points to a void *, which receives the address. */
+CUDART_API cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t h, void *dptr_out)
+{
+    if (!dptr_out)
+        return cudart_error(cudaErrorInvalidValue);
+    API_ENTER();
+    node *nd = typed(h, cudaGraphNodeTypeMemFree);
+    if (!nd)
+        return cudart_leave(cudaErrorInvalidValue);
+    void *p = (void *)(uintptr_t)nd->u.mfree.blk->addr;
+    memcpy(dptr_out, &p, sizeof p);
+    return cudart_leave(cudaSuccess);
+}
+
 /* ---- the API: executable graphs --------------------------------------------------------- */
 
 static graph_exec *exec_of(cudaGraphExec_t h) { return cudart_handle_obj(h, H_GRAPH_EXEC); }
 
 static void exec_free(graph_exec *x)
 {
+    graph *src = x->src_handle ? graph_of(x->src_handle) : NULL;
+    if (src && src->id == x->src && src->nexecs)
+        src->nexecs--;
     graph_free(x->g);
     free(x->order);
     if (x->handle)
@@ -1432,14 +1781,47 @@ static int children_cyclic(const graph *g)
     return 0;
 }
 
+static int reaches(const graph *g, const uint32_t *roots, uint32_t nroots, const uint32_t *tail,
+                   uint32_t ntail);
+
+/* What cudaGraphInstantiate checks of a graph holding memory nodes: it has
+ * no other executable graph, and each free node of one of its own
+ * allocations depends on the node that allocates it. */
+static cudaError_t check_mem_graph(const graph *g)
+{
+    if (g->nexecs) {
+        cudart_say("cudaGraphInstantiate: a graph holding memory nodes can have one executable "
+                   "graph at a time; destroy the other first");
+        return cudaErrorInvalidValue;
+    }
+    for (uint32_t i = 0; i < g->n; i++) {
+        const node *f = g->nodes[i];
+        if (f->type == cudaGraphNodeTypeMemFree && f->u.mfree.alloc != GMEM_NONE &&
+            !reaches(g, f->deps, f->ndeps, &f->u.mfree.alloc, 1)) {
+            cudart_say("cudaGraphInstantiate: the free node of the graph allocation at %p does "
+                       "not depend on the allocation node that makes it",
+                       (void *)(uintptr_t)f->u.mfree.blk->addr);
+            return cudaErrorInvalidValue;
+        }
+    }
+    return cudaSuccess;
+}
+
 static cudaError_t instantiate(cudaGraphExec_t *pExec, cudaGraph_t h, unsigned long long flags)
 {
-    if (!pExec || (flags & ~0xfull))
+    if (!pExec || (flags & ~0xfull) ||
+        ((flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) &&
+         (flags & cudaGraphInstantiateFlagDeviceLaunch)))
         return cudart_error(cudaErrorInvalidValue);
     API_ENTER();
     graph *g = graph_of(h);
     if (!g)
         return cudart_leave(cudaErrorInvalidValue);
+    if (has_mem_nodes(g)) {
+        cudaError_t e = check_mem_graph(g);
+        if (e)
+            return cudart_leave(e);
+    }
     graph_exec *x = calloc(1, sizeof *x);
     if (!x)
         return cudart_leave(cudaErrorMemoryAllocation);
@@ -1452,6 +1834,9 @@ static cudaError_t instantiate(cudaGraphExec_t *pExec, cudaGraph_t h, unsigned l
             cudart_say("cudaGraphInstantiate: the graph's dependencies form a cycle");
         return cudart_leave(cycle ? cudaErrorInvalidValue : cudaErrorMemoryAllocation);
     }
+    x->flags = flags;
+    x->src_handle = g->handle;
+    g->nexecs++;
     *pExec = x->handle;
     return cudart_leave(cudaSuccess);
 }
@@ -1486,6 +1871,28 @@ CUDART_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t h)
     return cudart_leave(cudaSuccess);
 }
 
+/* Before a launch: an allocation of an earlier launch still live is freed
+ * with cudaGraphInstantiateFlagAutoFreeOnLaunch, else refused (CUDA's rule;
+ * its address could not hold two allocations). */
+static cudaError_t free_earlier(graph_exec *x)
+{
+    for (uint32_t i = 0; i < x->g->n; i++) {
+        const node *nd = x->g->nodes[i];
+        if (nd->type != cudaGraphNodeTypeMemAlloc || !nd->u.alloc.blk->live_bytes)
+            continue;
+        if (!(x->flags & cudaGraphInstantiateFlagAutoFreeOnLaunch)) {
+            cudart_say("cudaGraphLaunch: the graph allocation at %p of an earlier launch is "
+                       "still live: free it (cudaFree, cudaFreeAsync, a free node) before "
+                       "launching the graph again, or instantiate it with "
+                       "cudaGraphInstantiateFlagAutoFreeOnLaunch",
+                       (void *)(uintptr_t)nd->u.alloc.blk->addr);
+            return cudaErrorInvalidValue;
+        }
+        gmem_unmap(nd->u.alloc.blk);
+    }
+    return cudaSuccess;
+}
+
 CUDART_API cudaError_t cudaGraphLaunch(cudaGraphExec_t h, cudaStream_t stream)
 {
     API_ENTER();
@@ -1496,6 +1903,12 @@ CUDART_API cudaError_t cudaGraphLaunch(cudaGraphExec_t h, cudaStream_t stream)
         return cudart_leave(cudaErrorInvalidResourceHandle);
     if (graph_capturing(stream)) {
         /* launching a graph into a capture records it as a child graph */
+        if (has_mem_nodes(x->g)) {
+            cudart_say("cudaGraphLaunch in a stream capture: a graph holding memory nodes "
+                       "cannot become a child graph node");
+            graph_capture_refuse(stream);
+            return cudart_leave(cudaErrorNotSupported);
+        }
         node *nd;
         cudaError_t e = capture_node(stream, cudaGraphNodeTypeEmpty, &nd);
         if (e)
@@ -1508,11 +1921,26 @@ CUDART_API cudaError_t cudaGraphLaunch(cudaGraphExec_t h, cudaStream_t stream)
         nd->type = cudaGraphNodeTypeGraph;
         return cudart_leave(cudaSuccess);
     }
+    cudaError_t e = free_earlier(x);
+    if (e)
+        return cudart_leave(e);
     x->running++;
-    cudaError_t e = run_graph(x->g, x->order, stream);
+    e = run_graph(x->g, x->order, stream);
     if (--x->running == 0 && x->doomed)
         exec_free(x);
     return cudart_leave(e);
+}
+
+CUDART_API cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t h, unsigned long long *flags)
+{
+    if (!flags)
+        return cudart_error(cudaErrorInvalidValue);
+    API_ENTER();
+    graph_exec *x = exec_of(h);
+    if (!x)
+        return cudart_leave(cudaErrorInvalidValue);
+    *flags = x->flags;
+    return cudart_leave(cudaSuccess);
 }
 
 CUDART_API cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t h, cudaStream_t stream)
@@ -1615,6 +2043,10 @@ CUDART_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hx, cudaGraph_t hg,
             result = cudaGraphExecUpdateErrorTopologyChanged;
         else if (a->type == cudaGraphNodeTypeGraph)
             result = cudaGraphExecUpdateErrorNotSupported;
+        else if ((a->type == cudaGraphNodeTypeMemAlloc &&
+                  (a->u.alloc.blk != b->u.alloc.blk || a->u.alloc.bytes != b->u.alloc.bytes)) ||
+                 (a->type == cudaGraphNodeTypeMemFree && a->u.mfree.blk != b->u.mfree.blk))
+            result = cudaGraphExecUpdateErrorParametersChanged; /* an allocation is its address */
     }
     if (result == cudaGraphExecUpdateSuccess && x->running)
         result = cudaGraphExecUpdateError; /* a host node of a launch runs now */

@@ -11,6 +11,11 @@
  * What a pool does count is exact: the bytes its allocations hold now and at
  * their high-water mark (cudaMemPoolAttrUsedMemCurrent / High).
  *
+ * In a stream capture, cudaMallocAsync and cudaFreeAsync make graph memory
+ * nodes instead (graph.c); that memory is the graph allocator's
+ * (graphmem.c), not the pool's, and cudaFree and cudaFreeAsync free a live
+ * graph allocation through it.
+ *
  * Pools are checked handles (H_POOL) like streams and events.  All state
  * here is process-wide and guarded by the runtime's lock.
  */
@@ -72,15 +77,12 @@ static cudaError_t pool_malloc(void **ptr, size_t size, mem_pool *pool, cudaStre
         return cudaErrorInvalidResourceHandle;
     if (!pool)
         return cudaErrorInvalidValue;
-    if (graph_capturing(stream)) {
-        cudart_say("cudaMallocAsync in a stream being captured (a graph memory node) is not "
-                   "supported by lockstep: allocate before the capture begins");
-        return graph_capture_refuse(stream);
-    }
     if (size == 0) {
         *ptr = NULL;
         return cudaSuccess;
     }
+    if (graph_capturing(stream)) /* an allocation node (its properties: the pool's) */
+        return graph_capture_alloc(stream, size, ptr);
     if (nallocs == capallocs) {
         size_t c = capallocs ? 2 * capallocs : 64;
         pool_alloc *n = realloc(allocs, c * sizeof *n);
@@ -177,11 +179,10 @@ CUDART_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
         return cudart_leave(cudaErrorInvalidResourceHandle);
     if (!devPtr)
         return cudart_leave(cudaSuccess);
-    if (graph_capturing(stream)) {
-        cudart_say("cudaFreeAsync in a stream being captured (a graph memory node) is not "
-                   "supported by lockstep: free after the capture ends");
-        return cudart_leave(graph_capture_refuse(stream));
-    }
+    if (graph_capturing(stream)) /* a free node */
+        return cudart_leave(graph_capture_free(stream, devPtr));
+    if (!gmem_free(devPtr)) /* a graph allocation */
+        return cudart_leave(cudaSuccess);
     if (lockstep_free(cudart_device(), (lockstep_dptr)(uintptr_t)devPtr) != LOCKSTEP_SUCCESS)
         return cudart_leave(cudaErrorInvalidValue);
     mempool_forget(devPtr);

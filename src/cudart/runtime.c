@@ -1063,6 +1063,8 @@ CUDART_API cudaError_t cudaFree(void *devPtr)
         *h = rt.hosts[--rt.nhosts];
         LEAVE(cudaSuccess);
     }
+    if (!gmem_free(devPtr)) /* a graph allocation, live */
+        LEAVE(cudaSuccess);
     if (lockstep_free(rt.dev, (lockstep_dptr)(uintptr_t)devPtr) != LOCKSTEP_SUCCESS)
         LEAVE(cudaErrorInvalidDevicePointer);
     mempool_forget(devPtr); /* cudaFree may free what cudaMallocAsync gave */
@@ -2135,6 +2137,7 @@ CUDART_API cudaError_t cudaDeviceReset(void)
                 munmap(rt.hosts[i].ptr, rt.hosts[i].size);
         }
         rt.nhosts = 0;
+        gmem_reset();
         cudart_free_user_allocations(rt.dev);
         mempool_reset();
         cudart_texture_reset();

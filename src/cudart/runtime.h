@@ -7,6 +7,7 @@
 #define LOCKSTEP_CUDART_RUNTIME_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cudart/cuda_abi.h"
 #include "lockstep.h"
@@ -90,6 +91,48 @@ int graph_capture_event_record(cudaEvent_t e, cudaStream_t s);
 cudaError_t graph_capture_event_wait(cudaStream_t s, cudaEvent_t e);
 /* Drop an event's or stream's capture state at its destruction. */
 void graph_forget(const void *h, int kind);
+/* cudaMallocAsync / cudaFreeAsync in capturing stream s: an allocation node
+ * (its address in *ptr) or a free node. */
+cudaError_t graph_capture_alloc(cudaStream_t s, size_t size, void **ptr);
+cudaError_t graph_capture_free(cudaStream_t s, void *ptr);
+
+/* ---- graphmem.c: the graph allocator, behind graph memory nodes (lock held) ----------
+ * Each allocation node names a block: device addresses reserved when the
+ * node is made, fixed for as long as a node (in a graph or an executable
+ * graph) names the block or an allocation is live in it.  Running an
+ * allocation node maps memory there; a free node, cudaFreeAsync or cudaFree
+ * unmaps it.  The allocator keeps the memory after a free (reserved), for
+ * the next allocation, until cudaDeviceGraphMemTrim. */
+enum { GMEM_NONE = UINT32_MAX };
+typedef struct gmem_block {
+    lockstep_dptr addr;
+    size_t size;            /* bytes of addresses reserved (a multiple of 256) */
+    size_t live_bytes;      /* the live allocation's bytes; 0 when none is live */
+    uint32_t refs;          /* nodes naming it, in graphs and executable graphs */
+    /* graph.c's, for the rules of graph.c's memory nodes: the graph whose
+     * allocation nodes use the block; in that graph, the last allocation
+     * node placed in it and the node freeing that allocation (GMEM_NONE:
+     * none yet); whether another graph has a free node for it. */
+    uint64_t owner;
+    uint32_t tail_alloc, tail_free;
+    uint8_t freed_elsewhere;
+} gmem_block;
+/* A new block of at least `bytes` with one reference: 0, or an error. */
+cudaError_t gmem_new(size_t bytes, uint64_t owner, gmem_block **out);
+void gmem_ref(gmem_block *b);
+/* Drop a reference; a block neither named nor live goes. */
+void gmem_unref(gmem_block *b);
+/* The block whose addresses start at ptr, or NULL. */
+gmem_block *gmem_find(const void *ptr);
+/* An allocation node runs: `bytes` of memory live at b's address. */
+cudaError_t gmem_map(gmem_block *b, size_t bytes);
+/* The allocation in b ends (a free node, cudaFree, auto-free on launch). */
+cudaError_t gmem_unmap(gmem_block *b);
+/* cudaFree / cudaFreeAsync of ptr: 0 if it was a live graph allocation
+ * (now freed), -1 if ptr is none. */
+int gmem_free(const void *ptr);
+/* cudaDeviceReset: every graph allocation is freed and its memory released. */
+void gmem_reset(void);
 
 /* ---- mempool.c (lock held) ---- */
 /* ptr was freed (cudaFree): out of its pool's count; -1 if not a pool's. */

@@ -62,6 +62,17 @@
  * Freed blocks.  The last FREED_RING freed device blocks are kept in a ring
  * so that a fault can be diagnosed as a use after free (devmem_freed).
  *
+ * Reserved ranges.  devmem_reserve carves a block out of the free tree as an
+ * allocation would, but records it nowhere: a reserved range is simply
+ * address space in neither tree, which the caller remembers.  Mapping puts
+ * a record (marked `reserved`) into the live tree without touching the free
+ * tree or `used`; unmapping takes it out again, zeroes its bytes and puts
+ * it in the freed ring, so an access afterwards is diagnosed as a use after
+ * free.  devmem_unreserve checks that the range is in neither tree before
+ * merging it back into the free ranges.  Memory for such ranges is counted
+ * by the caller's explicit devmem_charge / devmem_uncharge, which move
+ * `used` within the capacity.
+ *
  * Nothing here aborts: host out-of-memory is returned as -1 / NULL and
  * leaves the structure as it was.
  */
@@ -719,19 +730,11 @@ static devmem_alloc *live_at(const devmem *dm, uint64_t base)
     return x != NIL && dm->rec.v[x].base == base ? &dm->rec.v[x] : NULL;
 }
 
-int devmem_alloc_block(devmem *dm, uint64_t size, uint64_t align, uint32_t tag, uint64_t *addr)
+/* Take the first range of free address space where an `align`-aligned block
+ * of rsize bytes fits (the free tree must have room for one more node:
+ * tree_reserve first): 0 and its start, or -1 (none fits; nothing changed). */
+static int carve(devmem *dm, uint64_t rsize, uint64_t align, uint64_t *addr)
 {
-    if (size == 0 || size > dm->capacity || (align & (align - 1)) || align > DEVMEM_MAX_CAPACITY)
-        return -1;
-    if (align < ALLOC_GRAIN)
-        align = ALLOC_GRAIN;
-    uint64_t rsize = align_up64(size, ALLOC_GRAIN);
-    if (rsize > dm->capacity - dm->used)
-        return -1;
-    /* Both trees may grow by one node; reserve first so that a failure
-     * leaves everything unchanged. */
-    if (tree_reserve(&dm->free) || live_reserve(dm))
-        return -2;
     uint32_t x = tree_fit(&dm->free, dm->free.root, rsize, align);
     if (x == NIL)
         return -1;
@@ -751,6 +754,51 @@ int devmem_alloc_block(devmem *dm, uint64_t size, uint64_t align, uint32_t tag, 
     } else {
         tree_erase(&dm->free, base);
     }
+    *addr = start;
+    return 0;
+}
+
+/* Put the rounded block [addr, addr + rsize) back into the free tree (which
+ * must have room for one more node), merging it with the free ranges it
+ * touches. */
+static void give_back(devmem *dm, uint64_t addr, uint64_t rsize)
+{
+    tree *f = &dm->free;
+    uint32_t p = tree_floor(f, addr), n = tree_above(f, addr);
+    int join_prev = p != NIL && f->n.v[p].key + f->n.v[p].size == addr;
+    int join_next = n != NIL && addr + rsize == f->n.v[n].key;
+    if (join_prev && join_next) {
+        f->n.v[p].size += rsize + f->n.v[n].size;
+        tree_erase(f, f->n.v[n].key);
+        refresh_at(f, f->root, f->n.v[p].key);
+    } else if (join_prev) {
+        f->n.v[p].size += rsize;
+        refresh_at(f, f->root, f->n.v[p].key);
+    } else if (join_next) {
+        f->n.v[n].key = addr; /* still above p */
+        f->n.v[n].size += rsize;
+        refresh_at(f, f->root, addr);
+    } else {
+        tree_insert(f, addr, rsize);
+    }
+}
+
+int devmem_alloc_block(devmem *dm, uint64_t size, uint64_t align, uint32_t tag, uint64_t *addr)
+{
+    if (size == 0 || size > dm->capacity || (align & (align - 1)) || align > DEVMEM_MAX_CAPACITY)
+        return -1;
+    if (align < ALLOC_GRAIN)
+        align = ALLOC_GRAIN;
+    uint64_t rsize = align_up64(size, ALLOC_GRAIN);
+    if (rsize > dm->capacity - dm->used)
+        return -1;
+    /* Both trees may grow by one node; reserve first so that a failure
+     * leaves everything unchanged. */
+    if (tree_reserve(&dm->free) || live_reserve(dm))
+        return -2;
+    uint64_t start;
+    if (carve(dm, rsize, align, &start))
+        return -1;
     live_add(dm, (devmem_alloc){.base = start, .size = size, .phys = start, .tag = tag});
     dm->used += rsize;
     *addr = start;
@@ -825,7 +873,7 @@ int devmem_unmap_host(devmem *dm, void *host)
 int devmem_free_block(devmem *dm, uint64_t addr)
 {
     devmem_alloc *a = live_at(dm, addr);
-    if (!a || a->host)
+    if (!a || a->host || a->reserved)
         return -1;
     /* Growing the free tree happens first: if it fails, nothing changed. */
     if (tree_reserve(&dm->free))
@@ -835,27 +883,7 @@ int devmem_free_block(devmem *dm, uint64_t addr)
     live_remove(dm, addr);
     dm->used -= rsize;
     zero_range(dm, addr - ADDR_GLOBAL_BASE, rsize);
-
-    /* Insert [addr, addr + rsize) into the free tree, merging with the
-     * neighbours it touches. */
-    tree *f = &dm->free;
-    uint32_t p = tree_floor(f, addr), n = tree_above(f, addr);
-    int join_prev = p != NIL && f->n.v[p].key + f->n.v[p].size == addr;
-    int join_next = n != NIL && addr + rsize == f->n.v[n].key;
-    if (join_prev && join_next) {
-        f->n.v[p].size += rsize + f->n.v[n].size;
-        tree_erase(f, f->n.v[n].key);
-        refresh_at(f, f->root, f->n.v[p].key);
-    } else if (join_prev) {
-        f->n.v[p].size += rsize;
-        refresh_at(f, f->root, f->n.v[p].key);
-    } else if (join_next) {
-        f->n.v[n].key = addr; /* still above p */
-        f->n.v[n].size += rsize;
-        refresh_at(f, f->root, addr);
-    } else {
-        tree_insert(f, addr, rsize);
-    }
+    give_back(dm, addr, rsize);
     return 0;
 }
 
@@ -945,6 +973,85 @@ const devmem_alloc *devmem_freed(const devmem *dm, uint64_t addr)
             return live_overlaps(dm, a->base, align_up64(a->size, ALLOC_GRAIN)) ? NULL : a;
     }
     return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reserved ranges                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Does any free range overlap [base, base + rsize)?  Free ranges are
+ * disjoint: only the one with the highest key below the end can. */
+static int free_overlaps(const devmem *dm, uint64_t base, uint64_t rsize)
+{
+    uint32_t x = tree_floor(&dm->free, base + rsize - 1);
+    return x != NIL && dm->free.n.v[x].key + dm->free.n.v[x].size > base;
+}
+
+/* Is [addr, addr + rsize) a 256-aligned range of the allocator's address
+ * space, neither free nor allocated (a reserved one, or part of one)? */
+static int reserved_range(const devmem *dm, uint64_t addr, uint64_t rsize)
+{
+    uint64_t usable = dm->capacity & ~(ALLOC_GRAIN - 1);
+    return rsize && !(addr & (ALLOC_GRAIN - 1)) && addr >= ADDR_GLOBAL_BASE &&
+           addr - ADDR_GLOBAL_BASE <= usable && rsize <= usable - (addr - ADDR_GLOBAL_BASE) &&
+           !free_overlaps(dm, addr, rsize) && !live_overlaps(dm, addr, rsize);
+}
+
+int devmem_reserve(devmem *dm, uint64_t size, uint64_t *addr)
+{
+    if (size == 0 || size > dm->capacity)
+        return -1;
+    if (tree_reserve(&dm->free))
+        return -2;
+    return carve(dm, align_up64(size, ALLOC_GRAIN), ALLOC_GRAIN, addr);
+}
+
+int devmem_unreserve(devmem *dm, uint64_t addr, uint64_t size)
+{
+    uint64_t rsize = align_up64(size, ALLOC_GRAIN);
+    if (size == 0 || !reserved_range(dm, addr, rsize) || tree_reserve(&dm->free))
+        return -1;
+    give_back(dm, addr, rsize); /* its bytes are zero: never written, or unmapped */
+    return 0;
+}
+
+int devmem_map_reserved(devmem *dm, uint64_t addr, uint64_t size, uint32_t tag)
+{
+    if (size == 0 || size > dm->capacity ||
+        !reserved_range(dm, addr, align_up64(size, ALLOC_GRAIN)))
+        return -1;
+    if (live_reserve(dm))
+        return -2;
+    live_add(dm, (devmem_alloc){.base = addr, .size = size, .phys = addr, .tag = tag,
+                                .reserved = 1});
+    return 0;
+}
+
+int devmem_unmap_reserved(devmem *dm, uint64_t addr)
+{
+    devmem_alloc *a = live_at(dm, addr);
+    if (!a || !a->reserved)
+        return -1;
+    dm->freed[dm->freed_n++ & (FREED_RING - 1)] = *a;
+    uint64_t rsize = align_up64(a->size, ALLOC_GRAIN);
+    live_remove(dm, addr);
+    zero_range(dm, addr - ADDR_GLOBAL_BASE, rsize);
+    return 0;
+}
+
+int devmem_charge(devmem *dm, uint64_t bytes)
+{
+    uint64_t rsize = align_up64(bytes, ALLOC_GRAIN);
+    if (bytes > dm->capacity || rsize > dm->capacity - dm->used)
+        return -1;
+    dm->used += rsize;
+    return 0;
+}
+
+void devmem_uncharge(devmem *dm, uint64_t bytes)
+{
+    uint64_t rsize = align_up64(bytes, ALLOC_GRAIN);
+    dm->used -= MIN(rsize, dm->used);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -27,6 +27,8 @@ typedef struct devmem_alloc {
     uint64_t size;  /* bytes asked for (accesses beyond are illegal) */
     uint64_t phys;  /* modelled physical address of base (see devmem_phys) */
     uint32_t tag;   /* caller's label (e.g. 0 = cudaMalloc, 1 = module variable) */
+    uint8_t reserved; /* mapped in a reserved range (devmem_map_reserved): only
+                         devmem_unmap_reserved ends it, never devmem_free_block */
     uint8_t *host;  /* a mapped host buffer (devmem_map_host), else NULL */
 } devmem_alloc;
 
@@ -39,9 +41,36 @@ void devmem_destroy(devmem *dm);
  * Returns 0 and the address, -1 (no room: capacity or fragmentation), or
  * -2 (host memory exhausted). */
 int devmem_alloc_block(devmem *dm, uint64_t size, uint64_t align, uint32_t tag, uint64_t *addr);
-/* Free the allocation whose base is addr: 0, or -1 if addr is not one.
- * Its bytes read as zero afterwards; pages wholly inside it are released. */
+/* Free the allocation whose base is addr: 0, or -1 if addr is not one (or
+ * is mapped in a reserved range).  Its bytes read as zero afterwards; pages
+ * wholly inside it are released. */
 int devmem_free_block(devmem *dm, uint64_t addr);
+
+/* Reserved ranges: a GPU's virtual memory in miniature, for allocations
+ * whose address is fixed long before their memory exists (CUDA graph
+ * allocations).  devmem_reserve takes a range of address space out of the
+ * free ranges, placed as devmem_alloc_block places blocks (first fit, 256
+ * bytes), without allocating it: nothing is live there, so an access to it
+ * is an error, and it counts as no memory used.  devmem_map_reserved makes
+ * [addr, addr+size) inside a reserved range a live allocation;
+ * devmem_unmap_reserved ends it (its bytes are zeroed and it is remembered
+ * for devmem_freed, like a freed block) and leaves the range reserved;
+ * devmem_unreserve gives a range with nothing mapped in it back to the free
+ * ranges.  Memory is counted apart from mapping, with devmem_charge and
+ * devmem_uncharge, so that a caller can keep the memory of a range while
+ * nothing is mapped in it, as a GPU's graph allocator keeps its physical
+ * memory until it is trimmed.  Each returns 0; devmem_reserve -1 (no range
+ * fits) or -2 (host out of memory); devmem_map_reserved -1 (not inside a
+ * reserved range, or mapped already) or -2; devmem_unreserve -1 (not a
+ * reserved range with nothing mapped, or host out of memory);
+ * devmem_unmap_reserved -1 (addr is no mapping in a reserved range);
+ * devmem_charge -1 (it would exceed the capacity). */
+int devmem_reserve(devmem *dm, uint64_t size, uint64_t *addr);
+int devmem_unreserve(devmem *dm, uint64_t addr, uint64_t size);
+int devmem_map_reserved(devmem *dm, uint64_t addr, uint64_t size, uint32_t tag);
+int devmem_unmap_reserved(devmem *dm, uint64_t addr);
+int devmem_charge(devmem *dm, uint64_t bytes);   /* bytes rounded up to 256 */
+void devmem_uncharge(devmem *dm, uint64_t bytes);
 
 /* Map a host buffer into the device address space at its own address, as
  * unified virtual addressing does for pinned and managed memory: device
@@ -106,7 +135,8 @@ int devmem_fill(devmem *dm, uint64_t addr, uint8_t value, uint64_t n);
 int devmem_copy(devmem *dm, uint64_t dst, uint64_t src, uint64_t n); /* overlapping ok */
 
 uint64_t devmem_capacity(const devmem *dm);
-uint64_t devmem_used(const devmem *dm);           /* sum of rounded live allocation sizes */
+uint64_t devmem_used(const devmem *dm); /* rounded sizes of the live allocations (but the
+                                           mappings in reserved ranges), plus what is charged */
 uint64_t devmem_resident_bytes(const devmem *dm); /* host bytes in allocated pages */
 size_t devmem_alloc_count(const devmem *dm);
 

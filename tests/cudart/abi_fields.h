@@ -243,8 +243,16 @@
     F(cudaMemAccessDesc, location) \
     F(cudaMemAccessDesc, flags) \
 
+#define FIELDS_cudaMemAllocNodeParams(F) \
+    F(cudaMemAllocNodeParams, poolProps) \
+    F(cudaMemAllocNodeParams, accessDescs) \
+    F(cudaMemAllocNodeParams, accessDescCount) \
+    F(cudaMemAllocNodeParams, bytesize) \
+    F(cudaMemAllocNodeParams, dptr) \
+
 #define STRUCTS_MORE(F) \
     FIELDS_cudaMemAccessDesc(F) \
+    FIELDS_cudaMemAllocNodeParams(F) \
     FIELDS_cudaPointerAttributes(F) \
     FIELDS_cudaLaunchAttribute_st(F) \
     FIELDS_cudaLaunchConfig_st(F) \
@@ -264,6 +272,7 @@
 
 #define SIZES(Z) \
     Z(cudaMemAccessDesc) \
+    Z(cudaMemAllocNodeParams) \
     Z(cudaPointerAttributes) \
     Z(cudaLaunchAttribute_st) \
     Z(cudaLaunchConfig_st) \
@@ -398,8 +407,10 @@
     E(cudaMemPoolAttrUsedMemCurrent) \
     E(cudaMemPoolAttrUsedMemHigh) \
     E(cudaMemAllocationTypePinned) \
+    E(cudaMemAllocationTypeManaged) \
     E(cudaMemHandleTypeNone) \
     E(cudaMemLocationTypeDevice) \
+    E(cudaMemLocationTypeHost) \
     E(cudaGraphNodeTypeKernel) \
     E(cudaGraphNodeTypeMemcpy) \
     E(cudaGraphNodeTypeMemset) \
@@ -408,6 +419,16 @@
     E(cudaGraphNodeTypeEmpty) \
     E(cudaGraphNodeTypeWaitEvent) \
     E(cudaGraphNodeTypeEventRecord) \
+    E(cudaGraphNodeTypeMemAlloc) \
+    E(cudaGraphNodeTypeMemFree) \
+    E(cudaGraphInstantiateFlagAutoFreeOnLaunch) \
+    E(cudaGraphInstantiateFlagUpload) \
+    E(cudaGraphInstantiateFlagDeviceLaunch) \
+    E(cudaGraphInstantiateFlagUseNodePriority) \
+    E(cudaGraphMemAttrUsedMemCurrent) \
+    E(cudaGraphMemAttrUsedMemHigh) \
+    E(cudaGraphMemAttrReservedMemCurrent) \
+    E(cudaGraphMemAttrReservedMemHigh) \
     E(cudaStreamCaptureStatusNone) \
     E(cudaStreamCaptureStatusActive) \
     E(cudaStreamCaptureStatusInvalidated) \

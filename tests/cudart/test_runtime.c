@@ -511,6 +511,325 @@ static void test_graphs(void)
     cudaFree(d);
 }
 
+/* The graph allocator's counters (graphmem.c). */
+static uint64_t gmem_attr(int attr)
+{
+    uint64_t v = ~0ull;
+    CHECK(cudaDeviceGetGraphMemAttribute(0, attr, &v) == cudaSuccess);
+    return v;
+}
+
+/* Graph memory nodes: explicit and captured allocation and free nodes,
+ * fixed addresses reused within a graph, allocations outliving their
+ * graph, auto-free on launch, the rules and their error codes, the
+ * allocator's accounting, and a kernel touching an allocation that is not
+ * live. */
+static void test_graph_memory(void)
+{
+    unsigned c = 0, n = 64, k = 2, h[64];
+    CHECK(cudaMemcpyFromSymbol(&c, &host_counter, 4, 0, cudaMemcpyDeviceToHost) == cudaSuccess);
+    size_t free0, total;
+    CHECK(cudaMemGetInfo(&free0, &total) == cudaSuccess);
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrUsedMemCurrent), 0);
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrReservedMemCurrent), 0);
+
+    /* the parameters lockstep refuses, each with CUDA's code */
+    struct cudaMemAllocNodeParams ap;
+    memset(&ap, 0, sizeof ap);
+    ap.poolProps.allocType = cudaMemAllocationTypePinned;
+    ap.poolProps.location = (struct cudaMemLocation){cudaMemLocationTypeDevice, 0};
+    ap.bytesize = sizeof h;
+    cudaGraph_t g;
+    cudaGraphNode_t an, up, kn, down, fn, bad;
+    CHECK(cudaGraphCreate(&g, 0) == cudaSuccess);
+    CHECK(cudaGraphAddMemAllocNode(&an, g, NULL, 0, NULL) == cudaErrorInvalidValue);
+    ap.bytesize = 0;
+    CHECK(cudaGraphAddMemAllocNode(&an, g, NULL, 0, &ap) == cudaErrorInvalidValue);
+    ap.bytesize = sizeof h;
+    ap.poolProps.handleTypes = 1; /* a POSIX file descriptor: IPC */
+    CHECK(cudaGraphAddMemAllocNode(&an, g, NULL, 0, &ap) == cudaErrorInvalidValue);
+    ap.poolProps.handleTypes = cudaMemHandleTypeNone;
+    ap.poolProps.location.id = 1;
+    CHECK(cudaGraphAddMemAllocNode(&an, g, NULL, 0, &ap) == cudaErrorInvalidDevice);
+    ap.poolProps.location = (struct cudaMemLocation){cudaMemLocationTypeHost, 0};
+    CHECK(cudaGraphAddMemAllocNode(&an, g, NULL, 0, &ap) == cudaErrorNotSupported);
+    ap.poolProps.location = (struct cudaMemLocation){cudaMemLocationTypeDevice, 0};
+    struct cudaMemAccessDesc acc = {{cudaMemLocationTypeDevice, 1},
+                                    cudaMemAccessFlagsProtReadWrite};
+    ap.accessDescs = &acc;
+    ap.accessDescCount = 1;
+    CHECK(cudaGraphAddMemAllocNode(&an, g, NULL, 0, &ap) == cudaErrorInvalidDevice);
+    acc.location.id = 0;
+    size_t count = 9;
+    CHECK(cudaGraphGetNodes(g, NULL, &count) == cudaSuccess && count == 0); /* none was added */
+
+    /* alloc -> copy in -> scale -> copy out -> free, launched three times */
+    CHECK(cudaGraphAddMemAllocNode(&an, g, NULL, 0, &ap) == cudaSuccess);
+    unsigned *d = ap.dptr;
+    CHECK(d != NULL);
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrReservedMemCurrent), 0); /* addresses only */
+    unsigned probe = 0;
+    CHECK(cudaMemcpy(&probe, d, 4, cudaMemcpyDeviceToHost) == cudaErrorInvalidDevicePointer);
+    CHECK(cudaMemcpy(&probe, d, 4, cudaMemcpyDefault) == cudaErrorInvalidValue); /* not live */
+    cudaGetLastError();
+    for (unsigned i = 0; i < 64; i++)
+        h[i] = i;
+    CHECK(cudaGraphAddMemcpyNode1D(&up, g, &an, 1, d, h, sizeof h, cudaMemcpyHostToDevice) ==
+          cudaSuccess);
+    void *args[] = {&d, &n, &k};
+    struct cudaKernelNodeParams kp = {&host_scale, {1, 1, 1}, {64, 1, 1}, 0, args, NULL};
+    CHECK(cudaGraphAddKernelNode(&kn, g, &up, 1, &kp) == cudaSuccess);
+    CHECK(cudaGraphAddMemcpyNode1D(&down, g, &kn, 1, h, d, sizeof h, cudaMemcpyDeviceToHost) ==
+          cudaSuccess);
+    CHECK(cudaGraphAddMemFreeNode(&fn, g, &down, 1, d) == cudaSuccess);
+    CHECK(cudaGraphAddMemFreeNode(&bad, g, &down, 1, d) == cudaErrorInvalidValue); /* twice */
+    CHECK(cudaGraphAddMemFreeNode(&bad, g, NULL, 0, h) == cudaErrorInvalidValue); /* not one */
+    CHECK(cudaGraphAddMemFreeNode(&bad, g, NULL, 0, d + 1) == cudaErrorInvalidValue);
+    int type = -1;
+    CHECK(cudaGraphNodeGetType(an, &type) == cudaSuccess && type == cudaGraphNodeTypeMemAlloc);
+    CHECK(cudaGraphNodeGetType(fn, &type) == cudaSuccess && type == cudaGraphNodeTypeMemFree);
+    struct cudaMemAllocNodeParams got;
+    CHECK(cudaGraphMemAllocNodeGetParams(an, &got) == cudaSuccess);
+    CHECK(got.dptr == d && got.bytesize == sizeof h && got.accessDescCount == 1 &&
+          got.accessDescs && got.accessDescs[0].flags == cudaMemAccessFlagsProtReadWrite &&
+          got.poolProps.allocType == cudaMemAllocationTypePinned);
+    void *fp = NULL;
+    CHECK(cudaGraphMemFreeNodeGetParams(fn, &fp) == cudaSuccess && fp == d);
+    CHECK(cudaGraphMemFreeNodeGetParams(an, &fp) == cudaErrorInvalidValue);
+    CHECK(cudaGraphMemAllocNodeGetParams(fn, &got) == cudaErrorInvalidValue);
+    cudaGraph_t cl;
+    CHECK(cudaGraphClone(&cl, g) == cudaErrorNotSupported);
+    cudaGraph_t parent;
+    cudaGraphNode_t cn;
+    CHECK(cudaGraphCreate(&parent, 0) == cudaSuccess);
+    CHECK(cudaGraphAddChildGraphNode(&cn, parent, NULL, 0, g) == cudaErrorNotSupported);
+    cudaGraphExec_t x, x2;
+    CHECK(cudaGraphInstantiate(&x, g, cudaGraphInstantiateFlagAutoFreeOnLaunch |
+                                          cudaGraphInstantiateFlagDeviceLaunch) ==
+          cudaErrorInvalidValue);
+    CHECK(cudaGraphInstantiate(&x, g, 0) == cudaSuccess);
+    CHECK(cudaGraphInstantiate(&x2, g, 0) == cudaErrorInvalidValue); /* one at a time */
+    cudaGetLastError();
+    for (int round = 0; round < 3; round++) {
+        for (unsigned i = 0; i < 64; i++)
+            h[i] = i + (unsigned)round;
+        CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);
+        for (unsigned i = 0; i < 64; i++)
+            CHECK_EQ_U64(h[i], (i + (unsigned)round) * 2 + c);
+        CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrUsedMemCurrent), 0);
+    }
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrUsedMemHigh), sizeof h);
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrReservedMemCurrent), 256); /* kept after the free */
+    size_t free1;
+    CHECK(cudaMemGetInfo(&free1, &total) == cudaSuccess);
+    CHECK_EQ_U64(free0 - free1, 256); /* the allocator holds the memory */
+    CHECK(cudaDeviceGraphMemTrim(0) == cudaSuccess);
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrReservedMemCurrent), 0);
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrReservedMemHigh), 256);
+    CHECK(cudaMemGetInfo(&free1, &total) == cudaSuccess);
+    CHECK_EQ_U64(free1, free0);
+    CHECK(cudaGraphExecUpdate(x, g, NULL) == cudaSuccess); /* the same allocations */
+    CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);        /* takes the memory again */
+    CHECK_EQ_U64(h[5], ((5 + 2) * 2 + c) * 2 + c); /* the last round's output, scaled again */
+    CHECK(cudaGraphExecDestroy(x) == cudaSuccess);
+    CHECK(cudaGraphInstantiate(&x2, g, 0) == cudaSuccess);
+    CHECK(cudaGraphExecDestroy(x2) == cudaSuccess);
+    /* a free node that does not depend on its allocation node */
+    cudaGraph_t g3;
+    cudaGraphNode_t a3, f3;
+    CHECK(cudaGraphCreate(&g3, 0) == cudaSuccess);
+    CHECK(cudaGraphAddMemAllocNode(&a3, g3, NULL, 0, &ap) == cudaSuccess);
+    CHECK(cudaGraphAddMemFreeNode(&f3, g3, NULL, 0, ap.dptr) == cudaSuccess);
+    CHECK(cudaGraphInstantiate(&x, g3, 0) == cudaErrorInvalidValue);
+    CHECK(cudaGraphAddDependencies(g3, &a3, &f3, NULL, 1) == cudaSuccess);
+    CHECK(cudaGraphInstantiate(&x, g3, 0) == cudaSuccess);
+    CHECK(cudaGraphExecUpdate(x, g, NULL) == cudaErrorGraphExecUpdateFailure); /* other nodes */
+    cudaGraphExecUpdateResultInfo info;
+    CHECK(cudaGraphExecUpdate(x, g3, &info) == cudaSuccess);
+    CHECK(cudaGraphExecDestroy(x) == cudaSuccess);
+    /* another graph cannot free an allocation its own graph frees */
+    CHECK(cudaGraphAddMemFreeNode(&bad, parent, NULL, 0, ap.dptr) == cudaErrorInvalidValue);
+    CHECK(cudaGraphDestroy(g3) == cudaSuccess);
+    cudaGetLastError();
+
+    /* addresses: reused after a free the new node depends on, not otherwise */
+    cudaGraph_t r;
+    cudaGraphNode_t ra, rf, rb, rc;
+    CHECK(cudaGraphCreate(&r, 0) == cudaSuccess);
+    CHECK(cudaGraphAddMemAllocNode(&ra, r, NULL, 0, &ap) == cudaSuccess);
+    void *pa = ap.dptr;
+    CHECK(cudaGraphAddMemFreeNode(&rf, r, &ra, 1, pa) == cudaSuccess);
+    CHECK(cudaGraphAddMemAllocNode(&rc, r, NULL, 0, &ap) == cudaSuccess);
+    CHECK(ap.dptr != pa); /* may be live at once */
+    void *pc = ap.dptr;
+    ap.bytesize = 4 * sizeof h;
+    CHECK(cudaGraphAddMemAllocNode(&rb, r, &rf, 1, &ap) == cudaSuccess);
+    CHECK(ap.dptr != pa && ap.dptr != pc); /* too large for the freed block */
+    ap.bytesize = 100;
+    CHECK(cudaGraphAddMemAllocNode(&rb, r, &rf, 1, &ap) == cudaSuccess);
+    CHECK(ap.dptr == pa); /* after the free: the same address */
+    CHECK(cudaGraphDestroy(r) == cudaSuccess);
+    ap.bytesize = sizeof h;
+
+    /* an allocation that outlives its graph (no free node): live after the
+     * launch, freed by cudaFree, cudaFreeAsync or another graph; the graph
+     * cannot run again while it is live */
+    cudaGraph_t og, fg;
+    cudaGraphNode_t oa, ok, ff;
+    CHECK(cudaGraphCreate(&og, 0) == cudaSuccess);
+    CHECK(cudaGraphAddMemAllocNode(&oa, og, NULL, 0, &ap) == cudaSuccess);
+    unsigned *o = ap.dptr;
+    void *oargs[] = {&o, &n, &k};
+    kp.kernelParams = oargs;
+    CHECK(cudaGraphAddKernelNode(&ok, og, &oa, 1, &kp) == cudaSuccess);
+    CHECK(cudaGraphInstantiate(&x, og, 0) == cudaSuccess);
+    CHECK(cudaGraphDestroy(og) == cudaSuccess); /* the executable graph keeps the address */
+    CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);
+    CHECK(cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK_EQ_U64(h[7], c); /* fresh memory reads zero: 0 * 2 + c */
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrUsedMemCurrent), sizeof h);
+    CHECK(cudaGraphLaunch(x, NULL) == cudaErrorInvalidValue); /* still live */
+    cudaGetLastError();
+    CHECK(cudaFree(o) == cudaSuccess);
+    CHECK(cudaFree(o) == cudaErrorInvalidDevicePointer);
+    cudaGetLastError();
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrUsedMemCurrent), 0);
+    CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);
+    CHECK(cudaFreeAsync(o, NULL) == cudaSuccess);
+    CHECK(cudaFreeAsync(o, NULL) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    CHECK(cudaGraphCreate(&fg, 0) == cudaSuccess);
+    CHECK(cudaGraphAddMemFreeNode(&ff, fg, NULL, 0, o) == cudaSuccess);
+    cudaGraphExec_t fx;
+    CHECK(cudaGraphInstantiate(&fx, fg, 0) == cudaSuccess);
+    CHECK(cudaGraphLaunch(fx, NULL) == cudaErrorInvalidValue); /* nothing live to free */
+    cudaGetLastError();
+    CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);
+    CHECK(cudaGraphLaunch(fx, NULL) == cudaSuccess);
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrUsedMemCurrent), 0);
+    CHECK(cudaGraphExecDestroy(x) == cudaSuccess);
+    /* the free graph still names the address: it stays reserved */
+    CHECK(cudaGraphExecDestroy(fx) == cudaSuccess);
+    CHECK(cudaGraphDestroy(fg) == cudaSuccess);
+    CHECK(cudaGraphAddMemFreeNode(&bad, parent, NULL, 0, o) == cudaErrorInvalidValue); /* gone */
+    cudaGetLastError();
+
+    /* auto-free on launch */
+    CHECK(cudaGraphCreate(&og, 0) == cudaSuccess);
+    CHECK(cudaGraphAddMemAllocNode(&oa, og, NULL, 0, &ap) == cudaSuccess);
+    o = ap.dptr;
+    CHECK(cudaGraphAddKernelNode(&ok, og, &oa, 1, &kp) == cudaSuccess);
+    CHECK(cudaGraphInstantiateWithFlags(&x, og, cudaGraphInstantiateFlagAutoFreeOnLaunch) ==
+          cudaSuccess);
+    unsigned long long xf = 0;
+    CHECK(cudaGraphExecGetFlags(x, &xf) == cudaSuccess &&
+          xf == cudaGraphInstantiateFlagAutoFreeOnLaunch);
+    for (int round = 0; round < 3; round++) {
+        CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);
+        CHECK(cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost) == cudaSuccess);
+        CHECK_EQ_U64(h[3], c); /* each launch's allocation is a fresh one */
+    }
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrUsedMemCurrent), sizeof h);
+    /* a graph with memory nodes cannot be launched into a capture */
+    cudaStream_t s;
+    CHECK(cudaStreamCreate(&s) == cudaSuccess);
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    CHECK(cudaGraphLaunch(x, s) == cudaErrorNotSupported);
+    cudaGraph_t cg;
+    CHECK(cudaStreamEndCapture(s, &cg) == cudaErrorStreamCaptureInvalidated);
+    CHECK(cudaGraphExecDestroy(x) == cudaSuccess);
+    CHECK(cudaGraphDestroy(og) == cudaSuccess);
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrUsedMemCurrent), sizeof h); /* live still */
+    CHECK(cudaFree(o) == cudaSuccess); /* and its addresses go with it */
+    cudaGetLastError();
+
+    /* stream capture: cudaMallocAsync and cudaFreeAsync become nodes;
+     * nothing is allocated until the graph runs */
+    uint64_t high = 0;
+    CHECK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &high) == cudaSuccess);
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrUsedMemHigh), 0);
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    unsigned *t1, *t2;
+    CHECK(cudaMallocAsync((void **)&t1, sizeof h, s) == cudaSuccess);
+    CHECK(cudaMemcpyAsync(t1, h, sizeof h, cudaMemcpyHostToDevice, s) == cudaSuccess);
+    void *targs[] = {&t1, &n, &k};
+    CHECK(cudaLaunchKernel(&host_scale, (dim3){1, 1, 1}, (dim3){64, 1, 1}, targs, 0, s) ==
+          cudaSuccess);
+    CHECK(cudaMallocAsync((void **)&t2, sizeof h, s) == cudaSuccess);
+    CHECK(t2 != t1);
+    CHECK(cudaMemcpyAsync(t2, t1, sizeof h, cudaMemcpyDeviceToDevice, s) == cudaSuccess);
+    CHECK(cudaFreeAsync(t1, s) == cudaSuccess);
+    CHECK(cudaMemcpyAsync(h, t2, sizeof h, cudaMemcpyDeviceToHost, s) == cudaSuccess);
+    CHECK(cudaFreeAsync(t2, s) == cudaSuccess);
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrUsedMemHigh), 0);
+    CHECK(cudaStreamEndCapture(s, &cg) == cudaSuccess);
+    count = 0;
+    CHECK(cudaGraphGetNodes(cg, NULL, &count) == cudaSuccess && count == 8);
+    cudaGraphNode_t cn8[8];
+    CHECK(cudaGraphGetNodes(cg, cn8, &count) == cudaSuccess);
+    CHECK(cudaGraphNodeGetType(cn8[0], &type) == cudaSuccess && type == cudaGraphNodeTypeMemAlloc);
+    CHECK(cudaGraphNodeGetType(cn8[7], &type) == cudaSuccess && type == cudaGraphNodeTypeMemFree);
+    CHECK(cudaGraphMemAllocNodeGetParams(cn8[0], &got) == cudaSuccess && got.dptr == t1 &&
+          got.accessDescCount == 0 && got.poolProps.location.type == cudaMemLocationTypeDevice);
+    CHECK(cudaGraphInstantiate(&x, cg, 0) == cudaSuccess);
+    for (int round = 0; round < 2; round++) {
+        for (unsigned i = 0; i < 64; i++)
+            h[i] = 100 + i;
+        CHECK(cudaGraphLaunch(x, s) == cudaSuccess);
+        CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+        for (unsigned i = 0; i < 64; i++)
+            CHECK_EQ_U64(h[i], (100 + i) * 2 + c);
+    }
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrUsedMemHigh), 2 * sizeof h);
+    CHECK(cudaGraphExecDestroy(x) == cudaSuccess);
+    CHECK(cudaGraphDestroy(cg) == cudaSuccess);
+    /* only graph allocations can be freed in a capture */
+    unsigned *plain;
+    CHECK(cudaMalloc((void **)&plain, 64) == cudaSuccess);
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    CHECK(cudaFreeAsync(plain, s) == cudaErrorInvalidValue);
+    CHECK(cudaStreamEndCapture(s, &cg) == cudaErrorStreamCaptureInvalidated);
+    CHECK(cudaFree(plain) == cudaSuccess);
+    cudaGetLastError();
+
+    /* the attributes' own errors */
+    uint64_t v = 5;
+    CHECK(cudaDeviceGetGraphMemAttribute(1, cudaGraphMemAttrUsedMemCurrent, &v) ==
+          cudaErrorInvalidDevice);
+    CHECK(cudaDeviceGetGraphMemAttribute(0, 7, &v) == cudaErrorInvalidValue);
+    CHECK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &v) ==
+          cudaErrorInvalidValue); /* only a reset to zero */
+    v = 0;
+    CHECK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &v) ==
+          cudaErrorInvalidValue);
+    CHECK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrReservedMemHigh, &v) == cudaSuccess);
+    CHECK(cudaDeviceGraphMemTrim(1) == cudaErrorInvalidDevice);
+    CHECK(cudaDeviceGraphMemTrim(0) == cudaSuccess);
+    CHECK_EQ_U64(gmem_attr(cudaGraphMemAttrReservedMemCurrent), 0);
+    CHECK(cudaMemGetInfo(&free1, &total) == cudaSuccess);
+    CHECK_EQ_U64(free1, free0);
+    cudaGetLastError();
+
+    /* a kernel touching a graph allocation after its free faults */
+    CHECK(cudaGraphCreate(&og, 0) == cudaSuccess);
+    CHECK(cudaGraphAddMemAllocNode(&oa, og, NULL, 0, &ap) == cudaSuccess);
+    o = ap.dptr;
+    CHECK(cudaGraphAddMemFreeNode(&ff, og, &oa, 1, o) == cudaSuccess);
+    CHECK(cudaGraphAddKernelNode(&ok, og, &ff, 1, &kp) == cudaSuccess); /* after the free */
+    CHECK(cudaGraphInstantiate(&x, og, 0) == cudaSuccess);
+    CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);
+    CHECK(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+    CHECK(cudaGraphExecDestroy(x) == cudaErrorIllegalAddress); /* sticky */
+    CHECK(cudaDeviceReset() == cudaSuccess);
+    CHECK(cudaGraphExecDestroy(x) == cudaSuccess);
+    CHECK(cudaGraphDestroy(og) == cudaSuccess);
+    CHECK(cudaGraphDestroy(parent) == cudaSuccess);
+    CHECK(cudaStreamDestroy(s) == cudaSuccess);
+    CHECK(cudaMemGetInfo(&free1, &total) == cudaSuccess);
+    CHECK_EQ_U64(free1, free0);
+    cudaGetLastError();
+}
+
 /* Host functions, registered memory, pitched copies, pools. */
 static void test_more_memory_and_streams(void)
 {
@@ -696,6 +1015,7 @@ int main(void)
     RUN(test_occupancy);
     RUN(test_cooperative);
     RUN(test_graphs);
+    RUN(test_graph_memory);
     RUN(test_more_memory_and_streams);
     return test_summary();
 }

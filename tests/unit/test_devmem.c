@@ -5,7 +5,8 @@
  * costs nothing), bulk access across pages, zeroing on free, a million
  * allocations (the trees must be logarithmic), a differential test against
  * a naive first-fit model, modelled physical addresses of host mappings,
- * and use-after-free diagnosis.
+ * use-after-free diagnosis, and reserved ranges (addresses whose memory is
+ * mapped and unmapped in place).
  */
 #include "test.h"
 
@@ -737,6 +738,72 @@ static void test_freed(void)
     devmem_destroy(dm);
 }
 
+/* Reserved ranges: addresses without memory, mapped and unmapped in place;
+ * memory charged apart. */
+static void test_reserved(void)
+{
+    devmem *dm = devmem_create(1 * MiB);
+    uint64_t a, r, r2, x;
+    uint32_t h = 0;
+    CHECK_EQ_INT(devmem_alloc_block(dm, 100, 256, 0, &a), 0);
+    CHECK_EQ_INT(devmem_reserve(dm, 1000, &r), 0);
+    CHECK_EQ_U64(r, B + 256); /* placed first fit, like a block */
+    CHECK_EQ_U64(devmem_used(dm), 256);           /* addresses only */
+    CHECK(devmem_find(dm, r, 4, &h) == NULL);     /* nothing live there */
+    CHECK_EQ_INT(devmem_alloc_block(dm, 100, 256, 0, &x), 0);
+    CHECK_EQ_U64(x, B + 256 + 1024);              /* allocations go around it */
+    CHECK_EQ_INT(devmem_map_reserved(dm, x, 100, 5), -1); /* not reserved */
+    CHECK_EQ_INT(devmem_map_reserved(dm, r, 2000, 5), -1); /* larger than the range */
+    CHECK_EQ_INT(devmem_map_reserved(dm, r + 1, 10, 5), -1);
+    CHECK_EQ_INT(devmem_map_reserved(dm, r, 600, 5), 0);
+    CHECK_EQ_INT(devmem_map_reserved(dm, r, 600, 5), -1); /* mapped already */
+    const devmem_alloc *al = devmem_find(dm, r + 596, 4, &h);
+    CHECK(al && al->base == r && al->size == 600 && al->tag == 5 && al->reserved);
+    CHECK(devmem_find(dm, r + 600, 4, &h) == NULL);
+    CHECK_EQ_INT(devmem_free_block(dm, r), -1); /* only unmapping ends it */
+    CHECK_EQ_INT(devmem_unreserve(dm, r, 1000), -1); /* something is mapped */
+    uint32_t v = 0xdeadbeef;
+    CHECK_EQ_INT(devmem_write(dm, r + 8, &v, 4), 0);
+    CHECK_EQ_INT(devmem_unmap_reserved(dm, r), 0);
+    CHECK_EQ_INT(devmem_unmap_reserved(dm, r), -1);
+    CHECK_EQ_INT(devmem_unmap_reserved(dm, a), -1); /* an ordinary block */
+    CHECK(devmem_find(dm, r + 8, 4, &h) == NULL);
+    const devmem_alloc *f = devmem_freed(dm, r + 8);
+    CHECK(f && f->base == r && f->size == 600); /* a use after free */
+    CHECK_EQ_INT(devmem_map_reserved(dm, r, 1000, 5), 0); /* mapped again, zeroed */
+    v = 1;
+    CHECK_EQ_INT(devmem_read(dm, r + 8, &v, 4), 0);
+    CHECK_EQ_U64(v, 0);
+    CHECK(devmem_freed(dm, r + 8) == NULL);
+    CHECK_EQ_INT(devmem_unmap_reserved(dm, r), 0);
+    CHECK_EQ_U64(devmem_used(dm), 512);
+    /* memory is charged apart, within the capacity */
+    CHECK_EQ_INT(devmem_charge(dm, 1000), 0);
+    CHECK_EQ_U64(devmem_used(dm), 512 + 1024);
+    CHECK_EQ_INT(devmem_charge(dm, 1 * MiB), -1);
+    CHECK_EQ_INT(devmem_alloc_block(dm, 1 * MiB - 1024, 256, 0, &x), -1); /* charged bytes count */
+    devmem_uncharge(dm, 1000);
+    CHECK_EQ_U64(devmem_used(dm), 512);
+    /* giving the addresses back merges them with the free ranges */
+    CHECK_EQ_INT(devmem_unreserve(dm, r, 1000), 0);
+    CHECK_EQ_INT(devmem_unreserve(dm, r, 1000), -1); /* free already */
+    CHECK_EQ_INT(devmem_alloc_block(dm, 1024, 256, 0, &x), 0);
+    CHECK_EQ_U64(x, r);
+    CHECK_EQ_INT(devmem_reserve(dm, 2 * MiB, &r2), -1);
+    CHECK_EQ_INT(devmem_reserve(dm, 0, &r2), -1);
+    /* freeing every user block leaves a mapping in a reserved range alone */
+    CHECK_EQ_INT(devmem_reserve(dm, 256, &r2), 0);
+    CHECK_EQ_INT(devmem_map_reserved(dm, r2, 256, 0), 0);
+    devmem_free_tagged(dm, 0);
+    CHECK(devmem_find(dm, r2, 4, &h) != NULL);
+    CHECK(devmem_find(dm, a, 4, &h) == NULL);
+    CHECK_EQ_INT(devmem_unmap_reserved(dm, r2), 0);
+    CHECK_EQ_INT(devmem_unreserve(dm, r2, 256), 0);
+    CHECK_EQ_U64(devmem_used(dm), 0);
+    CHECK_EQ_INT(devmem_alloc_block(dm, 1 * MiB, 256, 0, &x), 0); /* all of it is free again */
+    devmem_destroy(dm);
+}
+
 int main(void)
 {
     RUN(test_alloc_placement);
@@ -751,5 +818,6 @@ int main(void)
     RUN(test_differential);
     RUN(test_phys);
     RUN(test_freed);
+    RUN(test_reserved);
     return test_summary();
 }
