@@ -2922,11 +2922,10 @@ static int lower_wmma_mma(lower *L, const ast_insn *in, const mods *md, int sh, 
         diag_error(L->d, in->loc, "'wmma.mma' needs 2 or 4 type suffixes");
         return 0;
     }
-    int i8 = (a == PT_S8 || a == PT_U8) && (bt == PT_S8 || bt == PT_U8);
-    if (!(a == bt || i8) || !mm_acc_takes(a, c) || !mm_acc_takes(a, d)) {
+    if (a != bt || !mm_acc_takes(a, c) || !mm_acc_takes(a, d)) {
         diag_error(L->d, in->loc, "'wmma.mma' types must be .dtype.ctype (.f16 or .f32) for "
                                   ".f16 inputs, .f32.bf16.bf16.f32, .f32.tf32.tf32.f32, "
-                                  ".f64.f64.f64.f64, or .s32 with .s8 or .u8 inputs");
+                                  ".f64.f64.f64.f64, .s32.s8.s8.s32 or .s32.u8.u8.s32");
         return 0;
     }
     if (!wmma_shape_takes(sh, a)) {
