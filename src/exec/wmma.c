@@ -54,6 +54,7 @@ int exec_wmma_addr(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
         base = zero; /* the address is a symbol's alone */
     uint32_t t = in->target, idx = WMP_IDX(t), lp = WMP_LP(t), le = WMP_LE(t), les = WMP_LES(t);
     uint64_t mask = (1ull << le) - 1;
+    uint32_t m = idx & 3; /* ldmatrix's matrix (at most 4, whatever the record says) */
     switch (WMP_KIND(t)) {
     case WMP_LINE: case WMP_CCOL: {
         /* lane l's chunk: elements l*P .. l*P+P-1 of the matrix in memory
@@ -70,14 +71,14 @@ int exec_wmma_addr(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
         return 0;
     }
     case WMP_LDM:
-        /* matrix idx's row l/4 (lanes 8 idx .. 8 idx + 7 hold the rows'
-         * addresses), its halves 2 (l%4) and 2 (l%4) + 1 */
+        /* matrix m's row l/4 (lanes 8m .. 8m + 7 hold the rows' addresses),
+         * its halves 2 (l%4) and 2 (l%4) + 1 */
         for (int l = 0; l < WARP_SIZE; l++)
-            out[l] = base[8 * idx + ((uint32_t)l >> 2)] + 4 * ((uint32_t)l & 3);
+            out[l] = base[8 * m + ((uint32_t)l >> 2)] + 4 * ((uint32_t)l & 3);
         return 0;
     default: /* WMP_LDMT: transposed, column l/4 of rows 2 (l%4) and 2 (l%4) + 1 */
         for (int l = 0; l < WARP_SIZE; l++)
-            out[l] = base[8 * idx + 2 * ((uint32_t)l & 3) + WMP_HI(t)] + 2 * ((uint32_t)l >> 2);
+            out[l] = base[8 * m + 2 * ((uint32_t)l & 3) + WMP_HI(t)] + 2 * ((uint32_t)l >> 2);
         return 0;
     }
 }
