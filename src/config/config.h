@@ -114,7 +114,7 @@
     X(U32, num_sp_units, "-gpgpu_num_sp_units", "1", 1, 64, "SP (fp32/int) pipelines per SM")    \
     X(U32, num_sfu_units, "-gpgpu_num_sfu_units", "1", 1, 64, "SFU pipelines per SM")            \
     X(U32, num_tensor_units, "-gpgpu_num_tensor_core_units", "1", 1, 64,                         \
-      "tensor core pipelines per SM (wmma.mma)")                                                \
+      "tensor core pipelines per SM (wmma.mma, mma)")                                           \
     X(U32, num_dp_units, "-gpgpu_num_dp_units", "0", 0, 64,                                      \
       "DP pipelines per SM (0: double precision runs on the SP pipelines)")                     \
     X(U32, num_int_units, "-gpgpu_num_int_units", "0", 0, 64,                                    \
@@ -133,9 +133,9 @@
       "fp64 initiation interval cycles: add,max,mul,mad,div")                                   \
     X(U32, lat_sfu, "-ptx_opcode_latency_sfu", "20", 1, 100000, "SFU latency cycles")            \
     X(U32, lat_tensor, "-ptx_opcode_latency_tensor", "64", 1, 100000,                            \
-      "tensor core latency cycles (one wmma.mma)")                                              \
+      "tensor core latency cycles (one wmma.mma or mma)")                                       \
     X(U32, ii_tensor, "-ptx_opcode_initiation_tensor", "64", 1, 100000,                          \
-      "tensor core initiation interval cycles")                                                 \
+      "tensor core initiation interval cycles, per 16x16x16 product (scaled by multiply-adds)") \
     X(U32, ii_sfu, "-ptx_opcode_initiation_sfu", "8", 1, 100000,                                 \
       "SFU initiation interval cycles")                                                         \
     X(U32, smem_banks, "-gpgpu_shmem_num_banks", "32", 1, 64, "shared memory banks")            \

@@ -468,11 +468,17 @@ int exec_texop(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uin
 int exec_mem_issue_req(exec_launch *L, exec_cta *c, exec_warp *w, exec_memreq *rq);
 
 /* Warp matrix operations (wmma.c). */
-/* The byte offset of lane `lane` in part `in` of a wmma.load/store with
- * stride ldm (elements). */
-uint64_t exec_wmma_offset(const ir_insn *in, int lane, uint64_t ldm);
-/* wmma.mma: D = A x B + C over the warp's fragments; 0, or -1 (fault). */
-int exec_wmma_mma(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active);
+/* The base addresses (before the instruction's offset) of the active lanes
+ * of part `in` of a wmma.load/store or ldmatrix (IRF_WMMA; ir.h, WMP_*),
+ * from the base register's rows `base` (NULL: 0) into out.  0, or -1 after
+ * a fault: the part needs every lane of the warp. */
+int exec_wmma_addr(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active,
+                   const uint64_t *base, uint64_t *out);
+/* wmma.mma and mma: D = A x B + C over the warp's fragments; 0, or -1 (fault). */
+int exec_mma(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active);
+/* movmatrix: transpose the 8 x 8 matrix of halves in the warp's s[0] into
+ * d[0]; 0, or -1 (fault). */
+int exec_movmatrix(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active);
 
 /* CTA slots (sched.c), shared with the timing engine. */
 exec_cta *exec_slots_get(exec_launch *L, uint32_t nslots);

@@ -1384,6 +1384,14 @@ static inline void capture(const exec_launch *L, const exec_cta *c, const exec_w
     const ir_opnd *vals = in->flags & IRF_DSRC ? in->d : in->s; /* wmma.store's in d[] */
     for (int i = 0; i < nv && i < 4; i++)
         rq->v[i] = srow(L, c, w, R, &vals[i], rq->tmp[i], active);
+    if (UNLIKELY(in->flags & IRF_WMMA) && WMP_HI(in->target)) {
+        /* a 16-bit part of wmma.store that stores its register's high half */
+        for (uint32_t m = active; m; m &= m - 1) {
+            int l = ctz32(m);
+            rq->tmp[1][l] = (uint32_t)rq->v[0][l] >> 16;
+        }
+        rq->v[0] = rq->tmp[1];
+    }
 }
 
 void exec_mem_capture(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
@@ -1974,8 +1982,15 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
         case OP_PREFETCH: case OP_PREFETCHU:
             pc++;
             break;
-        case OP_WMMA:
-            if (exec_wmma_mma(L, c, w, in, active)) {
+        case OP_WMMA: case OP_MMA:
+            if (exec_mma(L, c, w, in, active)) {
+                top->pc = pc;
+                goto out_noreload;
+            }
+            pc++;
+            break;
+        case OP_MOVMATRIX:
+            if (exec_movmatrix(L, c, w, in, active)) {
                 top->pc = pc;
                 goto out_noreload;
             }

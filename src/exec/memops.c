@@ -54,13 +54,10 @@ int exec_mem_addr(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, 
     uint8_t sp = in->space == SP_CONST ? SP_GLOBAL : in->space;
     uint64_t wbase[WARP_SIZE];
     if (UNLIKELY(in->flags & IRF_WMMA)) {
-        /* a wmma part: each lane's place in the fragment, from the stride */
-        uint64_t ldm_tmp[WARP_SIZE];
-        const uint64_t *ldm = exec_operand(L, c, w, &in->s[0], ldm_tmp, active);
-        for (uint32_t m = active; m; m &= m - 1) {
-            int l = ctz32(m);
-            wbase[l] = (base ? base[l] : 0) + exec_wmma_offset(in, l, (uint32_t)ldm[l]);
-        }
+        /* a part of wmma.load/store or ldmatrix: each lane's place in the
+         * fragment, from the stride or other lanes' row addresses */
+        if (exec_wmma_addr(L, c, w, in, active, base, wbase))
+            return -1;
         base = wbase;
     }
     uint32_t m = active;
@@ -294,6 +291,19 @@ uint64_t exec_atom_value(const ir_insn *in, uint64_t old, uint64_t b, uint64_t c
     return atom_apply(in, SP_GLOBAL, old, b, c, ptx_type_size((ptx_type)in->type));
 }
 
+/* A 16-bit part of a wmma load or ldmatrix (IRF_WMMA; ir.h): its halfword
+ * goes into one half of each lane's register, the other half kept. */
+static void merge_half(const ir_insn *in, uint64_t *D, uint32_t lanes, const uint8_t *const *ptr)
+{
+    int sh = 16 * (int)WMP_HI(in->target);
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        int l = ctz32(m);
+        uint16_t v;
+        memcpy(&v, ptr[l], 2);
+        D[l] = (uint32_t)((D[l] & ~(0xffffull << sh)) | (uint64_t)v << sh);
+    }
+}
+
 int exec_mem_perform(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq)
 {
     const ir_insn *in = rq->in;
@@ -338,6 +348,10 @@ int exec_mem_perform(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memre
                 }
                 break;
             default:
+                if (UNLIKELY(in->flags & IRF_WMMA)) {
+                    merge_half(in, D, active, (const uint8_t *const *)ptr);
+                    break;
+                }
                 for (uint32_t m = active; m; m &= m - 1) {
                     int l = ctz32(m);
                     D[l] = extend(load_bytes(ptr[l] + off, es), in->type);
@@ -449,11 +463,21 @@ void exec_reply_load(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t reg_bas
 {
     uint64_t *R = w->regs + (size_t)reg_base * WARP_SIZE;
     int es = ptx_type_size((ptx_type)in->type);
-    for (int i = 0; i < in->vec; i++) {
-        uint64_t *D = R + (size_t)in->d[i].idx * WARP_SIZE;
+    if (UNLIKELY(in->flags & IRF_WMMA) && es == 2) {
+        const uint8_t *ptr[WARP_SIZE];
         for (uint32_t m = lanes; m; m &= m - 1) {
             int l = ctz32(m);
-            D[l] = extend(load_bytes(bytes + (ad->a[l] - base) + (uint64_t)(i * es), es), in->type);
+            ptr[l] = bytes + (ad->a[l] - base);
+        }
+        merge_half(in, R + (size_t)in->d[0].idx * WARP_SIZE, lanes, ptr);
+    } else {
+        for (int i = 0; i < in->vec; i++) {
+            uint64_t *D = R + (size_t)in->d[i].idx * WARP_SIZE;
+            for (uint32_t m = lanes; m; m &= m - 1) {
+                int l = ctz32(m);
+                D[l] = extend(load_bytes(bytes + (ad->a[l] - base) + (uint64_t)(i * es), es),
+                              in->type);
+            }
         }
     }
     if (UNLIKELY(L->trap & EXEC_TRAP_WRITTEN) && L->hooks->written)

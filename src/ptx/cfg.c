@@ -197,12 +197,12 @@ int cfg_compute_reconvergence(ir_module *m, diag *d)
 int cfg_reg_reads(const ir_module *m, const ir_insn *in, uint32_t out[28])
 {
     int n = 0;
-    if (in->op == OP_WMMA && in->target < m->nmmas) {
+    if (IR_IS_MMA(in->op) && in->target < m->nmmas) {
         const ir_mma *mm = &m->mmas[in->target];
-        for (int i = 0; i < mm->na; i++) {
+        for (int i = 0; i < mm->na; i++)
             out[n++] = mm->a[i];
+        for (int i = 0; i < mm->nb; i++)
             out[n++] = mm->b[i];
-        }
         for (int i = 0; i < mm->nc; i++)
             out[n++] = mm->c[i];
         return n;
@@ -269,7 +269,7 @@ static int zero_rows_of(ir_module *m, ir_func *f)
                 for (int d = 0; d < 4; d++)
                     if (in->d[d].kind == IRO_REG && in->d[d].idx < f->nregs)
                         cur[in->d[d].idx / 64] |= 1ull << (in->d[d].idx % 64);
-            if (in->op == OP_WMMA && in->target < m->nmmas && writes_all_lanes(in))
+            if (IR_IS_MMA(in->op) && in->target < m->nmmas && writes_all_lanes(in))
                 for (int d = 0; d < m->mmas[in->target].nd; d++) {
                     uint32_t r = m->mmas[in->target].d[d];
                     if (r < f->nregs)
@@ -370,7 +370,7 @@ uint64_t *cfg_live_in(const ir_module *m, const ir_func *f)
                 for (int d = 0; d < 4; d++)
                     if (in->d[d].kind == IRO_REG && in->d[d].idx < f->nregs)
                         cur[in->d[d].idx / 64] &= ~(1ull << (in->d[d].idx % 64));
-                if (in->op == OP_WMMA && in->target < m->nmmas)
+                if (IR_IS_MMA(in->op) && in->target < m->nmmas)
                     for (int d = 0; d < m->mmas[in->target].nd; d++) {
                         uint32_t r = m->mmas[in->target].d[d];
                         if (r < f->nregs)

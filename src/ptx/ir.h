@@ -160,29 +160,62 @@ typedef enum ir_texquery {
 } ir_texquery;
 typedef enum ir_surfclamp { SURF_TRAP, SURF_CLAMP, SURF_ZERO } ir_surfclamp;
 
-/* Warp matrix (wmma) fragments, lockstep's own layout (PTX leaves it to the
- * implementation).  Lane l holds, of a 16 x 16 matrix:
- *   WM_AB16  A or B of f16/bf16: line l>>1 (a row for .row, a column for
- *            .col), elements (l&1)*8 .. +7, two per register in regs 0-3;
- *            for f16, regs 4-7 repeat them (PTX's f16 fragment has 8
- *            registers, its bf16 fragment 4)
- *   WM_AB8   A or B of s8/u8: line l>>1, elements (l&1)*8 .. +7, four per
- *            register in regs 0-1
- *   WM_C32   C or D of f32/s32: row l>>1, columns (l&1)*8 .. +7, one per
- *            register in regs 0-7, whatever layout memory has
- *   WM_C16   C or D of f16: row l>>1, columns (l&1)*8 .. +7, two per
- *            register in regs 0-3
- * wmma.load and wmma.store become ld/st parts (IRF_WMMA) whose lanes'
- * addresses add exec_wmma_offset() to the base, with the stride in s[0]
- * and target = part | kind << 8 | (column-major memory) << 12. */
-typedef enum ir_wmfrag { WM_AB16, WM_AB8, WM_C32, WM_C16 } ir_wmfrag;
+/* Warp matrix operations.
+ *
+ * wmma fragments have lockstep's own layout (PTX leaves it to the
+ * implementation): lane l holds P = (elements of the matrix) / 32 elements,
+ * numbers l*P .. l*P+P-1 of the matrix taken in its memory order, so every
+ * lane's share of a load is one contiguous access.  For A and B the order
+ * is that of the layout the fragment is loaded with (.row: row by row, .col:
+ * column by column); for C and D it is always row by row, whatever layout
+ * memory has (a column-major C is one access per element).  Elements are
+ * packed into registers low to high: two per register for f16 and bf16, four
+ * for s8 and u8, one for tf32, f32, s32 and f64.  An f16 A or B fragment has
+ * 8 registers in PTX whatever the shape; its data is in the first P/2, and
+ * loads repeat it in the others.
+ *
+ * mma.sync fragments are those the PTX ISA defines ("Matrix Fragments for
+ * mma.m16n8k16" and the others), which programs build by hand; ldmatrix
+ * and movmatrix fill and transpose them.
+ *
+ * wmma.load, wmma.store and ldmatrix become ld/st parts (IRF_WMMA) whose
+ * lanes' addresses exec_wmma_addr() computes: from the base and the stride
+ * (s[0], in elements) for wmma, from other lanes' row addresses for
+ * ldmatrix.  A part's target says how (WMP_*):
+ *   bits 0-7    byte offset in the lane's chunk (WMP_LINE), element j of the
+ *               lane's row (WMP_CCOL) or the matrix (WMP_LDM, WMP_LDMT)
+ *   bits 8-9    the kind
+ *   bits 10-12  log2 P (elements per lane)
+ *   bits 13-16  log2 of the line length (A/B: the layout's line; C: N)
+ *   bits 17-18  log2 of the element size in bytes
+ *   bit 19      a 16-bit part that fills the high half of its register
+ * A 16-bit part (type u16: a column-major f16 C, ldmatrix .trans) writes
+ * one half of its register and keeps the other, or stores one half. */
+enum { WMP_LINE, WMP_CCOL, WMP_LDM, WMP_LDMT };
+#define WMP_MAKE(kind, idx, lp, le, les, hi)                                                  \
+    ((uint32_t)(idx) | (uint32_t)(kind) << 8 | (uint32_t)(lp) << 10 | (uint32_t)(le) << 13 |  \
+     (uint32_t)(les) << 17 | (uint32_t)(hi) << 19)
+#define WMP_IDX(t) ((t) & 0xffu)
+#define WMP_KIND(t) (((t) >> 8) & 3u)
+#define WMP_LP(t) (((t) >> 10) & 7u)
+#define WMP_LE(t) (((t) >> 13) & 15u)
+#define WMP_LES(t) (((t) >> 17) & 3u)
+#define WMP_HI(t) (((t) >> 19) & 1u)
+
+/* A matrix multiply-accumulate (wmma.mma or mma): D = A x B + C. */
+enum { MMA_WMMA, MMA_SYNC };
 typedef struct ir_mma {
+    uint8_t form;                 /* MMA_WMMA (lockstep's fragments) or MMA_SYNC (PTX's) */
+    uint8_t m, n, k;              /* the shape */
     uint8_t atype, btype, ctype, dtype; /* ptx_type: A's and B's elements, C, D */
-    uint8_t acol, bcol;           /* A, B in column-major fragments */
+    uint8_t acol, bcol;           /* A, B column-major */
     uint8_t satfinite;
-    uint8_t na, nc, nd;           /* registers of A (= B), C, D */
+    uint8_t rnd;                  /* fp_rnd of an f64 multiply-add */
+    uint8_t na, nb, nc, nd;       /* registers of A, B, C, D the operation reads or writes */
     uint32_t a[8], b[8], c[8], d[8];
 } ir_mma;
+/* Whether op is a matrix multiply-accumulate (its operands in ir_module.mmas). */
+#define IR_IS_MMA(op) ((op) == OP_WMMA || (op) == OP_MMA)
 
 /* Memory semantics and scope (kept for timing models and litmus). */
 typedef enum ir_sem { SEM_NONE, SEM_WEAK, SEM_VOLATILE, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, SEM_SC } ir_sem;
@@ -229,7 +262,7 @@ enum {
     IRF_ACCUM = 1u << 27,   /* video SIMD .add: accumulate the lanes into c */
     IRF_FPARAM = 1u << 28,  /* a function's .param access, lowered to its local frame */
     IRF_DSRC = 1u << 29,    /* d[] are read, not written (sust's values, wmma.store's) */
-    IRF_WMMA = 1u << 30     /* a part of wmma.load/store: lane offsets (ir_wmfrag) */
+    IRF_WMMA = 1u << 30     /* a part of wmma.load/store or ldmatrix: lane addresses (WMP_*) */
 };
 
 #define IR_NO_PC 0xffffffffu
@@ -361,7 +394,7 @@ typedef struct ir_module {
     uint32_t ncalls;
     ir_shref *shrefs;
     uint32_t nshrefs;
-    struct ir_mma *mmas;    /* wmma.mma operands (ir_insn.target of an OP_WMMA) */
+    struct ir_mma *mmas;    /* wmma.mma and mma operands (ir_insn.target, IR_IS_MMA) */
     uint32_t nmmas;
     uint64_t *kpool;        /* constant rows, 32 lanes each */
     uint32_t nkrows;

@@ -41,7 +41,8 @@
 
 /* The fields of MC_TEX words (their value's high byte). */
 enum { TXF_GEOM, TXF_QUERY, TXF_CLAMP, TXF_COMP, TXF_ACCESS, TXF_LOD,
-       WMF_KIND, WMF_MAT, WMF_LAY1, WMF_LAY2, WMF_SHAPE, WMF_SATF, TXF_COUNT };
+       WMF_KIND, WMF_MAT, WMF_LAY1, WMF_LAY2, WMF_SHAPE, WMF_SATF, WMF_NUM, WMF_TRANS,
+       WMF_NOTRUN, TXF_COUNT };
 
 typedef struct modword {
     const char *w;
@@ -134,9 +135,32 @@ static const modword modwords[] = {
     {".a", MC_WMMA, WMF_MAT << 8 | 1}, {".b", MC_WMMA, WMF_MAT << 8 | 2},
     {".c", MC_WMMA, WMF_MAT << 8 | 3}, {".d", MC_WMMA, WMF_MAT << 8 | 4},
     {".row", MC_WMMA, WMF_LAY1 << 8 | 1}, {".col", MC_WMMA, WMF_LAY1 << 8 | 2},
+    /* shapes: value = index in mm_shapes[] */
     {".m16n16k16", MC_WMMA, WMF_SHAPE << 8 | 1}, {".m8n32k16", MC_WMMA, WMF_SHAPE << 8 | 2},
     {".m32n8k16", MC_WMMA, WMF_SHAPE << 8 | 3}, {".m16n16k8", MC_WMMA, WMF_SHAPE << 8 | 4},
+    {".m8n8k4", MC_WMMA, WMF_SHAPE << 8 | 5}, {".m16n8k8", MC_WMMA, WMF_SHAPE << 8 | 6},
+    {".m16n8k16", MC_WMMA, WMF_SHAPE << 8 | 7}, {".m16n8k4", MC_WMMA, WMF_SHAPE << 8 | 8},
+    {".m16n8k32", MC_WMMA, WMF_SHAPE << 8 | 9}, {".m8n8k16", MC_WMMA, WMF_SHAPE << 8 | 10},
+    {".m8n8k32", MC_WMMA, WMF_SHAPE << 8 | 11}, {".m8n8k128", MC_WMMA, WMF_SHAPE << 8 | 12},
+    {".m16n8k64", MC_WMMA, WMF_SHAPE << 8 | 13}, {".m16n8k128", MC_WMMA, WMF_SHAPE << 8 | 14},
+    {".m16n8k256", MC_WMMA, WMF_SHAPE << 8 | 15}, {".m8n8", MC_WMMA, WMF_SHAPE << 8 | 16},
+    {".m16n16", MC_WMMA, WMF_SHAPE << 8 | 17}, {".m8n16", MC_WMMA, WMF_SHAPE << 8 | 18},
     {".satfinite", MC_WMMA, WMF_SATF << 8 | 1},
+    {".x1", MC_WMMA, WMF_NUM << 8 | 1}, {".x2", MC_WMMA, WMF_NUM << 8 | 2},
+    {".x4", MC_WMMA, WMF_NUM << 8 | 4}, {".trans", MC_WMMA, WMF_TRANS << 8 | 1},
+    /* valid PTX of tensor operations lockstep does not run: value = index in
+     * mm_notrun[] (the load error names the word) */
+    {".s4", MC_WMMA, WMF_NOTRUN << 8 | 1}, {".u4", MC_WMMA, WMF_NOTRUN << 8 | 2},
+    {".b1", MC_WMMA, WMF_NOTRUN << 8 | 3}, {".e4m3", MC_WMMA, WMF_NOTRUN << 8 | 4},
+    {".e5m2", MC_WMMA, WMF_NOTRUN << 8 | 5}, {".e3m2", MC_WMMA, WMF_NOTRUN << 8 | 6},
+    {".e2m3", MC_WMMA, WMF_NOTRUN << 8 | 7}, {".e2m1", MC_WMMA, WMF_NOTRUN << 8 | 8},
+    {".sp", MC_WMMA, WMF_NOTRUN << 8 | 9}, {".sp::ordered_metadata", MC_WMMA, WMF_NOTRUN << 8 | 10},
+    {".kind::f8f6f4", MC_WMMA, WMF_NOTRUN << 8 | 11}, {".kind::mxf8f6f4", MC_WMMA, WMF_NOTRUN << 8 | 12},
+    {".kind::mxf4", MC_WMMA, WMF_NOTRUN << 8 | 13}, {".kind::mxf4nvf4", MC_WMMA, WMF_NOTRUN << 8 | 14},
+    {".block_scale", MC_WMMA, WMF_NOTRUN << 8 | 15}, {".b6x16_p32", MC_WMMA, WMF_NOTRUN << 8 | 16},
+    {".b4x16_p64", MC_WMMA, WMF_NOTRUN << 8 | 17}, {".b8x16", MC_WMMA, WMF_NOTRUN << 8 | 18},
+    {".xor", MC_WMMA, WMF_NOTRUN << 8 | 19}, {".and", MC_WMMA, WMF_NOTRUN << 8 | 20},
+    {".popc", MC_WMMA, WMF_NOTRUN << 8 | 21},
 };
 
 /* Valid PTX that lockstep does not implement (yet): a clear load-time error. */
@@ -145,9 +169,7 @@ static const struct {
     const char *what;
 } unsupported_ops[] = {
     {"sured", "surface reductions"}, {"istypep", "texture/surface type tests"},
-    {"mma", "mma.sync tensor core operations"},
-    {"wgmma", "warpgroup tensor core operations"}, {"ldmatrix", "matrix loads"},
-    {"stmatrix", "matrix stores"}, {"movmatrix", "matrix moves"},
+    {"wgmma", "warpgroup tensor core operations"}, {"stmatrix", "matrix stores"},
     {"cp", "asynchronous copies"}, {"mbarrier", "memory barrier objects"},
     {"brx", "indirect branches (brx.idx)"}, {"elect", "elect.sync"},
     {"mapa", "distributed shared memory"}, {"getctarank", "cluster CTA ranks"},
@@ -401,6 +423,8 @@ static int decode_mods(lower *L, const ast_insn *in, const ptx_opinfo *spec, mod
             int f = (int)(mw->val >> 8);
             if (f == WMF_LAY1 && md->tex[WMF_LAY1] && !md->tex[WMF_LAY2])
                 f = WMF_LAY2; /* wmma.mma: the second layout is B's */
+            if (f == WMF_NOTRUN && md->tex[f])
+                continue; /* the first such word is the one the error names */
             if (md->tex[f]) {
                 diag_error(L->d, loc, "conflicting modifier '%s' on '%s'", w, in->op);
                 ok = 0;
@@ -2697,7 +2721,65 @@ static int lower_tex(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     return tex_operand(L, in, adr, ir, 1, PT_S32);
 }
 
-/* ---- warp matrix operations (wmma) ------------------------------------------------ */
+/* ---- warp matrix operations (wmma, mma, ldmatrix, movmatrix) ------------------------ */
+
+/* The shape words, by their WMF_SHAPE value. */
+enum {
+    SH_NONE, SH_M16N16K16, SH_M8N32K16, SH_M32N8K16, SH_M16N16K8, SH_M8N8K4, SH_M16N8K8,
+    SH_M16N8K16, SH_M16N8K4, SH_M16N8K32, SH_M8N8K16, SH_M8N8K32, SH_M8N8K128, SH_M16N8K64,
+    SH_M16N8K128, SH_M16N8K256, SH_M8N8, SH_M16N16, SH_M8N16, SH_COUNT
+};
+static const struct {
+    const char *name;
+    uint8_t m, n, k;
+} mm_shapes[SH_COUNT] = {
+    {"(none)", 0, 0, 0}, {".m16n16k16", 16, 16, 16}, {".m8n32k16", 8, 32, 16},
+    {".m32n8k16", 32, 8, 16}, {".m16n16k8", 16, 16, 8}, {".m8n8k4", 8, 8, 4},
+    {".m16n8k8", 16, 8, 8}, {".m16n8k16", 16, 8, 16}, {".m16n8k4", 16, 8, 4},
+    {".m16n8k32", 16, 8, 32}, {".m8n8k16", 8, 8, 16}, {".m8n8k32", 8, 8, 32},
+    {".m8n8k128", 8, 8, 0}, {".m16n8k64", 16, 8, 64}, {".m16n8k128", 16, 8, 0},
+    {".m16n8k256", 16, 8, 0}, {".m8n8", 8, 8, 0}, {".m16n16", 16, 16, 0}, {".m8n16", 8, 16, 0},
+};
+
+/* The WMF_NOTRUN words (valid PTX lockstep does not run), by value, and
+ * what they are part of. */
+static const struct {
+    const char *word, *what;
+} mm_notrun[] = {
+    {"", ""},
+    {".s4", "sub-byte and single-bit matrix operations"},
+    {".u4", "sub-byte and single-bit matrix operations"},
+    {".b1", "sub-byte and single-bit matrix operations"},
+    {".e4m3", "8-, 6- and 4-bit floating point matrix operations"},
+    {".e5m2", "8-, 6- and 4-bit floating point matrix operations"},
+    {".e3m2", "8-, 6- and 4-bit floating point matrix operations"},
+    {".e2m3", "8-, 6- and 4-bit floating point matrix operations"},
+    {".e2m1", "8-, 6- and 4-bit floating point matrix operations"},
+    {".sp", "sparse matrix operations (mma.sp)"},
+    {".sp::ordered_metadata", "sparse matrix operations (mma.sp)"},
+    {".kind::f8f6f4", "8-, 6- and 4-bit floating point matrix operations"},
+    {".kind::mxf8f6f4", "block-scaled matrix operations"},
+    {".kind::mxf4", "block-scaled matrix operations"},
+    {".kind::mxf4nvf4", "block-scaled matrix operations"},
+    {".block_scale", "block-scaled matrix operations"},
+    {".b6x16_p32", "decompressing matrix loads"},
+    {".b4x16_p64", "decompressing matrix loads"},
+    {".b8x16", "decompressing matrix loads"},
+    {".xor", "sub-byte and single-bit matrix operations"},
+    {".and", "sub-byte and single-bit matrix operations"},
+    {".popc", "sub-byte and single-bit matrix operations"},
+};
+
+/* A tensor instruction with a word lockstep does not run: a clear error. */
+static int mm_notrun_error(lower *L, const ast_insn *in, int w)
+{
+    if (w <= 0 || (size_t)w >= ARRAY_LEN(mm_notrun))
+        w = 1;
+    diag_unsupported(L->d, in->loc,
+                     "unsupported instruction '%s' with %s (%s are not implemented in lockstep)",
+                     in->op, mm_notrun[w].word, mm_notrun[w].what);
+    return 0;
+}
 
 /* The registers of a vector operand of n registers of `what` into rows[]. */
 static int wmma_regs(lower *L, const ast_insn *in, const ast_opnd *o, uint32_t n, uint32_t *rows,
@@ -2720,189 +2802,488 @@ static int wmma_regs(lower *L, const ast_insn *in, const ast_opnd *o, uint32_t n
     return 1;
 }
 
-static int lower_wmma(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
+/* Bytes of one element of a matrix of type t (0: not a matrix type). */
+static int mm_esize(ptx_type t)
+{
+    switch (t) {
+    case PT_S8: case PT_U8: return 1;
+    case PT_F16: case PT_BF16: return 2;
+    case PT_TF32: case PT_F32: case PT_S32: return 4;
+    case PT_F64: return 8;
+    default: return 0;
+    }
+}
+
+/* Registers holding n elements of type t (f64: one each; else 32 bits each). */
+static uint32_t mm_regs(ptx_type t, uint32_t n)
+{
+    int es = mm_esize(t);
+    return es >= 4 ? n : n * (uint32_t)es / 4;
+}
+
+static int ilog2u(uint32_t v)
+{
+    int l = 0;
+    while (v > 1) {
+        v >>= 1;
+        l++;
+    }
+    return l;
+}
+
+/* Whether the wmma shape sh takes A and B of type a (and which C/D then). */
+static int wmma_shape_takes(int sh, ptx_type a)
+{
+    switch (sh) {
+    case SH_M16N16K16: case SH_M8N32K16: case SH_M32N8K16:
+        return a == PT_F16 || a == PT_BF16 || a == PT_S8 || a == PT_U8;
+    case SH_M16N16K8: return a == PT_TF32;
+    case SH_M8N8K4: return a == PT_F64;
+    default: return 0;
+    }
+}
+
+/* Whether the accumulator type c goes with inputs of type a. */
+static int mm_acc_takes(ptx_type a, ptx_type c)
+{
+    switch (a) {
+    case PT_F16: return c == PT_F16 || c == PT_F32;
+    case PT_BF16: case PT_TF32: return c == PT_F32;
+    case PT_S8: case PT_U8: return c == PT_S32;
+    case PT_F64: return c == PT_F64;
+    default: return 0;
+    }
+}
+
+/* The common checks of a tensor instruction: .sync.aligned, no word of a
+ * form lockstep does not run; the shape word's index, or -1. */
+static int mm_common(lower *L, const ast_insn *in, const mods *md)
+{
+    if (md->tex[WMF_NOTRUN])
+        return mm_notrun_error(L, in, md->tex[WMF_NOTRUN]), -1;
+    if (!(md->flags & F(SYNC)) || !(md->flags & F(ALIGNED))) {
+        diag_error(L->d, in->loc, "'%s' needs .sync.aligned", in->op);
+        return -1;
+    }
+    return md->tex[WMF_SHAPE];
+}
+
+/* Record mm (its register lists filled from operands 0-3: d, a, b, c). */
+static int mm_finish(lower *L, const ast_insn *in, ir_mma *mm, uint32_t pa, uint32_t pb,
+                     ir_insn *ir)
+{
+    uint32_t a[8], b[8];
+    if (!want_nops(L, in, 4, 4))
+        return 0;
+    if (!wmma_regs(L, in, &in->ops[0], mm->nd, mm->d, "D") ||
+        !wmma_regs(L, in, &in->ops[1], pa, a, "A") || !wmma_regs(L, in, &in->ops[2], pb, b, "B") ||
+        !wmma_regs(L, in, &in->ops[3], mm->nc, mm->c, "C"))
+        return 0;
+    memcpy(mm->a, a, sizeof mm->a);
+    memcpy(mm->b, b, sizeof mm->b);
+    if (vec_push(&L->mmas, *mm)) {
+        L->oom = 1;
+        return 0;
+    }
+    ir->target = (uint32_t)L->mmas.n - 1;
+    ir->type = mm->atype;
+    ir->type2 = mm->ctype;
+    return 1;
+}
+
+/* wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype d, a, b, c (f16
+ * inputs), or .shape{.rnd}.dtype.atype.btype.ctype{.satfinite} */
+static int lower_wmma_mma(lower *L, const ast_insn *in, const mods *md, int sh, ir_insn *ir)
 {
     const int *wm = md->tex;
-    int kind = wm[WMF_KIND];
-    if (!kind) {
-        diag_error(L->d, in->loc, "'wmma' needs .load, .store or .mma");
+    if (wm[WMF_MAT] || !wm[WMF_LAY1] || !wm[WMF_LAY2] || md->space >= 0 || wm[WMF_NUM] ||
+        wm[WMF_TRANS]) {
+        diag_error(L->d, in->loc, "'wmma.mma' takes two layouts (.row/.col, A's then B's), "
+                                  "a shape and its types");
         return 0;
     }
-    if (!(md->flags & F(SYNC)) || !(md->flags & F(ALIGNED))) {
-        diag_error(L->d, in->loc, "'wmma' needs .sync.aligned");
+    ir_mma mm;
+    memset(&mm, 0, sizeof mm);
+    mm.form = MMA_WMMA;
+    mm.acol = wm[WMF_LAY1] == 2;
+    mm.bcol = wm[WMF_LAY2] == 2;
+    mm.satfinite = wm[WMF_SATF] != 0;
+    ptx_type d, c, a, bt;
+    if (md->ntypes == 2) {
+        d = md->types[0];
+        c = md->types[1];
+        a = bt = PT_F16;
+    } else if (md->ntypes == 4) {
+        d = md->types[0];
+        a = md->types[1];
+        bt = md->types[2];
+        c = md->types[3];
+    } else {
+        diag_error(L->d, in->loc, "'wmma.mma' needs 2 or 4 type suffixes");
         return 0;
     }
-    if (wm[WMF_SHAPE] != 1) {
-        diag_unsupported(L->d, in->loc,
-                         "unsupported instruction 'wmma' of shape %s (lockstep runs .m16n16k16)",
-                         wm[WMF_SHAPE] == 2 ? ".m8n32k16" : wm[WMF_SHAPE] == 3 ? ".m32n8k16"
-                         : wm[WMF_SHAPE] == 4 ? ".m16n16k8" : "(none)");
+    if (a != bt || !mm_acc_takes(a, c) || !mm_acc_takes(a, d)) {
+        diag_error(L->d, in->loc, "'wmma.mma' types must be .dtype.ctype (.f16 or .f32) for "
+                                  ".f16 inputs, .f32.bf16.bf16.f32, .f32.tf32.tf32.f32, "
+                                  ".f64.f64.f64.f64, .s32.s8.s8.s32 or .s32.u8.u8.s32");
         return 0;
     }
-    if (kind == 3) {
-        /* wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype d, a, b, c
-         * (f16/f32 C and D with f16 A/B), or .f32.bf16.bf16.f32, or
-         * .s32.{s8,u8}.{s8,u8}.s32{.satfinite} */
-        if (wm[WMF_MAT] || !wm[WMF_LAY1] || !wm[WMF_LAY2] || md->space >= 0) {
-            diag_error(L->d, in->loc, "'wmma.mma' takes two layouts (.row/.col, A's then B's), "
-                                      "a shape and its types");
-            return 0;
-        }
-        ir_mma mm;
-        memset(&mm, 0, sizeof mm);
-        mm.acol = wm[WMF_LAY1] == 2;
-        mm.bcol = wm[WMF_LAY2] == 2;
-        mm.satfinite = wm[WMF_SATF] != 0;
-        ptx_type d, c, a, bt;
-        if (md->ntypes == 2) {
-            d = md->types[0];
-            c = md->types[1];
-            a = bt = PT_F16;
-            if ((d != PT_F16 && d != PT_F32) || (c != PT_F16 && c != PT_F32)) {
-                diag_error(L->d, in->loc, "'wmma.mma' with f16 inputs takes .f16 or .f32 for D and C");
-                return 0;
-            }
-        } else if (md->ntypes == 4) {
-            d = md->types[0];
-            a = md->types[1];
-            bt = md->types[2];
-            c = md->types[3];
-            int i8 = (a == PT_S8 || a == PT_U8) && (bt == PT_S8 || bt == PT_U8);
-            if (!((a == PT_BF16 && bt == PT_BF16 && d == PT_F32 && c == PT_F32) ||
-                  (i8 && d == PT_S32 && c == PT_S32))) {
-                diag_error(L->d, in->loc, "'wmma.mma' types must be .f32.bf16.bf16.f32 or "
-                                          ".s32 with .s8 or .u8 inputs");
-                return 0;
-            }
-        } else {
-            diag_error(L->d, in->loc, "'wmma.mma' needs 2 or 4 type suffixes");
-            return 0;
-        }
-        if (mm.satfinite && d != PT_S32) {
-            diag_error(L->d, in->loc, "'.satfinite' is for integer wmma.mma here");
-            return 0;
-        }
-        if (!want_nops(L, in, 4, 4))
-            return 0;
-        mm.atype = (uint8_t)a;
-        mm.btype = (uint8_t)bt;
-        mm.ctype = (uint8_t)c;
-        mm.dtype = (uint8_t)d;
-        mm.na = a == PT_S8 || a == PT_U8 ? 2 : a == PT_BF16 ? 4 : 8;
-        mm.nc = c == PT_F16 ? 4 : 8;
-        mm.nd = d == PT_F16 ? 4 : 8;
-        if (!wmma_regs(L, in, &in->ops[0], mm.nd, mm.d, "D") ||
-            !wmma_regs(L, in, &in->ops[1], mm.na, mm.a, "A") ||
-            !wmma_regs(L, in, &in->ops[2], mm.na, mm.b, "B") ||
-            !wmma_regs(L, in, &in->ops[3], mm.nc, mm.c, "C"))
-            return 0;
-        if (vec_push(&L->mmas, mm)) {
-            L->oom = 1;
-            return 0;
-        }
-        ir->target = (uint32_t)L->mmas.n - 1;
-        ir->type = (uint8_t)a;
-        ir->type2 = (uint8_t)c;
+    if (!wmma_shape_takes(sh, a)) {
+        diag_error(L->d, in->loc, "'wmma.mma' of shape %s does not take %s inputs",
+                   mm_shapes[sh].name, ptx_type_names[a]);
+        return 0;
+    }
+    if (mm.satfinite && d != PT_S32) {
+        diag_error(L->d, in->loc, "'.satfinite' is for integer wmma.mma here");
+        return 0;
+    }
+    if (md->rnd >= 0 && (a != PT_F64 || md->rnd == FP_RNA)) {
+        diag_error(L->d, in->loc, "a rounding modifier on 'wmma.mma' is for .f64 (.rn, .rz, .rm, .rp)");
+        return 0;
+    }
+    mm.rnd = (uint8_t)(md->rnd >= 0 ? md->rnd : FP_RN);
+    mm.m = mm_shapes[sh].m;
+    mm.n = mm_shapes[sh].n;
+    mm.k = mm_shapes[sh].k;
+    mm.atype = (uint8_t)a;
+    mm.btype = (uint8_t)bt;
+    mm.ctype = (uint8_t)c;
+    mm.dtype = (uint8_t)d;
+    /* PTX gives f16 A and B eight registers whatever the shape */
+    uint32_t ea = (uint32_t)mm.m * mm.k / 32, eb = (uint32_t)mm.k * mm.n / 32;
+    mm.na = (uint8_t)mm_regs(a, ea);
+    mm.nb = (uint8_t)mm_regs(bt, eb);
+    mm.nc = (uint8_t)mm_regs(c, (uint32_t)mm.m * mm.n / 32);
+    mm.nd = (uint8_t)mm_regs(d, (uint32_t)mm.m * mm.n / 32);
+    return mm_finish(L, in, &mm, a == PT_F16 ? 8 : mm.na, bt == PT_F16 ? 8 : mm.nb, ir);
+}
+
+/* mma.sync.aligned.shape.alayout.blayout{.satfinite}{.rnd}.dtype.atype.btype.ctype d, a, b, c
+ * with the fragments the PTX ISA defines */
+static int lower_mma_sync(lower *L, const ast_insn *in, const mods *md, int sh, ir_insn *ir)
+{
+    const int *wm = md->tex;
+    if (wm[WMF_KIND] || wm[WMF_MAT] || !wm[WMF_LAY1] || !wm[WMF_LAY2] || wm[WMF_NUM] ||
+        wm[WMF_TRANS] || !sh) {
+        diag_error(L->d, in->loc, "'mma' takes a shape, two layouts (.row/.col, A's then B's) "
+                                  "and four types");
+        return 0;
+    }
+    if (!want_ntypes(L, in, md, 4))
+        return 0;
+    ptx_type d = md->types[0], a = md->types[1], bt = md->types[2], c = md->types[3];
+    int i8 = (a == PT_S8 || a == PT_U8) && (bt == PT_S8 || bt == PT_U8);
+    if (!(a == bt || i8) || !mm_acc_takes(a, c) || !mm_acc_takes(a, d)) {
+        diag_error(L->d, in->loc, "'mma' types must be .dtype.f16.f16.ctype (.f16 or .f32), "
+                                  ".f32.bf16.bf16.f32, .f32.tf32.tf32.f32, .f64.f64.f64.f64, "
+                                  "or .s32 with .s8 or .u8 inputs");
+        return 0;
+    }
+    int ok;
+    switch (a) {
+    case PT_F16: ok = sh == SH_M8N8K4 || sh == SH_M16N8K8 || sh == SH_M16N8K16; break;
+    case PT_BF16: ok = sh == SH_M16N8K8 || sh == SH_M16N8K16; break;
+    case PT_TF32: ok = sh == SH_M16N8K4 || sh == SH_M16N8K8; break;
+    case PT_F64: ok = sh == SH_M8N8K4 || sh == SH_M16N8K4 || sh == SH_M16N8K8 || sh == SH_M16N8K16; break;
+    default: ok = sh == SH_M8N8K16 || sh == SH_M16N8K16 || sh == SH_M16N8K32; break;
+    }
+    if (!ok) {
+        diag_error(L->d, in->loc, "'mma' of shape %s does not take %s inputs", mm_shapes[sh].name,
+                   ptx_type_names[a]);
+        return 0;
+    }
+    int quads = a == PT_F16 && sh == SH_M8N8K4; /* four 8x8x4 products, one per quad pair */
+    if (!quads && (wm[WMF_LAY1] != 1 || wm[WMF_LAY2] != 2)) {
+        diag_error(L->d, in->loc, "'mma' of shape %s takes .row.col", mm_shapes[sh].name);
+        return 0;
+    }
+    if (quads ? c == PT_F32 && d != PT_F32 : c != d) {
+        diag_error(L->d, in->loc, "'mma' of shape %s needs %s", mm_shapes[sh].name,
+                   quads ? "an .f32 D with an .f32 C" : "the same type for D and C");
+        return 0;
+    }
+    if (wm[WMF_SATF] && d != PT_S32) {
+        diag_error(L->d, in->loc, "'.satfinite' is for integer mma here");
+        return 0;
+    }
+    if (md->rnd >= 0 && (a != PT_F64 || md->rnd == FP_RNA)) {
+        diag_error(L->d, in->loc, "a rounding modifier on 'mma' is for .f64 (.rn, .rz, .rm, .rp)");
+        return 0;
+    }
+    ir_mma mm;
+    memset(&mm, 0, sizeof mm);
+    mm.form = MMA_SYNC;
+    mm.m = mm_shapes[sh].m;
+    mm.n = mm_shapes[sh].n;
+    mm.k = mm_shapes[sh].k;
+    mm.acol = wm[WMF_LAY1] == 2;
+    mm.bcol = wm[WMF_LAY2] == 2;
+    mm.satfinite = wm[WMF_SATF] != 0;
+    mm.rnd = (uint8_t)(md->rnd >= 0 ? md->rnd : FP_RN);
+    mm.atype = (uint8_t)a;
+    mm.btype = (uint8_t)bt;
+    mm.ctype = (uint8_t)c;
+    mm.dtype = (uint8_t)d;
+    uint32_t q = quads ? 4 : 1;
+    mm.na = (uint8_t)mm_regs(a, q * mm.m * mm.k / 32);
+    mm.nb = (uint8_t)mm_regs(bt, q * mm.k * mm.n / 32);
+    mm.nc = (uint8_t)mm_regs(c, q * mm.m * mm.n / 32);
+    mm.nd = (uint8_t)mm_regs(d, q * mm.m * mm.n / 32);
+    return mm_finish(L, in, &mm, mm.na, mm.nb, ir);
+}
+
+/* Push part p of a load or store the instruction became (the first
+ * replaces it). */
+static int push_part(lower *L, ir_insn *ir, const ir_insn *part, int p)
+{
+    if (p == 0) {
+        *ir = *part;
         return 1;
     }
-    /* wmma.load.{a,b,c} / wmma.store.d: ld/st parts */
-    int mat = wm[WMF_MAT];
+    if (vec_push(&L->extra, *part)) {
+        L->oom = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* The template of the parts of a wmma load/store or ldmatrix: ld/st of
+ * `adr`, in global, shared or generic memory. */
+static int mm_part_base(lower *L, const ast_insn *in, const mods *md, const ast_opnd *adr,
+                        int load, ir_insn *ir, ir_insn *base)
+{
+    *base = *ir;
+    base->op = (uint16_t)(load ? OP_LD : OP_ST);
+    base->type = PT_U32;
+    base->space = (uint8_t)(md->space >= 0 ? md->space : SP_GENERIC);
+    base->flags |= IRF_WMMA;
+    if (!addr_opnd(L, in, adr, base))
+        return 0;
+    if (base->space == SP_CONST || base->space == SP_KPARAM || base->space == SP_LOCAL ||
+        base->amode == AM_FRAME) {
+        diag_error(L->d, adr->loc, "'%s' accesses global or shared memory", in->op);
+        return 0;
+    }
+    if (!load)
+        base->flags |= IRF_DSRC;
+    return 1;
+}
+
+/* wmma.load.{a,b,c}.sync.aligned.layout.shape{.ss}.type r, [p]{, stride} /
+ * wmma.store.d.sync.aligned.layout.shape{.ss}.type [p], r{, stride}: ld/st parts */
+static int lower_wmma_ldst(lower *L, const ast_insn *in, const mods *md, int sh, ir_insn *ir)
+{
+    const int *wm = md->tex;
+    int kind = wm[WMF_KIND], mat = wm[WMF_MAT];
+    const char *kw = kind == 1 ? "load" : "store";
     if (!mat || (kind == 1 && mat == 4) || (kind == 2 && mat != 4) || !wm[WMF_LAY1] ||
-        wm[WMF_LAY2] || wm[WMF_SATF]) {
-        diag_error(L->d, in->loc, "'wmma.%s' needs %s, one layout (.row or .col) and a shape",
-                   kind == 1 ? "load" : "store", kind == 1 ? ".a, .b or .c" : ".d");
+        wm[WMF_LAY2] || wm[WMF_SATF] || wm[WMF_NUM] || wm[WMF_TRANS] || md->rnd >= 0) {
+        diag_error(L->d, in->loc, "'wmma.%s' needs %s, one layout (.row or .col) and a shape", kw,
+                   kind == 1 ? ".a, .b or .c" : ".d");
         return 0;
     }
     if (!want_ntypes(L, in, md, 1))
         return 0;
     ptx_type t = md->types[0];
-    int col = wm[WMF_LAY1] == 2, frag, nregs, esize;
+    int col = wm[WMF_LAY1] == 2;
+    uint32_t M = mm_shapes[sh].m, N = mm_shapes[sh].n, K = mm_shapes[sh].k;
+    uint32_t lines, len, nregs; /* the matrix in memory order: lines of len elements */
+    int ccol = 0;               /* a column-major C or D: one access per element */
     if (mat <= 2) {
-        if (t == PT_F16 || t == PT_BF16) {
-            frag = WM_AB16;
-            nregs = t == PT_F16 ? 8 : 4; /* PTX gives bf16 A and B four registers */
-            esize = 2;
-        } else if (t == PT_S8 || t == PT_U8) {
-            frag = WM_AB8;
-            nregs = 2;
-            esize = 1;
-        } else {
-            diag_error(L->d, md->typelocs[0], "'wmma.load.%c' takes .f16, .bf16, .s8 or .u8",
+        if (t != PT_F16 && t != PT_BF16 && t != PT_S8 && t != PT_U8 && t != PT_TF32 && t != PT_F64) {
+            diag_error(L->d, md->typelocs[0], "'wmma.load.%c' takes .f16, .bf16, .s8, .u8, .tf32 or .f64",
                        mat == 1 ? 'a' : 'b');
             return 0;
         }
-    } else if (t == PT_F32 || t == PT_S32) {
-        frag = WM_C32;
-        nregs = 8;
-        esize = 4;
-    } else if (t == PT_F16) {
-        frag = WM_C16;
-        nregs = 4;
-        esize = 2;
-        if (col) {
-            diag_unsupported(L->d, in->loc,
-                             "unsupported instruction 'wmma.%s' of a column-major f16 "
-                             "accumulator (lockstep runs .row for f16 C and D)",
-                             kind == 1 ? "load" : "store");
+        if (!wmma_shape_takes(sh, t)) {
+            diag_error(L->d, in->loc, "'wmma.load.%c' of shape %s does not take %s",
+                       mat == 1 ? 'a' : 'b', mm_shapes[sh].name, ptx_type_names[t]);
             return 0;
         }
+        uint32_t rows = mat == 1 ? M : K, cols = mat == 1 ? K : N;
+        lines = col ? cols : rows;
+        len = col ? rows : cols;
+        nregs = t == PT_F16 ? 8 : mm_regs(t, rows * cols / 32);
     } else {
-        diag_error(L->d, md->typelocs[0], "'wmma.%s.%c' takes .f16, .f32 or .s32",
-                   kind == 1 ? "load" : "store", mat == 3 ? 'c' : 'd');
-        return 0;
+        ptx_type in_t = t == PT_F64 ? PT_F64 : sh == SH_M16N16K8 ? PT_TF32 : PT_F16;
+        if (t != PT_F16 && t != PT_F32 && t != PT_S32 && t != PT_F64) {
+            diag_error(L->d, md->typelocs[0], "'wmma.%s.%c' takes .f16, .f32, .s32 or .f64", kw,
+                       mat == 3 ? 'c' : 'd');
+            return 0;
+        }
+        if (t == PT_S32)
+            in_t = PT_S8;
+        if (!wmma_shape_takes(sh, in_t) || !mm_acc_takes(in_t, t)) {
+            diag_error(L->d, in->loc, "'wmma.%s.%c' of shape %s does not take %s", kw,
+                       mat == 3 ? 'c' : 'd', mm_shapes[sh].name, ptx_type_names[t]);
+            return 0;
+        }
+        lines = M;
+        len = N;
+        ccol = col;
+        nregs = mm_regs(t, M * N / 32);
     }
-    (void)esize;
+    uint32_t es = (uint32_t)mm_esize(t), P = lines * len / 32; /* elements per lane */
     if (!want_nops(L, in, 2, 3))
         return 0;
     const ast_opnd *vals = kind == 1 ? &in->ops[0] : &in->ops[1];
     const ast_opnd *adr = kind == 1 ? &in->ops[1] : &in->ops[0];
     uint32_t rows[8];
-    if (!wmma_regs(L, in, vals, (uint32_t)nregs, rows, kind == 1 ? "the fragment" : "the fragment"))
+    if (!wmma_regs(L, in, vals, nregs, rows, "the fragment"))
         return 0;
-    /* the template: address, stride, space, guard */
-    ir_insn base = *ir;
-    base.op = (uint16_t)(kind == 1 ? OP_LD : OP_ST);
-    base.type = PT_U32;
-    base.space = (uint8_t)(md->space >= 0 ? md->space : SP_GENERIC);
-    base.flags |= IRF_WMMA;
-    if (!addr_opnd(L, in, adr, &base))
+    ir_insn base;
+    if (!mm_part_base(L, in, md, adr, kind == 1, ir, &base))
         return 0;
-    if (base.space == SP_CONST || base.space == SP_KPARAM || base.space == SP_LOCAL ||
-        base.amode == AM_FRAME) {
-        diag_error(L->d, adr->loc, "'wmma' accesses global or shared memory");
-        return 0;
-    }
     if (in->nops == 3) {
         if (!src_opnd(L, in, &in->ops[2], PT_U32, &base.s[0]))
             return 0;
     } else {
-        uint32_t row; /* the stride defaults to the matrix's 16 */
-        if (!const_row(L, 16, &row))
+        uint32_t row; /* the stride defaults to the matrix's line length */
+        if (!const_row(L, ccol ? M : len, &row))
             return 0;
         base.s[0] = (ir_opnd){row, IRO_CONST, 0, 0};
     }
     base.nsrc = 1;
-    if (kind == 2)
-        base.flags |= IRF_DSRC;
-    /* the parts: registers in groups of up to 4, each one access per lane */
-    int per = frag == WM_AB8 ? 2 : frag == WM_C32 && col ? 1 : 4;
-    int nparts = nregs / per;
-    for (int p = 0; p < nparts; p++) {
+    int lp = ilog2u(P), les = ilog2u(es);
+    if (ccol) {
+        /* one part per element of the lane's row: an f16 element fills half
+         * a register (the low halves first, so that the two parts of one
+         * register do not wait for each other) */
+        int p = 0;
+        for (int hi = 0; hi < (t == PT_F16 ? 2 : 1); hi++)
+            for (uint32_t j = (uint32_t)hi; j < P; j += t == PT_F16 ? 2 : 1) {
+                ir_insn part = base;
+                part.type = (uint8_t)(t == PT_F16 ? PT_U16 : t == PT_F64 ? PT_U64 : PT_U32);
+                part.vec = 1;
+                part.d[0] = (ir_opnd){rows[t == PT_F16 ? j / 2 : j], IRO_REG, 0, 0};
+                if (kind == 1)
+                    part.ndst = 1;
+                part.target = WMP_MAKE(WMP_CCOL, j, lp, ilog2u(N), les, hi);
+                if (!push_part(L, ir, &part, p++))
+                    return 0;
+            }
+        return 1;
+    }
+    /* the lane's contiguous chunk of P elements, in accesses of up to 16
+     * bytes; registers past the chunk (an f16 A or B) repeat it */
+    uint32_t rbytes = t == PT_F64 ? 8 : 4, chunk = P * es;
+    uint32_t per = (chunk < 16 ? chunk : 16) / rbytes;
+    for (uint32_t p = 0; p < nregs / per; p++) {
         ir_insn part = base;
+        part.type = (uint8_t)(t == PT_F64 ? PT_U64 : PT_U32);
         part.vec = (uint8_t)per;
-        for (int k = 0; k < per; k++)
+        for (uint32_t k = 0; k < per; k++)
             part.d[k] = (ir_opnd){rows[p * per + k], IRO_REG, 0, 0};
         if (kind == 1)
             part.ndst = (uint8_t)per;
-        part.target = (uint32_t)(p | frag << 8 | col << 12);
-        if (p == 0) {
-            *ir = part;
-        } else if (vec_push(&L->extra, part)) {
-            L->oom = 1;
+        part.target = WMP_MAKE(WMP_LINE, (p * per * rbytes) % chunk, lp, ilog2u(len), les, 0);
+        if (!push_part(L, ir, &part, (int)p))
             return 0;
-        }
     }
     return 1;
+}
+
+/* ldmatrix.sync.aligned.m8n8.num{.trans}{.shared{::cta}}.b16 r, [p]: one
+ * 32-bit load per matrix, or with .trans two 16-bit ones (each a half of
+ * the register), whose lanes' addresses come from the row addresses lanes
+ * 8i .. 8i+7 give */
+static int lower_ldmatrix(lower *L, const ast_insn *in, const mods *md, int sh, ir_insn *ir)
+{
+    const int *wm = md->tex;
+    if (sh == SH_M16N16 || sh == SH_M8N16 || (md->ntypes == 1 && md->types[0] == PT_B8)) {
+        diag_unsupported(L->d, in->loc,
+                         "unsupported instruction 'ldmatrix' of %s (lockstep runs .m8n8 .b16)",
+                         sh == SH_M16N16 || sh == SH_M8N16 ? mm_shapes[sh].name : ".b8 elements");
+        return 0;
+    }
+    if (sh != SH_M8N8 || !wm[WMF_NUM] || wm[WMF_KIND] || wm[WMF_MAT] || wm[WMF_LAY1] ||
+        wm[WMF_SATF] || md->rnd >= 0) {
+        diag_error(L->d, in->loc, "'ldmatrix' needs .m8n8 and .x1, .x2 or .x4");
+        return 0;
+    }
+    if (!want_ntypes(L, in, md, 1))
+        return 0;
+    if (md->types[0] != PT_B16) {
+        diag_error(L->d, md->typelocs[0], "'ldmatrix' takes .b16");
+        return 0;
+    }
+    if (md->space >= 0 && md->space != SP_SHARED) {
+        diag_error(L->d, in->loc, "'ldmatrix' reads shared memory");
+        return 0;
+    }
+    if (!want_nops(L, in, 2, 2))
+        return 0;
+    uint32_t num = (uint32_t)wm[WMF_NUM], rows[4];
+    if (!wmma_regs(L, in, &in->ops[0], num, rows, "its destination"))
+        return 0;
+    ir_insn base;
+    if (!mm_part_base(L, in, md, &in->ops[1], 1, ir, &base))
+        return 0;
+    int trans = wm[WMF_TRANS] != 0, p = 0;
+    for (int hi = 0; hi < (trans ? 2 : 1); hi++)
+        for (uint32_t i = 0; i < num; i++) {
+            ir_insn part = base;
+            part.type = (uint8_t)(trans ? PT_U16 : PT_U32);
+            part.d[0] = (ir_opnd){rows[i], IRO_REG, 0, 0};
+            part.ndst = 1;
+            part.target = WMP_MAKE(trans ? WMP_LDMT : WMP_LDM, i, 0, 0, trans ? 1 : 2, hi);
+            if (!push_part(L, ir, &part, p++))
+                return 0;
+        }
+    return 1;
+}
+
+/* movmatrix.sync.aligned.m8n8.trans.b16 d, a: the 8 x 8 matrix of halves
+ * in the warp's a registers (ldmatrix's layout), transposed into d */
+static int lower_movmatrix(lower *L, const ast_insn *in, const mods *md, int sh, ir_insn *ir)
+{
+    const int *wm = md->tex;
+    if (sh != SH_M8N8 || !wm[WMF_TRANS] || wm[WMF_KIND] || wm[WMF_MAT] || wm[WMF_LAY1] ||
+        wm[WMF_SATF] || wm[WMF_NUM] || md->rnd >= 0) {
+        diag_error(L->d, in->loc, "'movmatrix' needs .m8n8.trans");
+        return 0;
+    }
+    if (!want_ntypes(L, in, md, 1))
+        return 0;
+    if (md->types[0] != PT_B16) {
+        diag_error(L->d, md->typelocs[0], "'movmatrix' takes .b16");
+        return 0;
+    }
+    if (!want_nops(L, in, 2, 2) || !dst_reg(L, in, &in->ops[0], &ir->d[0]) ||
+        !src_opnd(L, in, &in->ops[1], PT_B32, &ir->s[0]))
+        return 0;
+    ir->type = PT_B32;
+    ir->ndst = 1;
+    ir->nsrc = 1;
+    return 1;
+}
+
+/* The tensor instructions (FAM_WMMA). */
+static int lower_wmma(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
+{
+    int sh = mm_common(L, in, md);
+    if (sh < 0)
+        return 0;
+    switch (ir->op) {
+    case OP_MMA: return lower_mma_sync(L, in, md, sh, ir);
+    case OP_LDMATRIX: return lower_ldmatrix(L, in, md, sh, ir);
+    case OP_MOVMATRIX: return lower_movmatrix(L, in, md, sh, ir);
+    default: break;
+    }
+    int kind = md->tex[WMF_KIND];
+    if (!kind) {
+        diag_error(L->d, in->loc, "'wmma' needs .load, .store or .mma");
+        return 0;
+    }
+    if (!wmma_shape_takes(sh, PT_F16) && !wmma_shape_takes(sh, PT_TF32) &&
+        !wmma_shape_takes(sh, PT_F64)) {
+        diag_error(L->d, in->loc, "'wmma' takes the shape .m16n16k16, .m8n32k16, .m32n8k16, "
+                                  ".m16n16k8 or .m8n8k4, not %s", mm_shapes[sh].name);
+        return 0;
+    }
+    if (kind == 3)
+        return lower_wmma_mma(L, in, md, sh, ir);
+    return lower_wmma_ldst(L, in, md, sh, ir);
 }
 
 /* Lower one instruction into ir; 0 on error (already reported). */

@@ -48,7 +48,7 @@ typedef enum ir_unit {
     UNIT_CTRL, /* branches, calls */
     UNIT_SYNC, /* barriers, fences */
     UNIT_WARP, /* warp-wide exchanges (shfl, vote, match, redux): the SP pipeline */
-    UNIT_TENSOR, /* matrix multiply-accumulate (wmma.mma): the tensor cores */
+    UNIT_TENSOR, /* matrix multiply-accumulate (wmma.mma, mma): the tensor cores */
     UNIT_NONE
 } ir_unit;
 
@@ -94,7 +94,9 @@ enum ptx_modcat {
     MC_BAR = 1u << 17,
     MC_MATCH = 1u << 18,
     MC_TEX = 1u << 19,  /* geometry, query, clamp mode, tld4 channel, .level/.grad */
-    MC_WMMA = 1u << 20  /* wmma: .load/.store/.mma, .a/.b/.c/.d, .row/.col, shape, .satfinite */
+    MC_WMMA = 1u << 20  /* wmma, mma, ldmatrix, movmatrix: .load/.store/.mma, .a/.b/.c/.d,
+                         * .row/.col, shape, .satfinite, .x1/.x2/.x4, .trans, and the
+                         * words of forms lockstep does not run (.sp, sub-byte types) */
 };
 #define MC_ALLT MC_TYPE
 #define MC_MEMC (MC_TYPE | MC_SPACE | MC_SEM | MC_SCOPE | MC_CACHE | MC_VEC | MC_HINT)
@@ -160,6 +162,7 @@ enum ptx_opprop {
     X(FMA,        "fma",        UNIT_FP,   LAT_MAD, FAM_ARITH, MK_TYPE,    MC_ALLT | MC_RND,           MF(FTZ) | MF(SAT) | MF(RELU), 0,                                        "fma.rn.f32 %f1, %f2, %f3, %f4;") \
     X(ISSPACEP,   "isspacep",   UNIT_INT,  LAT_ADD, FAM_MISC,  MK_TYPE,    MC_SPACE,                   0, 0,                                                                   "isspacep.global %p1, %rd1;") \
     X(LD,         "ld",         UNIT_MEM,  LAT_NONE,FAM_MEM,   MK_MEM,     MC_MEMC,                    0, OPF_LOAD | OPF_MEM,                                                  "ld.shared.u32 %r1, [sh];") \
+    X(LDMATRIX,   "ldmatrix",   UNIT_MEM,  LAT_NONE,FAM_WMMA,  MK_MEM,     MC_WMMA | MC_TYPE | MC_SPACE, MF(SYNC) | MF(ALIGNED), OPF_LOAD | OPF_MEM,                         "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [sh];") \
     X(LDU,        "ldu",        UNIT_MEM,  LAT_NONE,FAM_MEM,   MK_MEM,     MC_MEMC,                    0, OPF_LOAD | OPF_MEM,                                                  "ldu.global.u32 %r1, [%rd1];") \
     X(LG2,        "lg2",        UNIT_SFU,  LAT_DIV, FAM_SFU,   MK_SFU,     MC_ALLT,                    MF(APPROX) | MF(FTZ), 0,                                                "lg2.approx.f32 %f1, %f2;") \
     X(LOP3,       "lop3",       UNIT_INT,  LAT_ADD, FAM_BITS,  MK_TYPE,    MC_ALLT,                    0, 0,                                                                   "lop3.b32 %r1, %r2, %r3, %r4, 0x96;") \
@@ -170,7 +173,9 @@ enum ptx_opprop {
     X(MAX,        "max",        UNIT_INT,  LAT_MAX, FAM_ARITH, MK_TYPE,    MC_ALLT,                    MF(FTZ) | MF(NAN) | MF(XORSIGN) | MF(ABS) | MF(RELU), 0,                "max.s32 %r1, %r2, %r3;") \
     X(MEMBAR,     "membar",     UNIT_SYNC, LAT_NONE,FAM_MISC,  MK_FENCE,   MC_SCOPE | MC_HINT,         MF(PROXY), OPF_FENCE,                                                   "membar.gl;") \
     X(MIN,        "min",        UNIT_INT,  LAT_MAX, FAM_ARITH, MK_TYPE,    MC_ALLT,                    MF(FTZ) | MF(NAN) | MF(XORSIGN) | MF(ABS) | MF(RELU), 0,                "min.u32 %r1, %r2, %r3;") \
+    X(MMA,        "mma",        UNIT_TENSOR,LAT_NONE,FAM_WMMA, MK_TYPE,    MC_WMMA | MC_TYPE | MC_RND, MF(SYNC) | MF(ALIGNED), 0,                                       "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f5, %f6, %f7}, {%r1, %r2}, {%r3}, {%f2, %f3, %f4, %f5};") \
     X(MOV,        "mov",        UNIT_INT,  LAT_ADD, FAM_MOV,   MK_INT,     MC_ALLT,                    0, OPF_INTALU,                                                          "mov.u32 %r1, %tid.x;") \
+    X(MOVMATRIX,  "movmatrix",  UNIT_WARP, LAT_ADD, FAM_WMMA,  MK_WARP,    MC_WMMA | MC_TYPE,          MF(SYNC) | MF(ALIGNED), OPF_WARPX,                                      "movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r4;") \
     X(MUL,        "mul",        UNIT_INT,  LAT_MUL, FAM_ARITH, MK_TYPE,    MC_ALLT | MC_RND,           MF(FTZ) | MF(SAT) | MF(LO) | MF(HI) | MF(WIDE), 0,                      "mul.wide.u32 %rd1, %r2, %r3;") \
     X(MUL24,      "mul24",      UNIT_INT,  LAT_MUL, FAM_ARITH, MK_TYPE,    MC_ALLT,                    MF(LO) | MF(HI), 0,                                                     "mul24.lo.u32 %r1, %r2, %r3;") \
     X(NANOSLEEP,  "nanosleep",  UNIT_SYNC, LAT_NONE,FAM_MISC,  MK_OTHER,   MC_ALLT,                    0, 0,                                                                   "nanosleep.u32 100;") \
@@ -219,7 +224,7 @@ enum ptx_opprop {
     X(VSUB4,      "vsub4",      UNIT_INT,  LAT_ADD, FAM_VOP4,  MK_TYPE,    MC_ALLT | MC_ATOM,          MF(SAT), 0,                                                             "vsub4.s32.s32.s32.sat %r1, %r2, %r3, %r4;") \
     X(TXQ,        "txq",        UNIT_INT,  LAT_ADD, FAM_TEX,   MK_INT,     MC_TEX | MC_TYPE,           0, OPF_TEX | OPF_INTALU,                                                "txq.width.b32 %r1, [%rd4];") \
     X(VOTE,       "vote",       UNIT_WARP, LAT_ADD, FAM_WARP,  MK_WARP,    MC_ALLT | MC_VOTE,          MF(SYNC), OPF_WARPX,                                                    "vote.sync.ballot.b32 %r1, %p1, 0xffffffff;") \
-    X(WMMA,       "wmma",       UNIT_TENSOR,LAT_NONE,FAM_WMMA, MK_TYPE,    MC_WMMA | MC_TYPE | MC_SPACE, MF(SYNC) | MF(ALIGNED), 0,                                     "wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%r1, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r2, %r3, %r4};") \
+    X(WMMA,       "wmma",       UNIT_TENSOR,LAT_NONE,FAM_WMMA, MK_TYPE,    MC_WMMA | MC_TYPE | MC_SPACE | MC_RND, MF(SYNC) | MF(ALIGNED), 0,                                     "wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%r1, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r2, %r3, %r4};") \
     X(XOR,        "xor",        UNIT_INT,  LAT_ADD, FAM_BITS,  MK_TYPE,    MC_ALLT,                    0, 0,                                                                   "xor.b64 %rd1, %rd2, %rd3;")
 
 typedef enum ptx_op {

@@ -389,7 +389,7 @@ static void on_written(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, cons
     if (!aw)
         return;
     const ir_module *m = L->mod;
-    if (in->op == OP_WMMA && in->target < m->nmmas) {
+    if (IR_IS_MMA(in->op) && in->target < m->nmmas) {
         const ir_mma *mm = &m->mmas[in->target];
         for (int i = 0; i < mm->nd && i < 8; i++)
             if (w->reg_base + mm->d[i] < aw->nreg)

@@ -750,9 +750,20 @@ void tm_insn_facts(const timing_gpu *g, const ir_module *m, const ir_insn *in, t
     }
     case UNIT_WARP: unit = TU_SP; break; /* warp exchanges: the SP pipeline, integer latencies */
     case UNIT_TENSOR:
+        /* the configured latency; the unit is busy in proportion to the
+         * multiply-adds, the configured interval being that of a
+         * 16 x 16 x 16 product (wmma's own shape) */
         unit = TU_TENSOR;
         lat = g->cfg->lat_tensor;
         ii = g->cfg->ii_tensor;
+        if (IR_IS_MMA(in->op) && in->target < m->nmmas) {
+            const ir_mma *mm = &m->mmas[in->target];
+            uint64_t macs = (uint64_t)mm->m * mm->n * mm->k;
+            if (mm->form == MMA_SYNC && mm->m == 8 && mm->k == 4 && mm->atype == PT_F16)
+                macs *= 4; /* one product per quad pair */
+            uint64_t v = ((uint64_t)ii * macs + 4095) / 4096;
+            ii = (uint32_t)(v ? v : 1);
+        }
         cls = -1;
         break;
     default: unit = TU_NONE; cls = -1; break;
@@ -786,20 +797,21 @@ void tm_insn_facts(const timing_gpu *g, const ir_module *m, const ir_insn *in, t
             t->arr[t->n++] = (uint16_t)(o).idx;                                            \
     } while (0)
     ADD_P(in->guard, sp, nsp, 4);
-    if (in->op == OP_WMMA && in->target < m->nmmas) {
-        /* wmma.mma: its operands are in the module's table */
+    if (IR_IS_MMA(in->op) && in->target < m->nmmas) {
+        /* wmma.mma, mma: the operands are in the module's table (at most
+         * 18 registers read: 8 + 2 + 8 for wmma's m32n8k16 and m8n32k16) */
         const ir_mma *mm = &m->mmas[in->target];
-        int na = mm->na > 4 ? 4 : mm->na; /* f16 fragments repeat regs 0-3 in 4-7 */
-        for (int i = 0; i < na; i++) {
+        for (int i = 0; i < mm->na; i++)
             ADD_R(((ir_opnd){mm->a[i], IRO_REG, 0, 0}), sr, nsr, 20);
+        for (int i = 0; i < mm->nb; i++)
             ADD_R(((ir_opnd){mm->b[i], IRO_REG, 0, 0}), sr, nsr, 20);
-        }
         for (int i = 0; i < mm->nc; i++)
             ADD_R(((ir_opnd){mm->c[i], IRO_REG, 0, 0}), sr, nsr, 20);
         for (int i = 0; i < mm->nd; i++)
             ADD_R(((ir_opnd){mm->d[i], IRO_REG, 0, 0}), dr, ndr, 8);
-        for (int i = 0; i < mm->nd; i++)
-            if (mm->d[i] > 65535)
+        for (int i = 0; i < 8; i++)
+            if ((i < mm->na && mm->a[i] > 65535) || (i < mm->nb && mm->b[i] > 65535) ||
+                (i < mm->nc && mm->c[i] > 65535) || (i < mm->nd && mm->d[i] > 65535))
                 t->complex = 1;
     }
     for (int i = 0; i < 4; i++) {

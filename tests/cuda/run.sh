@@ -3,8 +3,9 @@
 # in tests/cuda with nvcc and run each on the simulator.
 #
 # Each tests/cuda/NAME.cu is built, when BUILD_DIR/cuda/NAME is missing or
-# older than its source (or common.cuh), with exactly
+# older than its source (or a header tests/cuda/*.cuh), with exactly
 #     nvcc -cudart shared -O2 -o BUILD_DIR/cuda/NAME tests/cuda/NAME.cu
+# (fault.cu adds -lineinfo, mma.cu -arch=sm_80: its instructions need it)
 # and each directory tests/cuda/NAME/ holding a main.cu (a program in
 # several translation units; rebuilt when any file there is newer) with
 #     nvcc -cudart shared -O2 -rdc=true -o BUILD_DIR/cuda/NAME \
@@ -80,9 +81,12 @@ for name in $names; do
     err=$build/cuda/$name.stderr
     n=$((n + 1))
 
-    # fault.cu is built with -lineinfo: its report must name the CUDA line
+    # fault.cu is built with -lineinfo: its report must name the CUDA line;
+    # mma.cu for sm_80, whose tensor instructions (bf16, tf32, f64,
+    # mma.m16n8k16 ...) sm_75 does not have
     flags=
     [ "$name" = fault ] && flags=-lineinfo
+    [ "$name" = mma ] && flags=-arch=sm_80
     # tests/cuda/NAME/main.cu: a program in several translation units, built
     # with separate compilation (relocatable device code) from main.cu and
     # the directory's other .cu files
@@ -98,7 +102,7 @@ for name in $names; do
     fi
 
     # Build when the binary is missing or older than a source.
-    if [ ! -x "$bin" ] || [ -n "$(find "$deps" tests/cuda/common.cuh -newer "$bin" 2>/dev/null)" ]; then
+    if [ ! -x "$bin" ] || [ -n "$(find "$deps" tests/cuda/*.cuh -newer "$bin" 2>/dev/null)" ]; then
         if ! nvcc -cudart shared -O2 $flags -o "$bin" $src >"$build/cuda/$name.build" 2>&1; then
             echo "FAIL $name: nvcc failed"
             show "$build/cuda/$name.build"

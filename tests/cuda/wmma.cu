@@ -1,14 +1,19 @@
-/* wmma.cu -- tensor cores through the warp matrix API (nvcuda::wmma): a
- * tiled 48 x 32 x 64 matrix product of halves with f32 accumulation (A row-
- * and column-major, B both ways), an f16 accumulator, a column-major
- * accumulator loaded and stored, element-wise work on fragments, and
- * 8-bit integers with a 32-bit accumulator; each against the CPU.  The
- * inputs are small multiples of 1/4, so every product and sum is exact in
- * f32 (and the f16 results in f16): the results do not depend on the order
- * a tensor core adds in. */
+/* wmma.cu -- tensor cores through the warp matrix API (nvcuda::wmma), as
+ * nvcc builds it for sm_75: a tiled 48 x 32 x 64 matrix product of halves
+ * with f32 accumulation (A row- and column-major, B both ways), an f16
+ * accumulator, a column-major accumulator loaded and stored, element-wise
+ * work on fragments, and 8-bit integers with a 32-bit accumulator; then
+ * single tiles (wmma_tile.cuh) of the shapes m32n8k16 and m8n32k16 with
+ * halves (f32 and f16 accumulators, row- and column-major) and signed and
+ * unsigned 8-bit integers, and a column-major f16 accumulator at
+ * m16n16k16; each against the CPU.  The inputs are small multiples of 1/4,
+ * so every product and sum is exact in f32 (and the f16 results in f16):
+ * the results do not depend on the order a tensor core adds in.  (bf16,
+ * tf32 and double tiles need sm_80: mma.cu.) */
 #include <mma.h>
 
 #include "common.cuh"
+#include "wmma_tile.cuh"
 
 using namespace nvcuda;
 
@@ -182,5 +187,20 @@ int main(void)
     CHECK_LAUNCH();
     CHECK(cudaMemcpy(sc, dsc, sizeof sc, cudaMemcpyDeviceToHost));
     check_array_exact("wmma of signed 8-bit integers", wants, sc, 256);
+
+    /* the other shapes, and f16 accumulators in column-major memory */
+    typedef wmma::row_major R;
+    typedef wmma::col_major C;
+    check_tile<32, 8, 16, half, R, C, float>("wmma m32n8k16 f16, A row B col, f32 row", false);
+    check_tile<32, 8, 16, half, C, R, half>("wmma m32n8k16 f16, A col B row, f16 col", true);
+    check_tile<32, 8, 16, half, R, R, half>("wmma m32n8k16 f16, A row B row, f16 row", false);
+    check_tile<8, 32, 16, half, R, R, float>("wmma m8n32k16 f16, A row B row, f32 col", true);
+    check_tile<8, 32, 16, half, C, C, half>("wmma m8n32k16 f16, A col B col, f16 row", false);
+    check_tile<8, 32, 16, half, R, C, half>("wmma m8n32k16 f16, A row B col, f16 col", true);
+    check_tile<16, 16, 16, half, R, C, half>("wmma m16n16k16 f16, A row B col, f16 col", true);
+    check_tile<32, 8, 16, signed char, R, C, int>("wmma m32n8k16 s8, A row B col, s32 col", true);
+    check_tile<8, 32, 16, signed char, C, R, int>("wmma m8n32k16 s8, A col B row, s32 row", false);
+    check_tile<8, 32, 16, unsigned char, R, C, int>("wmma m8n32k16 u8, A row B col, s32 col", true);
+    check_tile<32, 8, 16, unsigned char, C, C, int>("wmma m32n8k16 u8, A col B col, s32 row", false);
     return finish();
 }
