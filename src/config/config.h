@@ -168,6 +168,10 @@
     X(U32, l2_queue, "-lockstep_l2_queue", "0", 0, 1000000,                                      \
       "requests a partition holds past the ROP delay waiting for its L2 (GPGPU-Sim's icnt-to-L2 " \
       "queue); when full it takes no more from the crossbar (0: unbounded)")                   \
+    X(U32, l2_write_merge, "-lockstep_l2_write_merge", "0", 0, 1,                                \
+      "1: a store to a line whose L2 fill is outstanding is performed at once (its bytes valid "  \
+      "and dirty when the fill lands, the waiting loads then read them), unless a request of "    \
+      "the same SM waits for that fill; 0: it waits behind the fill")                          \
     X(U32, l2_latency, "-lockstep_l2_latency", "10", 1, 100000, "L2 access cycles (L2 clock)")   \
     X(U32, dram_latency, "-dram_latency", "100", 0, 100000,                                      \
       "cycles (L2 clock) from an L2 miss to the DRAM queue")                                    \

@@ -431,6 +431,23 @@ static void serve(tm_part *p, tm_req *r, uint64_t now)
     reqq_push(&p->replies, r);
 }
 
+/* -lockstep_l2_write_merge: may store r, whose line's fill m is
+ * outstanding, be performed before the requests waiting for that fill?
+ * Only a plain store (not an atomic, not one DMR's comparator holds), and
+ * only if no request of its own SM waits there: one SM's requests to one
+ * line are still performed in the order they arrive, so no thread sees its
+ * own later store, and a warp's store never passes its own earlier load. */
+static int write_merges(const tm_part *p, const tm_l2mshr *m, const tm_req *r)
+{
+    if (!p->g->cfg->l2_write_merge || r->type != REQ_WR || r->dmr_pair ||
+        (r->flags & REQF_DMR_COMMIT))
+        return 0;
+    for (const tm_req *q = m->waiting.head; q; q = q->next)
+        if (q->sm == r->sm)
+            return 0;
+    return 1;
+}
+
 /* The L2 access of the oldest request past the ROP; 0 if it must wait. */
 static int l2_access(tm_part *p, tm_req *r, uint64_t now)
 {
@@ -439,9 +456,22 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
     uint64_t la = tm_part_local(g, r->pline);
     int busy = mshr_find(p, r->pline);
     if (busy >= 0) {
-        /* a fill of this line is outstanding: wait behind it, in order */
+        tm_l2mshr *m = &p->mshr[busy];
         st->l2_accesses++;
-        reqq_push(&p->mshr[busy].waiting, r);
+        if (write_merges(p, m, r)) {
+            /* -lockstep_l2_write_merge: performed now, into the line
+             * being filled (write-validate): its sectors stay the L2's
+             * when the fill lands, and the loads waiting for the fill
+             * read them then */
+            uint32_t sec = cache_sectors_of(p->l2, r->sectors, TM_SECTOR);
+            st->l2_misses++;
+            m->merged |= sec;
+            dram_keep(p, m->l2line, r->line, sec);
+            serve(p, r, now);
+            return 1;
+        }
+        /* a fill of this line is outstanding: wait behind it, in order */
+        reqq_push(&m->waiting, r);
         return 1;
     }
     uint32_t valid = 0;
@@ -497,6 +527,7 @@ static int l2_access(tm_part *p, tm_req *r, uint64_t now)
     st->l2_misses++;
     mshr_take(p, (uint32_t)free_i, r->pline);
     m->l2line = li;
+    m->merged = 0;
     m->waiting.head = m->waiting.tail = NULL;
     m->waiting.n = 0;
     reqq_push(&m->waiting, r);
@@ -527,6 +558,8 @@ void part_cycle(tm_part *p, uint64_t now)
             continue;
         uint32_t all = (1u << (TM_LINE / TM_SECTOR)) - 1;
         cache_fill(p->l2, m->l2line, all, NULL);
+        if (m->merged) /* stores performed while the fill was out: newer than DRAM */
+            cache_set_dirty(p->l2, m->l2line, m->merged);
         tm_req *r;
         while ((r = reqq_pop(&m->waiting))) {
             if (r->type == REQ_WR || r->type == REQ_ATOM) {

@@ -187,7 +187,7 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     tw->w = w;
     tw->tc = tc;
     w->timing = tw;
-    tw->loads_out = tw->stores_out = tw->replays = 0;
+    tw->loads_out = tw->stores_out = tw->replays = tw->rp_queued = 0;
     tw->sleep_until = 0;
     tm_warp_wait(sm, tw, 0, LOCKSTEP_STALL_SCOREBOARD);
     tw->age = age;
@@ -531,10 +531,27 @@ static int replay_push(tm_sm *sm, uint64_t at, tm_mop *m, tm_req *r, uint32_t la
         m->replayed = 1;
         m->tw->replays++;
     }
+    m->tw->rp_queued++;
     if (!r)
         m->pending++; /* a line request counted itself (req_make) */
     sm->st.ldst_replays++;
     return 0;
+}
+
+/* A replayed pass of tw's re-entered the LD/ST unit at `now`: with none
+ * left outside it, a plain store of tw waiting for them may go from the
+ * next cycle on (the unit and the paths behind it keep the order, so the
+ * store stays behind them). */
+static void replay_entered(tm_sm *sm, tm_warp *tw, uint64_t now)
+{
+    LS_ASSERT(tw->rp_queued > 0);
+    if (--tw->rp_queued || tw->ready_why != LOCKSTEP_STALL_FENCE || tw->ready_at <= now + 1)
+        return;
+    tm_warp_wait(sm, tw, now + 1, LOCKSTEP_STALL_SCOREBOARD);
+    if (sm->wake > now + 1)
+        sm->wake = now + 1;
+    if (sm->sched_at > now + 1)
+        sm->sched_at = now + 1;
 }
 
 /* The replayed passes due at `now` re-enter the LD/ST unit: a line request
@@ -549,6 +566,7 @@ static void replay_release(tm_sm *sm, uint64_t now)
         if (p->r) {
             if (lq_push(sm, p->r, p->cached))
                 break; /* the queue is full: from the next cycle on */
+            replay_entered(sm, m->tw, now);
             continue;
         }
         if (sm->ldst_busy_until > now)
@@ -568,6 +586,7 @@ static void replay_release(tm_sm *sm, uint64_t now)
             break;
         }
         sm->ldst_busy_until = now + 1;
+        replay_entered(sm, tw, now);
         mop_part_done(sm, m, now + sm->g->cfg->smem_latency);
     }
     if (k) {
@@ -1377,9 +1396,13 @@ __attribute__((noinline)) static int can_issue_checks(tm_sm *sm, tm_warp *tw, ui
         int fence = (props & OPF_FENCE) || ti->complex == 2 ||
                     (ti->unit == TU_LDST && (tw->acq_pending || in->sem == SEM_RELEASE ||
                                              in->sem == SEM_ACQ_REL || in->sem == SEM_SC));
-        /* only loads pass a replayed load: a store, atomic or barrier of
-         * the warp waits for it (its own later store never reaches it) */
-        if (fence || (tw->replays && (props & (OPF_MEM | OPF_BARRIER)) && !replayable(in))) {
+        /* only loads pass a replayed load: an atomic or barrier of the
+         * warp waits for it; a plain store only until its passes are
+         * back in the LD/ST unit, which keeps them ahead of it on every
+         * path (so its own later store never reaches it, but a store to
+         * another line may be performed first) */
+        if (fence || (tw->replays && (props & (OPF_MEM | OPF_BARRIER)) && !replayable(in) &&
+                      (in->op != OP_ST || tw->rp_queued))) {
             tm_warp_wait(sm, tw, TM_NEVER, LOCKSTEP_STALL_FENCE);
             return LOCKSTEP_STALL_FENCE;
         }

@@ -293,8 +293,10 @@ typedef struct tm_warp {
     uint32_t pcap;
     uint32_t loads_out;    /* mops with destinations in flight */
     uint32_t stores_out;   /* store / atomic mops in flight */
-    uint32_t replays;      /* its loads with replayed passes not yet done: its stores,
-                              atomics and barriers wait (-lockstep_ldst_replay) */
+    uint32_t replays;      /* its loads with replayed passes not yet done: its atomics,
+                              barriers and fences wait (-lockstep_ldst_replay) */
+    uint32_t rp_queued;    /* its replayed passes not yet back in the LD/ST unit: its
+                              plain stores wait only for these (replay_release) */
     /* set only with tm_warp_wait, which keeps the scheduler's ready queue */
     uint64_t ready_at;     /* no issue before this cycle (a hint; TM_NEVER: woken by an event) */
     uint8_t ready_why;     /* the stall reason until ready_at (lockstep_stall) */
@@ -518,6 +520,7 @@ typedef struct tm_l2mshr {
     uint64_t line;
     int used, l2line;
     tm_reqq waiting;
+    uint32_t merged; /* -lockstep_l2_write_merge: L2 sectors written while the fill was out */
 } tm_l2mshr;
 
 /* A DRAM access waiting dram_latency to enter the DRAM queue. */

@@ -91,9 +91,11 @@ static void test_accounting(void)
 {
     lit_histo h;
     /* without replayed loads (-lockstep_ldst_replay 0), a reader's loads
-     * reach the partitions in program order */
-    CHECK(run_opt("litmus/MP.litmus", "gtx480.config", NULL, "-lockstep_ldst_replay 0", 0, 3, 0, 0,
-                  &h) == 0);
+     * reach the partitions in program order, and without the L2's write
+     * merge (-lockstep_l2_write_merge 0) a load waiting for a fill is not
+     * passed by a later store */
+    CHECK(run_opt("litmus/MP.litmus", "gtx480.config", NULL,
+                  "-lockstep_ldst_replay 0\n-lockstep_l2_write_merge 0", 0, 3, 0, 0, &h) == 0);
     uint64_t sum = 0;
     for (int i = 0; i < h.n; i++)
         sum += h.count[i];
@@ -195,6 +197,38 @@ static void test_replay(void)
         for (int i = 0; i < h.n; i++)
             weak += !lit_histo_is_sc(&h, i);
         CHECK(cases[c].want ? weak > 0 : weak == 0);
+        lit_histo_free(&h);
+    }
+}
+
+/* Thesis Table 3.1: LB between CTAs shows with memory stress.  Two
+ * mechanisms make it (docs/MEMORY-MODEL.md): a store to a line whose L2
+ * fill is outstanding is performed at once and the load waiting for the
+ * fill reads it (-lockstep_l2_write_merge), and a store waits only until
+ * its warp's replayed load passes are back in the LD/ST unit, not for their
+ * data.  A fence between the load and the store removes it. */
+static void test_lb(void)
+{
+    static const struct {
+        const char *test, *cfg;
+        unsigned inc;
+        int want;
+        uint64_t n;
+    } cases[] = {
+        {"litmus/LB.litmus", "gtx480.config", LIT_INC_STRESS, 1, 10},
+        {"litmus/LB.litmus", "gtxtitan.config", LIT_INC_STRESS | LIT_INC_RANDOM, 1, 10},
+        {"litmus/LB.litmus", "titanv.config", LIT_INC_STRESS | LIT_INC_RANDOM, 1, 4},
+        {"litmus/LB+membar.cta.litmus", "gtx480.config",
+         LIT_INC_STRESS | LIT_INC_RANDOM | LIT_INC_SYNC, 0, 10},
+        {"litmus/LB+membar.gl.litmus", "gtx480.config", LIT_INC_STRESS | LIT_INC_RANDOM, 0, 10},
+        {"litmus/LB+membar.gl.litmus", "titanv.config", LIT_INC_STRESS | LIT_INC_RANDOM, 0, 4},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        lit_histo h;
+        CHECK(run(cases[c].test, cases[c].cfg, NULL, cases[c].inc, cases[c].n, 0, 0, &h) == 0);
+        CHECK_MSG(cases[c].want ? h.positive > 0 : h.positive == 0, "%s on %s: %llu of %llu",
+                  cases[c].test, cases[c].cfg, (unsigned long long)h.positive,
+                  (unsigned long long)h.instances);
         lit_histo_free(&h);
     }
 }
@@ -357,6 +391,7 @@ int main(void)
     RUN(test_accounting);
     RUN(test_fermi_l1);
     RUN(test_replay);
+    RUN(test_lb);
     RUN(test_titanv_sound);
     RUN(test_det_modes);
     return test_summary();

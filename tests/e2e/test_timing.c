@@ -20,6 +20,9 @@
  *   after fault a launch stopped with memory requests in flight, its module
  *               unloaded, leaves nothing behind for the next launch (the
  *               PTX fuzzer found late DRAM fills reaching freed requests)
+ *   write merge a store that reaches a line while its L2 fill is out is
+ *               performed at once with -lockstep_l2_write_merge 1 (the
+ *               waiting load reads it), and waits behind the fill with 0
  */
 #include <signal.h>
 #include <stddef.h>
@@ -157,7 +160,18 @@ static const char *chase_ptx =
     "  ld.param.u64 %rd1, [p_out];\n  ld.param.u32 %r1, [p_ns];\n"
     "  mov.u64 %rd2, %globaltimer;\n  nanosleep.u32 %r1;\n  mov.u64 %rd3, %globaltimer;\n"
     "  sub.u64 %rd4, %rd3, %rd2;\n  st.global.u64 [%rd1], %rd4;\n  st.global.u64 [%rd1+8], %rd2;\n"
-    "  ret;\n}\n";
+    "  ret;\n}\n"
+    "// merge(a, out, delay): CTA 0 reads a[0] (a cold L2 miss) into out[0], then stores 9 to\n"
+    "// a[0]; CTA 1, on another SM, spins `delay` trips, then stores 7 to a[0]\n"
+    ".visible .entry merge(.param .u64 p_a, .param .u64 p_out, .param .u32 p_delay)\n{\n"
+    "  .reg .u64 %rd<3>;\n  .reg .u32 %r<4>;\n  .reg .pred %p;\n"
+    "  ld.param.u64 %rd1, [p_a];\n  ld.param.u64 %rd2, [p_out];\n  ld.param.u32 %r1, [p_delay];\n"
+    "  mov.u32 %r2, %ctaid.x;\n  setp.ne.u32 %p, %r2, 0;\n  @%p bra WRITER;\n"
+    "  ld.global.cg.u32 %r3, [%rd1];\n  st.global.cg.u32 [%rd1], 9;\n"
+    "  st.global.u32 [%rd2], %r3;\n  ret;\n"
+    "WRITER:\n  mov.u32 %r3, 0;\n"
+    "SPIN:\n  add.u32 %r3, %r3, 1;\n  setp.lt.u32 %p, %r3, %r1;\n  @%p bra SPIN;\n"
+    "  st.global.cg.u32 [%rd1], 7;\n  ret;\n}\n";
 
 /* A device with the built-in (GTX 480-like) config plus `opts` (option text). */
 static lockstep_device *device_with(const char *opts)
@@ -599,6 +613,46 @@ static void on_alarm(int sig)
     _exit(3);
 }
 
+/* -lockstep_l2_write_merge: a store that reaches a line while its L2 fill
+ * is out is performed at once, and the load waiting for the fill reads it
+ * (with 0 it waits behind the fill, and the load reads the old value);
+ * the reader's own later store to the line never reaches its load.  A
+ * sweep of the writer's delay finds delays at which the store arrives
+ * after the load (merge 0 reads 0) and is merged (merge 1 reads 7). */
+static uint32_t merge_read(int merge, uint32_t delay)
+{
+    char opts[128];
+    snprintf(opts, sizeof opts, "-lockstep_nondet 0 -lockstep_l2_write_merge %d", merge);
+    lockstep_device *dev = device_with(opts);
+    lockstep_kernel *k = kernel(dev, "merge");
+    lockstep_dptr a = e2e_alloc(dev, 128), out = e2e_alloc(dev, 4);
+    uint32_t got = UINT32_MAX;
+    void *args[] = {&a, &out, &delay};
+    if (k && a && out &&
+        E2E_OK(dev, lockstep_launch_args(dev, k, e2e_dim3(2, 1, 1), e2e_dim3(1, 1, 1), 0, args,
+                                         NULL)))
+        lockstep_memcpy_dtoh(dev, &got, out, 4);
+    e2e_device_destroy(dev);
+    return got;
+}
+
+static void test_write_merge(void)
+{
+    int merged = 0, before = 0;
+    for (uint32_t delay = 0; delay <= 200; delay += 10) {
+        uint32_t r0 = merge_read(0, delay), r1 = merge_read(1, delay);
+        CHECK_MSG(r0 == 0 || r0 == 7, "merge 0, delay %u: read %u", delay, r0);
+        CHECK_MSG(r1 == 0 || r1 == 7, "merge 1, delay %u: read %u (its own later store is 9)",
+                  delay, r1);
+        CHECK_MSG(r0 != 7 || r1 == 7, "delay %u: a store before the load is seen either way",
+                  delay);
+        merged += r0 == 0 && r1 == 7;
+        before += r0 == 7;
+    }
+    CHECK_MSG(merged > 0, "no delay put the store inside the load's L2 miss");
+    CHECK_MSG(merged < 21 - before, "every delay merged: the sweep does not reach past the fill");
+}
+
 int main(void)
 {
     signal(SIGALRM, on_alarm);
@@ -613,5 +667,6 @@ int main(void)
     RUN(test_watchdog);
     RUN(test_sleep);
     RUN(test_after_fault);
+    RUN(test_write_merge);
     return test_summary();
 }
