@@ -1291,6 +1291,8 @@ typedef struct window_job {
     timing_gpu *g;
     uint64_t T, end;
     int rev;
+    int fault;  /* a component's view faulted (or ran out of host memory) */
+    int retire; /* an SM has a CTA that may retire */
 } window_job;
 
 static void window_item(void *ctx, uint32_t i)
@@ -1300,10 +1302,30 @@ static void window_item(void *ctx, uint32_t i)
     uint32_t n = g->nsms + g->nparts;
     if (j->rev)
         i = n - 1 - i;
-    if (i < g->nsms)
-        sm_window(g, &g->sms[i], j->T, j->end);
-    else
-        part_window(g, &g->parts[i - g->nsms], j->T, j->end);
+    const exec_launch *v;
+    if (i < g->nsms) {
+        tm_sm *sm = &g->sms[i];
+        sm_window(g, sm, j->T, j->end);
+        if (sm->retire_hint)
+            __atomic_store_n(&j->retire, 1, __ATOMIC_RELAXED);
+        v = &sm->L;
+    } else {
+        tm_part *p = &g->parts[i - g->nsms];
+        part_window(g, p, j->T, j->end);
+        v = &p->L;
+    }
+    /* what the serial step must look at: the flags spare it a walk over
+     * every component each window (any thread may set them, to 1 only) */
+    if (v->fault != LOCKSTEP_SUCCESS || v->oom)
+        __atomic_store_n(&j->fault, 1, __ATOMIC_RELAXED);
+}
+
+/* The serial step's crossbar advance, through cycle j->T: item 0 the
+ * request direction, item 1 the reply direction. */
+static void advance_item(void *ctx, uint32_t i)
+{
+    window_job *j = ctx;
+    icnt_advance(i ? j->g->repnet : j->g->reqnet, j->T);
 }
 
 /* A fault in a component's view of the launch reaches the launch: of the
@@ -1351,16 +1373,26 @@ static void dmr_absorb_faults(timing_gpu *g, uint64_t end)
     }
 }
 
+/* The latest progress of any component, into g->progress_at. */
+static void gather_progress(timing_gpu *g)
+{
+    for (uint32_t s = 0; s < g->nsms; s++)
+        g->progress_at = MAX(g->progress_at, g->sms[s].progress_at);
+    for (uint32_t p = 0; p < g->nparts; p++)
+        g->progress_at = MAX(g->progress_at, g->parts[p].progress_at);
+}
+
 /* The serial step's built-in calls: each warp that reached a call of
  * vprintf, malloc, free or __assertfail in the window runs it now on the
  * launch itself (device memory's allocator and the printf buffer are the
  * whole GPU's), in the order (cycle issued, SM, order on the SM), and goes
  * on one crossbar latency after it issued the call: never before this
  * step, and independent of where the window began. */
-static void run_syscalls(timing_gpu *g, uint64_t now)
+static int run_syscalls(timing_gpu *g, uint64_t now)
 {
     exec_launch *L = g->L;
     uint32_t *done = g->sys_next; /* per SM: calls taken */
+    int ran = 0;
     memset(done, 0, g->nsms * sizeof *done);
     while (L->fault == LOCKSTEP_SUCCESS) {
         tm_sm *first = NULL;
@@ -1374,9 +1406,11 @@ static void run_syscalls(timing_gpu *g, uint64_t now)
             break;
         tm_warp *tw = first->sys[done[first->id]++];
         sm_syscall(first, tw, L, MAX(now, tw->sys_at + g->xwin));
+        ran = 1;
     }
     for (uint32_t s = 0; s < g->nsms; s++)
         g->sms[s].nsys = 0;
+    return ran;
 }
 
 /* The launch in windows of g->window cycles [T, T+W).  Within a window
@@ -1405,7 +1439,7 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         g->parts[p].last_active = 0;
         g->parts[p].progress_at = T;
     }
-    window_job job = {g, 0, 0, cfg->window_order != 0};
+    window_job job = {g, 0, 0, cfg->window_order != 0, 0, 0};
     for (;;) {
         uint64_t end = T + g->window;
         if (g->dmr) {
@@ -1428,6 +1462,7 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         uint32_t busy = 0;
         for (uint32_t s = 0; s < g->nsms && busy < 2; s++)
             busy += sm_busy(&g->sms[s]) != 0;
+        job.fault = job.retire = 0;
         pfor_run(busy < 2 ? NULL : g->pool, g->nsms + g->nparts, window_item, &job);
         LS_ASSERT(end > T && g->window >= 1);
         g->now = end - 1;
@@ -1436,18 +1471,18 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
             if (g->dmr_copy_timeout)
                 dmr_stop_hung(g, end);
         }
-        if (merge_faults(g))
+        if ((job.fault || g->dmr) && merge_faults(g))
             break;
-        run_syscalls(g, end);
+        if (run_syscalls(g, end))
+            job.retire = 1;
         if (L->fault != LOCKSTEP_SUCCESS)
             break;
-        icnt_advance(g->reqnet, end - 1);
-        icnt_advance(g->repnet, end - 1);
-        for (uint32_t s = 0; s < g->nsms; s++)
-            g->progress_at = MAX(g->progress_at, g->sms[s].progress_at);
-        for (uint32_t p = 0; p < g->nparts; p++)
-            g->progress_at = MAX(g->progress_at, g->parts[p].progress_at);
-        for (uint32_t s = 0; s < g->nsms && L->fault == LOCKSTEP_SUCCESS; s++)
+        /* the two directions are independent: on two host threads when
+         * the window was shared out */
+        job.T = end - 1;
+        pfor_run(busy < 2 ? NULL : g->pool, 2, advance_item, &job);
+        for (uint32_t s = 0; (job.retire || g->dmr) && s < g->nsms && L->fault == LOCKSTEP_SUCCESS;
+             s++)
             if (g->sms[s].retire_hint) {
                 g->sms[s].retire_hint = 0;
                 retire(g, ls, s);
@@ -1508,6 +1543,11 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
                 break;
         }
         uint64_t next = next_event(g, ls, end);
+        /* the watchdog: g->progress_at (a lower bound of the components'
+         * latest progress) is brought up to date only when it would fire */
+        if (next == TM_NEVER || (cfg->deadlock_cycles && next > g->progress_at &&
+                                 next - g->progress_at > cfg->deadlock_cycles))
+            gather_progress(g);
         if (next == TM_NEVER ||
             (cfg->deadlock_cycles && next > g->progress_at &&
              next - g->progress_at > cfg->deadlock_cycles)) {
