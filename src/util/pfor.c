@@ -3,22 +3,26 @@
  *
  * DESIGN
  * One job at a time: pfor_run writes (fn, ctx) into the job slot of its
- * generation g (two slots, by g's parity), publishes `next` = (g, n, 0) --
- * the generation, the item count and the next item in one 64-bit word --
- * with a release store, bumps `gen`, wakes sleepers, then takes items
- * itself.  An item is claimed by a compare-and-swap of `next` that only
- * succeeds while its generation is still g and items are left, so a worker
- * that arrives late, after job g finished and g + 1 began, can never run an
- * item of the wrong job: it sees another generation and stops, and it reads
- * the job's fields only after a successful claim, while job g is still
- * unfinished and its slot untouched.  Each
- * thread adds the items it finished to `done`; the caller returns when
- * done == n, which also means every claimer of job g is finished with it.
- * A worker with nothing to do spins (yielding the CPU, so more threads than
- * cores still progress) for a few thousand rounds, then sleeps on `cv`.
- * Orderings: the job's fields are written before the release store of
- * `next`, read after the claim's acquire; each item's writes come before
- * the release add to `done`, read by the caller's acquire load.
+ * generation g (two slots, by g's parity), splits the items into one
+ * contiguous range per thread and publishes each range as its own word
+ * `slot[t]` = (g, end, next item) with a release store, bumps `gen`,
+ * wakes sleepers, then takes items itself.  Each thread takes the items
+ * of its own range first (its own cache line: claims do not bounce
+ * between cores), then helps with the others' ranges, each from its
+ * front.  An item is claimed by a compare-and-swap of its range's word
+ * that only succeeds while the word's generation is still g and items are
+ * left, so a worker that arrives late, after job g finished and g + 1
+ * began, can never run an item of the wrong job: it sees another
+ * generation and stops, and it reads the job's fields only after a
+ * successful claim, while job g is still unfinished and its slot
+ * untouched.  Each thread adds the items it finished to `done`; the caller
+ * returns when done == n, which also means every claimer of job g is
+ * finished with it.  A worker with nothing to do spins (yielding the CPU,
+ * so more threads than cores still progress) for a few thousand rounds,
+ * then sleeps on `cv`.  Orderings: the job's fields and the range words
+ * are written before the release store of `gen`; a claim's acquire reads
+ * them; each item's writes come before the release add to `done`, read by
+ * the caller's acquire load.
  */
 #define _DEFAULT_SOURCE /* sched_yield */
 #include "util/pfor.h"
@@ -30,9 +34,19 @@
 
 #define SPIN_ROUNDS 20000
 
+/* A thread's range of the current job, alone on its cache line. */
+typedef struct pslot {
+    _Atomic uint64_t w; /* generation (24 bits), end (20), next item (20) */
+    char pad[64 - sizeof(uint64_t)];
+} pslot;
+
 struct pfor {
     uint32_t nthreads;
     pthread_t *threads;    /* nthreads - 1 workers */
+    struct pworker {
+        pfor *p;
+        uint32_t self;     /* its range: 1 .. nthreads - 1 (the caller's is 0) */
+    } *args;
     uint32_t started;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -43,7 +57,7 @@ struct pfor {
         void (*fn)(void *ctx, uint32_t i);
         void *ctx;
     } job[2];               /* by generation parity */
-    _Atomic uint64_t next;  /* generation (24 bits), items (20), next item (20) */
+    pslot *slot;            /* nthreads ranges */
     atomic_uint done;
 };
 
@@ -51,22 +65,32 @@ struct pfor {
 #define ITEM_MASK ((1u << ITEM_BITS) - 1)
 #define GEN_MASK 0xffffffu
 
-/* Take and run items of job `gen` until none is left (or a later job began). */
-static void work(pfor *p, unsigned gen)
+static uint64_t range_word(unsigned gen, uint32_t end, uint32_t next)
+{
+    return (uint64_t)(gen & GEN_MASK) << (2 * ITEM_BITS) | (uint64_t)end << ITEM_BITS | next;
+}
+
+/* Take and run items of job `gen` until none is left (or a later job
+ * began): those of range `self` first, then the other ranges'. */
+static void work(pfor *p, unsigned gen, uint32_t self)
 {
     uint32_t mine = 0;
-    uint64_t v = atomic_load_explicit(&p->next, memory_order_acquire);
-    for (;;) {
-        uint32_t i = (uint32_t)v & ITEM_MASK, n = (uint32_t)(v >> ITEM_BITS) & ITEM_MASK;
-        if ((unsigned)(v >> (2 * ITEM_BITS)) != (gen & GEN_MASK) || i >= n)
-            break;
-        if (!atomic_compare_exchange_weak_explicit(&p->next, &v, v + 1, memory_order_acq_rel,
-                                                   memory_order_acquire))
-            continue; /* v now holds the current value */
-        const struct job *j = &p->job[gen & 1];
-        j->fn(j->ctx, i);
-        mine++;
-        v = atomic_load_explicit(&p->next, memory_order_acquire);
+    for (uint32_t k = 0; k < p->nthreads; k++) {
+        uint32_t t = self + k < p->nthreads ? self + k : self + k - p->nthreads;
+        _Atomic uint64_t *w = &p->slot[t].w;
+        uint64_t v = atomic_load_explicit(w, memory_order_acquire);
+        for (;;) {
+            uint32_t i = (uint32_t)v & ITEM_MASK, end = (uint32_t)(v >> ITEM_BITS) & ITEM_MASK;
+            if ((unsigned)(v >> (2 * ITEM_BITS)) != (gen & GEN_MASK) || i >= end)
+                break;
+            if (!atomic_compare_exchange_weak_explicit(w, &v, v + 1, memory_order_acq_rel,
+                                                       memory_order_acquire))
+                continue; /* v now holds the current value */
+            const struct job *j = &p->job[gen & 1];
+            j->fn(j->ctx, i);
+            mine++;
+            v = atomic_load_explicit(w, memory_order_acquire);
+        }
     }
     if (mine)
         atomic_fetch_add_explicit(&p->done, mine, memory_order_release);
@@ -74,7 +98,8 @@ static void work(pfor *p, unsigned gen)
 
 static void *worker(void *arg)
 {
-    pfor *p = arg;
+    const struct pworker *me = arg;
+    pfor *p = me->p;
     unsigned seen = atomic_load_explicit(&p->gen, memory_order_acquire);
     for (;;) {
         unsigned g;
@@ -98,7 +123,7 @@ static void *worker(void *arg)
         if (atomic_load_explicit(&p->quit, memory_order_acquire))
             return NULL;
         seen = g;
-        work(p, g);
+        work(p, g, me->self);
     }
 }
 
@@ -115,16 +140,24 @@ pfor *pfor_create(uint32_t nthreads)
     atomic_init(&p->gen, 0);
     atomic_init(&p->quit, 0);
     atomic_init(&p->sleepers, 0);
-    atomic_init(&p->next, 0);
     atomic_init(&p->done, 0);
+    p->slot = aligned_alloc(64, nthreads * sizeof *p->slot);
+    if (!p->slot) {
+        pfor_free(p);
+        return NULL;
+    }
+    for (uint32_t t = 0; t < nthreads; t++)
+        atomic_init(&p->slot[t].w, 0);
     if (nthreads > 1) {
         p->threads = calloc(nthreads - 1, sizeof *p->threads);
-        if (!p->threads) {
+        p->args = calloc(nthreads - 1, sizeof *p->args);
+        if (!p->threads || !p->args) {
             pfor_free(p);
             return NULL;
         }
         for (uint32_t t = 0; t + 1 < nthreads; t++) {
-            if (pthread_create(&p->threads[t], NULL, worker, p)) {
+            p->args[t] = (struct pworker){p, t + 1};
+            if (pthread_create(&p->threads[t], NULL, worker, &p->args[t])) {
                 pfor_free(p);
                 return NULL;
             }
@@ -145,6 +178,8 @@ void pfor_free(pfor *p)
     for (uint32_t t = 0; t < p->started; t++)
         pthread_join(p->threads[t], NULL);
     free(p->threads);
+    free(p->args);
+    free(p->slot);
     pthread_cond_destroy(&p->cv);
     pthread_mutex_destroy(&p->mu);
     free(p);
@@ -162,15 +197,18 @@ void pfor_run(pfor *p, uint32_t n, void (*fn)(void *ctx, uint32_t i), void *ctx)
     unsigned g = atomic_load_explicit(&p->gen, memory_order_relaxed) + 1;
     p->job[g & 1] = (struct job){fn, ctx};
     atomic_store_explicit(&p->done, 0, memory_order_relaxed);
-    atomic_store_explicit(&p->next, (uint64_t)(g & GEN_MASK) << (2 * ITEM_BITS) | (uint64_t)n << ITEM_BITS,
-                          memory_order_release);
+    for (uint32_t t = 0; t < p->nthreads; t++) {
+        uint32_t lo = (uint32_t)((uint64_t)n * t / p->nthreads);
+        uint32_t hi = (uint32_t)((uint64_t)n * (t + 1) / p->nthreads);
+        atomic_store_explicit(&p->slot[t].w, range_word(g, hi, lo), memory_order_release);
+    }
     atomic_store_explicit(&p->gen, g, memory_order_release);
     if (atomic_load(&p->sleepers)) {
         pthread_mutex_lock(&p->mu);
         pthread_cond_broadcast(&p->cv);
         pthread_mutex_unlock(&p->mu);
     }
-    work(p, g);
+    work(p, g, 0);
     uint32_t spins = 0;
     while (atomic_load_explicit(&p->done, memory_order_acquire) < n)
         if ((++spins & 63) == 0)

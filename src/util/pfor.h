@@ -2,10 +2,11 @@
  * pfor.h -- a fixed pool of host threads that run "for i in [0, n):
  * fn(ctx, i)" together, for the timing engine's windows: every SM and
  * every memory partition of a window is one item.  Items are independent
- * by construction, so which thread runs which item does not matter; the
- * pool hands them out with one atomic counter (threads that finish early
- * take more).  pfor_run returns when every item is done, so a window's
- * writes are visible to the serial step after it.
+ * by construction, so which thread runs which item does not matter; each
+ * thread takes a contiguous share first (claimed through its own counter)
+ * and threads that finish early take the others' remaining items.
+ * pfor_run returns when every item is done, so a window's writes are
+ * visible to the serial step after it.
  *
  * The workers spin briefly between windows (a window is microseconds of
  * work) and then sleep on a condition variable, so an idle pool costs no
