@@ -3,13 +3,15 @@
  *
  * DESIGN
  * One job at a time: pfor_run writes (fn, ctx) into the job slot of its
- * generation g (two slots, by g's parity), splits the items into one
- * contiguous range per thread and publishes each range as its own word
- * `slot[t]` = (g, end, next item) with a release store, bumps `gen`,
+ * generation g (two slots, by g's parity), deals the items out to the
+ * threads (thread t's share: items t, t + T, t + 2T, ... of T threads, so
+ * the busy low-numbered SMs a breadth-first dispatch leaves are spread
+ * over all threads) and publishes each share as its own word `slot[t]` =
+ * (g, count, next of the share) with a release store, bumps `gen`,
  * wakes sleepers, then takes items itself.  Each thread takes the items
- * of its own range first (its own cache line: claims do not bounce
- * between cores), then helps with the others' ranges, each from its
- * front.  An item is claimed by a compare-and-swap of its range's word
+ * of its own share first (its own cache line: claims do not bounce
+ * between cores), then helps with the others' shares, each from its
+ * front.  An item is claimed by a compare-and-swap of its share's word
  * that only succeeds while the word's generation is still g and items are
  * left, so a worker that arrives late, after job g finished and g + 1
  * began, can never run an item of the wrong job: it sees another
@@ -19,7 +21,7 @@
  * returns when done == n, which also means every claimer of job g is
  * finished with it.  A worker with nothing to do spins (yielding the CPU,
  * so more threads than cores still progress) for a few thousand rounds,
- * then sleeps on `cv`.  Orderings: the job's fields and the range words
+ * then sleeps on `cv`.  Orderings: the job's fields and the share words
  * are written before the release store of `gen`; a claim's acquire reads
  * them; each item's writes come before the release add to `done`, read by
  * the caller's acquire load.
@@ -34,9 +36,9 @@
 
 #define SPIN_ROUNDS 20000
 
-/* A thread's range of the current job, alone on its cache line. */
+/* A thread's share of the current job, alone on its cache line. */
 typedef struct pslot {
-    _Atomic uint64_t w; /* generation (24 bits), end (20), next item (20) */
+    _Atomic uint64_t w; /* generation (24 bits), share size (20), next of the share (20) */
     char pad[64 - sizeof(uint64_t)];
 } pslot;
 
@@ -45,7 +47,7 @@ struct pfor {
     pthread_t *threads;    /* nthreads - 1 workers */
     struct pworker {
         pfor *p;
-        uint32_t self;     /* its range: 1 .. nthreads - 1 (the caller's is 0) */
+        uint32_t self;     /* its share: 1 .. nthreads - 1 (the caller's is 0) */
     } *args;
     uint32_t started;
     pthread_mutex_t mu;
@@ -57,7 +59,7 @@ struct pfor {
         void (*fn)(void *ctx, uint32_t i);
         void *ctx;
     } job[2];               /* by generation parity */
-    pslot *slot;            /* nthreads ranges */
+    pslot *slot;            /* nthreads shares */
     atomic_uint done;
 };
 
@@ -65,13 +67,13 @@ struct pfor {
 #define ITEM_MASK ((1u << ITEM_BITS) - 1)
 #define GEN_MASK 0xffffffu
 
-static uint64_t range_word(unsigned gen, uint32_t end, uint32_t next)
+static uint64_t share_word(unsigned gen, uint32_t end, uint32_t next)
 {
     return (uint64_t)(gen & GEN_MASK) << (2 * ITEM_BITS) | (uint64_t)end << ITEM_BITS | next;
 }
 
 /* Take and run items of job `gen` until none is left (or a later job
- * began): those of range `self` first, then the other ranges'. */
+ * began): those of share `self` first, then the other shares'. */
 static void work(pfor *p, unsigned gen, uint32_t self)
 {
     uint32_t mine = 0;
@@ -87,7 +89,7 @@ static void work(pfor *p, unsigned gen, uint32_t self)
                                                        memory_order_acquire))
                 continue; /* v now holds the current value */
             const struct job *j = &p->job[gen & 1];
-            j->fn(j->ctx, i);
+            j->fn(j->ctx, t + i * p->nthreads);
             mine++;
             v = atomic_load_explicit(w, memory_order_acquire);
         }
@@ -198,9 +200,8 @@ void pfor_run(pfor *p, uint32_t n, void (*fn)(void *ctx, uint32_t i), void *ctx)
     p->job[g & 1] = (struct job){fn, ctx};
     atomic_store_explicit(&p->done, 0, memory_order_relaxed);
     for (uint32_t t = 0; t < p->nthreads; t++) {
-        uint32_t lo = (uint32_t)((uint64_t)n * t / p->nthreads);
-        uint32_t hi = (uint32_t)((uint64_t)n * (t + 1) / p->nthreads);
-        atomic_store_explicit(&p->slot[t].w, range_word(g, hi, lo), memory_order_release);
+        uint32_t cnt = t < n ? (n - t + p->nthreads - 1) / p->nthreads : 0;
+        atomic_store_explicit(&p->slot[t].w, share_word(g, cnt, 0), memory_order_release);
     }
     atomic_store_explicit(&p->gen, g, memory_order_release);
     if (atomic_load(&p->sleepers)) {

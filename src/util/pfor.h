@@ -3,8 +3,9 @@
  * fn(ctx, i)" together, for the timing engine's windows: every SM and
  * every memory partition of a window is one item.  Items are independent
  * by construction, so which thread runs which item does not matter; each
- * thread takes a contiguous share first (claimed through its own counter)
- * and threads that finish early take the others' remaining items.
+ * thread takes its share first (items t, t + T, ..., claimed through its
+ * own counter) and threads that finish early take the others' remaining
+ * items.
  * pfor_run returns when every item is done, so a window's writes are
  * visible to the serial step after it.
  *
