@@ -327,6 +327,13 @@ typedef struct exec_cdp_handle {
     uint8_t live;
 } exec_cdp_handle;
 
+/* May kernel func of the launch's module run with this shape: the checks a
+ * host launch makes (LOCKSTEP_SUCCESS, _INVALID_LAUNCH,
+ * _LAUNCH_OUT_OF_RESOURCES); the reason goes to msg. */
+typedef lockstep_status exec_cdp_check_fn(void *ud, uint32_t func, const uint32_t grid[3],
+                                          const uint32_t block[3], uint32_t dyn_shared,
+                                          char *msg, size_t msglen);
+
 /* What the device lends the device runtime. */
 typedef struct exec_cdp_ops {
     void *ud;
@@ -334,12 +341,7 @@ typedef struct exec_cdp_ops {
      * buffer: 0 and *addr, or -1 (out of device memory) */
     int (*buffer)(void *ud, uint64_t size, uint32_t align, uint64_t *addr);
     void (*buffer_free)(void *ud, uint64_t addr);
-    /* may kernel func of the launch's module run with this shape: the
-     * checks a host launch makes (LOCKSTEP_SUCCESS, _INVALID_LAUNCH,
-     * _LAUNCH_OUT_OF_RESOURCES); the reason goes to msg */
-    lockstep_status (*check)(void *ud, uint32_t func, const uint32_t grid[3],
-                             const uint32_t block[3], uint32_t dyn_shared, char *msg,
-                             size_t msglen);
+    exec_cdp_check_fn *check;
     /* a NUL-terminated copy of s in device memory, kept while the device
      * lives (cudaGetErrorString): 0 and *addr, or -1 */
     int (*string)(void *ud, const char *s, uint64_t *addr);
