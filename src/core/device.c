@@ -8,6 +8,12 @@
  * last_error; a kernel fault additionally becomes the pending error that
  * the next lockstep_synchronize returns, and the fault's location is kept
  * for lockstep_device_last_fault.  No state is global.
+ *
+ * A launch runs a grid (run_grid) and then, after all its threads have
+ * finished, the grids and copies its threads launched from device code
+ * (dynamic parallelism, run_children: exec/devrt.c records them), each
+ * with its own children, in a fixed order (child_order); the launch's
+ * statistics sum them all (docs/CUDART.md, "Dynamic parallelism").
  */
 #include <errno.h>
 #include <stdarg.h>
