@@ -4,9 +4,9 @@
  * later emit (__cudaCDP2GetParameterBufferV2, __cudaCDP2LaunchDeviceV2,
  * ...) and the ones the programming guide gives for PTX
  * (cudaGetParameterBuffer, cudaLaunchDevice).  Every case runs in
- * functional mode and in timing mode on 1 and on 2 host threads, and must
- * print and compute the same there, with the same statistics for any
- * thread count.
+ * functional mode, in timing mode on 1 and on 2 host threads, and under
+ * GPUDet and DAB, and must print and compute the same there, with the
+ * same statistics on 1 and 2 threads.
  *
  * Checks:
  *   - tree: a kernel that launches itself from each of its two threads,
@@ -404,8 +404,11 @@ static const char *const modes[] = {
     "-lockstep_mode functional",
     "-lockstep_mode timing\n-lockstep_threads 1",
     "-lockstep_mode timing\n-lockstep_threads 2",
+    /* the device runtime's calls are built-in calls there too */
+    "-lockstep_mode timing\n-lockstep_threads 2\n-lockstep_det gpudet",
+    "-lockstep_mode timing\n-lockstep_threads 2\n-lockstep_det dab",
 };
-#define NMODES 3
+#define NMODES 5
 
 static lockstep_device *cdp_device(const char *opts, capture *cap)
 {
