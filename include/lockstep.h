@@ -495,6 +495,11 @@ typedef struct lockstep_launch_stats {
     uint64_t threads;
     uint64_t mix[LOCKSTEP_MIX_COUNT]; /* warp instructions per class; they sum to warp_insts */
     uint64_t printf_dropped; /* device printf records lost: the FIFO (-lockstep_printf_fifo) was full */
+    /* Grids the launch's threads launched from device code (dynamic
+     * parallelism), at every depth, that ran.  They run within the launch,
+     * and every count here (ctas, threads, instructions, mix, cycles and
+     * the timing counters) covers them too. */
+    uint64_t device_launches;
     int timing;            /* 1: ran on the timing model, and t is filled in */
     lockstep_timing_stats t;
 } lockstep_launch_stats;

@@ -34,6 +34,16 @@
     X(U64, printf_fifo, "-lockstep_printf_fifo", "1048576", 4096, 1099511627776ull,             \
       "bytes of device printf output held until the next synchronization "                     \
       "(cudaLimitPrintfFifoSize); what does not fit is dropped and counted")                    \
+    X(U64, cdp_pending, "-lockstep_cdp_pending_launches", "2048", 1, 16777216,                 \
+      "launches (and copies) from device code that may wait to run at once "                    \
+      "(cudaLimitDevRuntimePendingLaunchCount); one more fails with "                           \
+      "cudaErrorLaunchPendingCountExceeded")                                                    \
+    X(U32, cdp_max_depth, "-lockstep_cdp_max_depth", "24", 1, 24,                               \
+      "deepest nesting of grids launched from device code (the host's grid is depth 0; "       \
+      "CUDA's limit is 24); a launch deeper fails with cudaErrorLaunchMaxDepthExceeded")        \
+    X(U32, cdp_sync_depth, "-lockstep_cdp_sync_depth", "2", 0, 24,                              \
+      "cudaLimitDevRuntimeSyncDepth: kept and reported, limits nothing (CUDA 12 and later "    \
+      "have no device-side synchronization)")                                                   \
     X(U32, launch_records, "-lockstep_launch_records", "10000", 0, 100000000,                   \
       "launches the CUDA runtime's statistics list one by one; later ones are summed per "     \
       "kernel (bounded memory for programs with millions of launches)")                         \

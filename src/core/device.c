@@ -8,6 +8,12 @@
  * last_error; a kernel fault additionally becomes the pending error that
  * the next lockstep_synchronize returns, and the fault's location is kept
  * for lockstep_device_last_fault.  No state is global.
+ *
+ * A launch runs a grid (run_grid) and then, after all its threads have
+ * finished, the grids and copies its threads launched from device code
+ * (dynamic parallelism, run_children: exec/devrt.c records them), each
+ * with its own children, in a fixed order (child_order); the launch's
+ * statistics sum them all (docs/CUDART.md, "Dynamic parallelism").
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -30,7 +36,10 @@
 #include "util/status.h"
 
 /* TAG_GRAPH: a CUDA graph allocation mapped in its reserved range (device_va_map) */
-enum { TAG_USER = 0, TAG_MODULE = 1, TAG_HEAP = 2, TAG_GRID_WS = 3, TAG_GRAPH = 4 };
+/* TAG_CDP: a parameter buffer of a launch from device code; TAG_DEVRT: a
+ * string the device runtime hands to device code (cudaGetErrorString) */
+enum { TAG_USER = 0, TAG_MODULE = 1, TAG_HEAP = 2, TAG_GRID_WS = 3, TAG_GRAPH = 4, TAG_CDP = 5,
+       TAG_DEVRT = 6 };
 
 struct lockstep_kernel {
     lockstep_module *mod;
@@ -45,8 +54,15 @@ struct lockstep_module {
     ir_module *ir;
     lockstep_kernel *kernels;
     size_t nkernels;
+    uint32_t *kernel_of;  /* per function: its index in kernels, UINT32_MAX if not a kernel */
     char *filename;
 };
+
+/* A string in device memory for device code (exec_cdp_ops.string). */
+typedef struct dr_string {
+    const char *text;     /* static (util/cuda_errors.h) */
+    uint64_t addr;
+} dr_string;
 
 struct lockstep_device {
     lockstep_config *cfg;
@@ -71,6 +87,12 @@ struct lockstep_device {
     int last_timing;      /* the last launch ran on it */
     VEC(exec_texture) tex; /* texture and surface objects; handle: gen << 32 | index + 1 */
     uint32_t free_tex;     /* first free entry + 1; 0: none (the free list runs through d.base) */
+    /* dynamic parallelism */
+    uint64_t cdp_pending;  /* launches from device code waiting to run (the running launch's) */
+    VEC(dr_string) dr_strings;
+    device_devrt_hooks dr_hooks; /* the CUDA runtime's answers for device code */
+    uint64_t *sm_stall;    /* the last launch's per-SM stall breakdown, its grids summed */
+    uint32_t nsm_stall;
     /* the last fault */
     lockstep_fault_info fault;
     char *fault_kernel, *fault_function, *fault_msg;
@@ -213,6 +235,8 @@ void lockstep_device_destroy(lockstep_device *dev)
         lockstep_module_unload(dev->mods.v[dev->mods.n - 1]);
     vec_free(&dev->mods);
     vec_free(&dev->tex);
+    vec_free(&dev->dr_strings);
+    free(dev->sm_stall);
     exec_pool_free(&dev->pool);
     timing_gpu_free(dev->tg);
     rel_inject_free(dev->inj);
@@ -545,11 +569,13 @@ static lockstep_status module_create(lockstep_device *dev, ir_module *ir, const 
         m->ir = ir;
         m->filename = strdup(filename);
         m->kernels = calloc(nk ? nk : 1, sizeof *m->kernels);
+        m->kernel_of = malloc((ir->nfuncs ? ir->nfuncs : 1) * sizeof *m->kernel_of);
     }
-    if (!m || !m->filename || !m->kernels || vec_push(&dev->mods, m)) {
+    if (!m || !m->filename || !m->kernels || !m->kernel_of || vec_push(&dev->mods, m)) {
         if (m) {
             free(m->filename);
             free(m->kernels);
+            free(m->kernel_of);
             free(m);
         }
         for (uint32_t i = 0; i < ir->nvars; i++)
@@ -561,8 +587,10 @@ static lockstep_status module_create(lockstep_device *dev, ir_module *ir, const 
     ir->filename = m->filename;
     for (uint32_t i = 0; i < ir->nfuncs; i++) {
         const ir_func *f = &ir->funcs[i];
+        m->kernel_of[i] = UINT32_MAX;
         if (!f->is_entry || !f->has_body)
             continue;
+        m->kernel_of[i] = (uint32_t)m->nkernels;
         lockstep_kernel *k = &m->kernels[m->nkernels++];
         k->mod = m;
         k->func = i;
@@ -701,6 +729,7 @@ void lockstep_module_unload(lockstep_module *m)
     for (size_t i = 0; i < m->nkernels; i++)
         free(m->kernels[i].params);
     free(m->kernels);
+    free(m->kernel_of);
     ir->filename = NULL;
     ir_module_free(ir);
     free(m->filename);
@@ -881,9 +910,11 @@ const char *lockstep_stall_name(lockstep_stall s) { return timing_stall_name(s);
 int lockstep_last_launch_sm_stalls(const lockstep_device *dev, uint32_t sm,
                                    uint64_t stall[LOCKSTEP_STALL_COUNT])
 {
-    if (!dev || !dev->tg || !dev->last_timing)
+    if (!dev || !dev->tg || !dev->last_timing || sm >= dev->nsm_stall)
         return -1;
-    return timing_sm_stalls(dev->tg, sm, stall);
+    memcpy(stall, dev->sm_stall + (size_t)sm * LOCKSTEP_STALL_COUNT,
+           LOCKSTEP_STALL_COUNT * sizeof *stall);
+    return 0;
 }
 
 lockstep_status lockstep_trace_finish(lockstep_device *dev)
@@ -945,77 +976,366 @@ static void launch_release(lockstep_device *dev, exec_launch *L)
     exec_launch_release(L);
 }
 
-static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lockstep_dim3 grid,
-                              lockstep_dim3 block, uint32_t dynamic_shared_bytes,
-                              const void *params, size_t params_bytes,
-                              lockstep_launch_stats *stats, int cooperative)
+/* Bytes of local memory a thread of f needs (its frames, or its stack when
+ * it recurses), after the module's own .local data. */
+static uint64_t launch_local_bytes(const lockstep_config *cfg, const ir_module *m,
+                                   const ir_func *f)
 {
-    if (!dev)
-        return LOCKSTEP_ERROR_INVALID_VALUE;
-    if (!k || k->mod->dev != dev)
-        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE, "lockstep_launch: kernel is not from this device");
-    const lockstep_config *cfg = dev->cfg;
-    const ir_module *m = k->mod->ir;
-    const ir_func *f = &m->funcs[k->func];
-    if (stats)
-        memset(stats, 0, sizeof *stats);
-    if (!grid.x || !grid.y || !grid.z || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
-        return fail(dev, LOCKSTEP_ERROR_INVALID_LAUNCH,
-                    "launch of '%s': grid (%u,%u,%u) is invalid (x 1..2^31-1, y and z 1..65535)",
-                    f->name, grid.x, grid.y, grid.z);
-    uint64_t threads = (uint64_t)block.x * block.y * block.z;
-    if (!block.x || !block.y || !block.z || block.x > 1024 || block.y > 1024 || block.z > 64 ||
-        threads > cfg->max_cta_threads)
-        return fail(dev, LOCKSTEP_ERROR_INVALID_LAUNCH,
-                    "launch of '%s': block (%u,%u,%u) is invalid (at most %u threads; x, y <= 1024, z <= 64)",
-                    f->name, block.x, block.y, block.z, cfg->max_cta_threads);
-    if (f->reqntid[0] && (block.x != f->reqntid[0] || block.y != f->reqntid[1] || block.z != f->reqntid[2]))
-        return fail(dev, LOCKSTEP_ERROR_INVALID_LAUNCH,
-                    "launch of '%s': block (%u,%u,%u) differs from its .reqntid %u,%u,%u", f->name,
-                    block.x, block.y, block.z, f->reqntid[0], f->reqntid[1], f->reqntid[2]);
-    if (f->maxntid[0] && threads > (uint64_t)f->maxntid[0] * f->maxntid[1] * f->maxntid[2])
-        return fail(dev, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
-                    "launch of '%s': %llu threads exceed its .maxntid %u,%u,%u", f->name,
-                    (unsigned long long)threads, f->maxntid[0], f->maxntid[1], f->maxntid[2]);
-    uint64_t shared = (uint64_t)f->dyn_shared_off + dynamic_shared_bytes;
-    uint32_t max_dyn = kernel_max_dyn_shared(k);
-    if (dynamic_shared_bytes > max_dyn || shared > shared_optin(cfg))
-        return fail(dev, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
-                    "launch of '%s': %u bytes of static and %u of dynamic shared memory exceed what "
-                    "it may use: %u of dynamic (%u a CTA may use; a kernel may opt in to up to %u in "
-                    "all: CUDA's cudaFuncSetAttribute(kernel, "
-                    "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
-                    f->name, f->shared_bytes, dynamic_shared_bytes, max_dyn, cfg->max_cta_shared,
-                    shared_optin(cfg));
-    if (params_bytes != f->param_bytes || (!params && params_bytes))
-        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
-                    "launch of '%s': %zu bytes of parameters given, the kernel takes %u", f->name,
-                    params_bytes, f->param_bytes);
-    uint64_t nctas = (uint64_t)grid.x * grid.y * grid.z;
-    uint32_t nsms = cfg->n_clusters * cfg->cores_per_cluster;
-    if (cooperative && !strcmp(cfg->redundancy, "dmr"))
-        return fail(dev, LOCKSTEP_ERROR_INVALID_LAUNCH,
-                    "cooperative launch of '%s' under -lockstep_redundancy dmr: a grid "
-                    "synchronisation cannot complete while each CTA's writes wait in the DMR "
-                    "comparator until its pair finishes",
-                    f->name);
-    if (cooperative) {
-        uint32_t occ = kernel_occupancy(cfg, f, (uint32_t)threads, dynamic_shared_bytes);
-        if (nctas > (uint64_t)occ * nsms)
-            return fail(dev, LOCKSTEP_ERROR_INVALID_LAUNCH,
-                        "cooperative launch of '%s': %llu CTAs cannot all be resident at once: "
-                        "%u SMs hold %u CTAs of %llu threads each",
-                        f->name, (unsigned long long)nctas, nsms, occ,
-                        (unsigned long long)threads);
-    }
     uint32_t frame0 = (uint32_t)align_up64(m->module_local_bytes, 16);
     uint64_t local = f->recursive ? (uint64_t)frame0 + f->frame_bytes + cfg->stack_size
                                   : (uint64_t)frame0 + f->max_frame_depth_bytes;
-    local = align_up64(local, 16);
-    if (local > cfg->max_local)
-        return fail(dev, LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES,
-                    "launch of '%s': %llu bytes of local memory per thread exceed -lockstep_max_local_per_thread %u",
-                    f->name, (unsigned long long)local, cfg->max_local);
+    return align_up64(local, 16);
+}
+
+/* Can kernel k run with this shape on dev: the checks every launch makes,
+ * from the host or from device code.  LOCKSTEP_SUCCESS, or the status with
+ * the reason in msg. */
+static lockstep_status check_shape(const lockstep_device *dev, const lockstep_kernel *k,
+                                   lockstep_dim3 grid, lockstep_dim3 block,
+                                   uint32_t dynamic_shared_bytes, char *msg, size_t msglen)
+{
+    const lockstep_config *cfg = dev->cfg;
+    const ir_module *m = k->mod->ir;
+    const ir_func *f = &m->funcs[k->func];
+    if (!grid.x || !grid.y || !grid.z || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535) {
+        snprintf(msg, msglen,
+                 "launch of '%s': grid (%u,%u,%u) is invalid (x 1..2^31-1, y and z 1..65535)",
+                 f->name, grid.x, grid.y, grid.z);
+        return LOCKSTEP_ERROR_INVALID_LAUNCH;
+    }
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    if (!block.x || !block.y || !block.z || block.x > 1024 || block.y > 1024 || block.z > 64 ||
+        threads > cfg->max_cta_threads) {
+        snprintf(msg, msglen,
+                 "launch of '%s': block (%u,%u,%u) is invalid (at most %u threads; x, y <= 1024, z <= 64)",
+                 f->name, block.x, block.y, block.z, cfg->max_cta_threads);
+        return LOCKSTEP_ERROR_INVALID_LAUNCH;
+    }
+    if (f->reqntid[0] && (block.x != f->reqntid[0] || block.y != f->reqntid[1] || block.z != f->reqntid[2])) {
+        snprintf(msg, msglen, "launch of '%s': block (%u,%u,%u) differs from its .reqntid %u,%u,%u",
+                 f->name, block.x, block.y, block.z, f->reqntid[0], f->reqntid[1], f->reqntid[2]);
+        return LOCKSTEP_ERROR_INVALID_LAUNCH;
+    }
+    if (f->maxntid[0] && threads > (uint64_t)f->maxntid[0] * f->maxntid[1] * f->maxntid[2]) {
+        snprintf(msg, msglen, "launch of '%s': %llu threads exceed its .maxntid %u,%u,%u", f->name,
+                 (unsigned long long)threads, f->maxntid[0], f->maxntid[1], f->maxntid[2]);
+        return LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    }
+    uint64_t shared = (uint64_t)f->dyn_shared_off + dynamic_shared_bytes;
+    uint32_t max_dyn = kernel_max_dyn_shared(k);
+    if (dynamic_shared_bytes > max_dyn || shared > shared_optin(cfg)) {
+        snprintf(msg, msglen,
+                 "launch of '%s': %u bytes of static and %u of dynamic shared memory exceed what "
+                 "it may use: %u of dynamic (%u a CTA may use; a kernel may opt in to up to %u in "
+                 "all: CUDA's cudaFuncSetAttribute(kernel, "
+                 "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
+                 f->name, f->shared_bytes, dynamic_shared_bytes, max_dyn, cfg->max_cta_shared,
+                 shared_optin(cfg));
+        return LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    }
+    uint64_t local = launch_local_bytes(cfg, m, f);
+    if (local > cfg->max_local) {
+        snprintf(msg, msglen,
+                 "launch of '%s': %llu bytes of local memory per thread exceed -lockstep_max_local_per_thread %u",
+                 f->name, (unsigned long long)local, cfg->max_local);
+        return LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    }
+    return LOCKSTEP_SUCCESS;
+}
+
+/* Add one grid's counters into a launch's (the grids a launch's threads
+ * launched from device code count in it). */
+static void stats_add(lockstep_launch_stats *sum, const lockstep_launch_stats *st)
+{
+    sum->warp_insts += st->warp_insts;
+    sum->thread_insts += st->thread_insts;
+    sum->ctas += st->ctas;
+    sum->threads += st->threads;
+    sum->printf_dropped += st->printf_dropped;
+    for (int m = 0; m < LOCKSTEP_MIX_COUNT; m++)
+        sum->mix[m] += st->mix[m];
+    if (!st->timing)
+        return;
+    uint64_t flushbuf = MAX(sum->t.dab_flushbuf_max, st->t.dab_flushbuf_max);
+    uint64_t dmrlog = MAX(sum->t.dmr_log_entries_max, st->t.dmr_log_entries_max);
+    sum->timing = 1;
+    sum->t.cycles += st->t.cycles;
+#define ADD_COUNTER(member, name, what) sum->t.member += st->t.member;
+    LOCKSTEP_TIMING_COUNTERS(ADD_COUNTER)
+#undef ADD_COUNTER
+    sum->t.dab_flushbuf_max = flushbuf; /* maxima, not counts */
+    sum->t.dmr_log_entries_max = dmrlog;
+    sum->t.max_ctas_per_sm = MAX(sum->t.max_ctas_per_sm, st->t.max_ctas_per_sm);
+    for (int k = 0; k < LOCKSTEP_STALL_COUNT; k++)
+        sum->t.stall[k] += st->t.stall[k];
+}
+
+/* ---- dynamic parallelism: the device runtime's side in the device ---------------------- */
+
+/* What the device runtime's calls of one grid reach (exec_cdp_ops.ud). */
+typedef struct cdp_grid {
+    lockstep_device *dev;
+    lockstep_module *mod;
+} cdp_grid;
+
+static int cdp_buffer(void *ud, uint64_t size, uint32_t align, uint64_t *addr)
+{
+    cdp_grid *g = ud;
+    return devmem_alloc_block(g->dev->dm, size, align, TAG_CDP, addr) ? -1 : 0;
+}
+
+static void cdp_buffer_free(void *ud, uint64_t addr)
+{
+    cdp_grid *g = ud;
+    devmem_free_block(g->dev->dm, addr);
+}
+
+static lockstep_kernel *kernel_of_func(lockstep_module *m, uint32_t func)
+{
+    uint32_t i = func < m->ir->nfuncs ? m->kernel_of[func] : UINT32_MAX;
+    return i < m->nkernels ? &m->kernels[i] : NULL;
+}
+
+static lockstep_status cdp_check(void *ud, uint32_t func, const uint32_t grid[3],
+                                 const uint32_t block[3], uint32_t dyn_shared, char *msg,
+                                 size_t msglen)
+{
+    cdp_grid *g = ud;
+    lockstep_kernel *k = kernel_of_func(g->mod, func);
+    if (!k) {
+        snprintf(msg, msglen, "not a kernel");
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    }
+    lockstep_dim3 lg = {grid[0], grid[1], grid[2]}, lb = {block[0], block[1], block[2]};
+    lockstep_status st = check_shape(g->dev, k, lg, lb, dyn_shared, msg, msglen);
+    if (st == LOCKSTEP_SUCCESS &&
+        !kernel_occupancy(g->dev->cfg, &g->mod->ir->funcs[func], block[0] * block[1] * block[2],
+                          dyn_shared)) {
+        snprintf(msg, msglen, "a CTA does not fit on an SM");
+        st = LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    }
+    return st;
+}
+
+/* Strings the device runtime hands to device code (cudaGetErrorString)
+ * live in device memory, one copy of each, allocated at first use. */
+static int cdp_string(void *ud, const char *s, uint64_t *addr)
+{
+    lockstep_device *dev = ((cdp_grid *)ud)->dev;
+    for (size_t i = 0; i < dev->dr_strings.n; i++)
+        if (!strcmp(dev->dr_strings.v[i].text, s)) {
+            *addr = dev->dr_strings.v[i].addr;
+            return 0;
+        }
+    size_t n = strlen(s) + 1;
+    dr_string e = {s, 0};
+    if (vec_reserve(&dev->dr_strings, dev->dr_strings.n + 1) ||
+        devmem_alloc_block(dev->dm, n, 16, TAG_DEVRT, &e.addr))
+        return -1;
+    if (devmem_write(dev->dm, e.addr, s, n)) {
+        devmem_free_block(dev->dm, e.addr);
+        return -1;
+    }
+    dev->dr_strings.v[dev->dr_strings.n++] = e;
+    *addr = e.addr;
+    return 0;
+}
+
+static int cdp_attribute(void *ud, int attr, int *value)
+{
+    lockstep_device *dev = ((cdp_grid *)ud)->dev;
+    if (!dev->dr_hooks.attribute)
+        return -2;
+    return dev->dr_hooks.attribute(dev->dr_hooks.ud, attr, value) ? -1 : 0;
+}
+
+static int cdp_func_attributes(void *ud, uint32_t func, uint8_t *out, uint32_t cap)
+{
+    cdp_grid *g = ud;
+    lockstep_kernel *k = kernel_of_func(g->mod, func);
+    if (!k || !g->dev->dr_hooks.func_attributes)
+        return -1;
+    return g->dev->dr_hooks.func_attributes(g->dev->dr_hooks.ud, k, out, cap);
+}
+
+static uint32_t cdp_occupancy(void *ud, uint32_t func, uint32_t block_threads, uint64_t dyn_shared)
+{
+    cdp_grid *g = ud;
+    return kernel_occupancy(g->dev->cfg, &g->mod->ir->funcs[func], block_threads, dyn_shared);
+}
+
+void device_set_devrt_hooks(lockstep_device *dev, const device_devrt_hooks *hooks)
+{
+    if (hooks)
+        dev->dr_hooks = *hooks;
+    else
+        memset(&dev->dr_hooks, 0, sizeof dev->dr_hooks);
+}
+
+/* Where a grid launched from device code came from, for its messages. */
+typedef struct cdp_origin {
+    const char *kernel;
+    uint32_t cta[3], tid[3];
+    uint32_t depth;
+} cdp_origin;
+
+static void linear_to_3d(uint64_t v, const uint32_t dim[3], uint32_t out[3])
+{
+    out[0] = (uint32_t)(v % dim[0]);
+    out[1] = (uint32_t)(v / dim[0] % dim[1]);
+    out[2] = (uint32_t)(v / dim[0] / dim[1]);
+}
+
+/* The order the device runs a grid's children in: first the work launched
+ * into the NULL stream, named streams and the fire-and-forget stream, by
+ * launching CTA, and within a CTA in the order its threads launched it;
+ * then the tail launches, in the order they were made. */
+static int child_order(const void *pa, const void *pb)
+{
+    const exec_child *a = *(const exec_child *const *)pa, *b = *(const exec_child *const *)pb;
+    if (a->tail != b->tail)
+        return a->tail < b->tail ? -1 : 1;
+    if (!a->tail && a->cta != b->cta)
+        return a->cta < b->cta ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* A device-side copy or fill whose memory is not there: the launch's fault. */
+static lockstep_status copy_fault(lockstep_device *dev, const exec_child *ch,
+                                  const cdp_origin *from, uint64_t bad, const char *which)
+{
+    free_fault(dev);
+    strbuf msg = {0};
+    sb_printf(&msg, "device-side %s of %llu row%s of %llu bytes ",
+              ch->kind == EXEC_CHILD_COPY ? "cudaMemcpyAsync" : "cudaMemsetAsync",
+              (unsigned long long)ch->height, ch->height == 1 ? "" : "s",
+              (unsigned long long)ch->width);
+    if (ch->kind == EXEC_CHILD_COPY)
+        sb_printf(&msg, "to 0x%llx from 0x%llx", (unsigned long long)ch->dst,
+                  (unsigned long long)ch->src);
+    else
+        sb_printf(&msg, "at 0x%llx", (unsigned long long)ch->dst);
+    sb_printf(&msg,
+              ": its %s (0x%llx) is not device memory [queued by kernel '%s', CTA (%u,%u,%u), "
+              "thread (%u,%u,%u)]",
+              which, (unsigned long long)bad, from->kernel, from->cta[0], from->cta[1],
+              from->cta[2], from->tid[0], from->tid[1], from->tid[2]);
+    dev->fault.status = LOCKSTEP_ERROR_ILLEGAL_ADDRESS;
+    dev->fault_kernel = dup_or_null(from->kernel);
+    dev->fault_msg = dup_or_null(sb_cstr(&msg));
+    dev->fault.kernel = dev->fault_kernel;
+    dev->fault.message = dev->fault_msg;
+    memcpy(dev->fault.cta, from->cta, sizeof dev->fault.cta);
+    memcpy(dev->fault.thread, from->tid, sizeof dev->fault.thread);
+    dev->fault.pc = 0xffffffffu;
+    dev->fault.address = bad;
+    sb_clear(&dev->last_error);
+    sb_puts(&dev->last_error, sb_cstr(&msg));
+    sb_free(&msg);
+    dev->pending = LOCKSTEP_ERROR_ILLEGAL_ADDRESS;
+    return LOCKSTEP_ERROR_ILLEGAL_ADDRESS;
+}
+
+/* Run a device-side copy or fill, row by row, on device memory (between
+ * grids, as a host copy runs). */
+static lockstep_status run_copy(lockstep_device *dev, const exec_child *ch, const cdp_origin *from)
+{
+    for (uint64_t r = 0; r < ch->height; r++) {
+        uint64_t dst = ch->dst + r * ch->dpitch, src = ch->src + r * ch->spitch;
+        uint32_t hint = 0;
+        if (!devmem_find(dev->dm, dst, ch->width, &hint))
+            return copy_fault(dev, ch, from, dst, "destination");
+        if (ch->kind == EXEC_CHILD_COPY && !devmem_find(dev->dm, src, ch->width, &hint))
+            return copy_fault(dev, ch, from, src, "source");
+        int rc = ch->kind == EXEC_CHILD_COPY
+                     ? devmem_copy(dev->dm, dst, src, ch->width)
+                     : devmem_fill(dev->dm, dst, (uint8_t)ch->value, ch->width);
+        if (rc)
+            return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    }
+    return LOCKSTEP_SUCCESS;
+}
+
+static lockstep_status run_grid(lockstep_device *dev, const lockstep_kernel *k, lockstep_dim3 grid,
+                                lockstep_dim3 block, uint32_t dynamic_shared_bytes,
+                                const void *params, size_t params_bytes, int cooperative,
+                                const cdp_origin *from, lockstep_launch_stats *acc);
+
+/* Run what grid `parent` (of kernel pk, shape pgrid x pblock, at depth
+ * `depth`) handed to the device, in child_order, each grid with its own
+ * children before the next; the first that fails ends it (the rest are
+ * dropped). */
+static lockstep_status run_children(lockstep_device *dev, lockstep_module *mod, exec_cdp *cdp,
+                                    const char *pk, const uint32_t pgrid[3],
+                                    const uint32_t pblock[3], uint32_t depth,
+                                    lockstep_launch_stats *acc)
+{
+    size_t n = cdp->children.n;
+    const exec_child **order = malloc(n * sizeof *order);
+    if (!order) {
+        for (size_t i = 0; i < n; i++)
+            if (cdp->children.v[i].kind == EXEC_CHILD_GRID)
+                devmem_free_block(dev->dm, cdp->children.v[i].params);
+        dev->cdp_pending -= n;
+        return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = &cdp->children.v[i];
+    qsort(order, n, sizeof *order, child_order);
+    lockstep_status st = LOCKSTEP_SUCCESS;
+    size_t i = 0;
+    for (; i < n && st == LOCKSTEP_SUCCESS; i++) {
+        const exec_child *ch = order[i];
+        cdp_origin from = {pk, {0}, {0}, depth + 1};
+        linear_to_3d(ch->cta, pgrid, from.cta);
+        linear_to_3d(ch->tid, pblock, from.tid);
+        dev->cdp_pending--;
+        if (ch->kind != EXEC_CHILD_GRID) {
+            st = run_copy(dev, ch, &from);
+            continue;
+        }
+        lockstep_kernel *kk = kernel_of_func(mod, ch->func);
+        uint32_t nbytes = mod->ir->funcs[ch->func].param_bytes;
+        uint8_t small[256];
+        uint8_t *buf = nbytes <= sizeof small ? small : malloc(nbytes);
+        if (!kk || !buf || devmem_read(dev->dm, ch->params, buf, nbytes)) {
+            devmem_free_block(dev->dm, ch->params);
+            if (buf != small)
+                free(buf);
+            st = fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory");
+            continue;
+        }
+        devmem_free_block(dev->dm, ch->params); /* the arguments are the child's now */
+        lockstep_dim3 g = {ch->grid[0], ch->grid[1], ch->grid[2]};
+        lockstep_dim3 b = {ch->block[0], ch->block[1], ch->block[2]};
+        acc->device_launches++;
+        st = run_grid(dev, kk, g, b, ch->dyn_shared, buf, nbytes, 0, &from, acc);
+        if (buf != small)
+            free(buf);
+    }
+    for (; i < n; i++) { /* dropped: a grid before them failed */
+        if (order[i]->kind == EXEC_CHILD_GRID)
+            devmem_free_block(dev->dm, order[i]->params);
+        dev->cdp_pending--;
+    }
+    free(order);
+    return st;
+}
+
+/* Run one grid of kernel k, checked, on the device's model, then what its
+ * threads launched from device code (from: NULL for the host's launch).
+ * Its counters are added to *acc; a fault is recorded as the device's. */
+static lockstep_status run_grid(lockstep_device *dev, const lockstep_kernel *k, lockstep_dim3 grid,
+                                lockstep_dim3 block, uint32_t dynamic_shared_bytes,
+                                const void *params, size_t params_bytes, int cooperative,
+                                const cdp_origin *from, lockstep_launch_stats *acc)
+{
+    const lockstep_config *cfg = dev->cfg;
+    const ir_module *m = k->mod->ir;
+    const ir_func *f = &m->funcs[k->func];
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    uint32_t frame0 = (uint32_t)align_up64(m->module_local_bytes, 16);
+    uint64_t nctas = (uint64_t)grid.x * grid.y * grid.z;
 
     exec_launch L;
     memset(&L, 0, sizeof L);
@@ -1040,7 +1360,6 @@ static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lo
     L.opt.max_program_insts = cfg->max_program_insts;
     L.opt.timeout_ns = cfg->timeout_s > UINT64_MAX / 1000000000u ? 0 : cfg->timeout_s * 1000000000u;
     L.opt.stop = &dev->stop;
-    atomic_store(&dev->stop, 0);
     L.params = params;
     L.param_bytes = (uint32_t)params_bytes;
     L.grid[0] = grid.x;
@@ -1051,12 +1370,32 @@ static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lo
     L.block[2] = block.z;
     L.nthreads = (uint32_t)threads;
     L.nwarps = (L.nthreads + WARP_SIZE - 1) / WARP_SIZE;
-    L.shared_bytes = (uint32_t)shared;
+    L.shared_bytes = (uint32_t)((uint64_t)f->dyn_shared_off + dynamic_shared_bytes);
     L.dyn_shared = dynamic_shared_bytes;
-    L.local_bytes = (uint32_t)local;
+    L.local_bytes = (uint32_t)launch_local_bytes(cfg, m, f);
     L.frame0 = frame0;
     L.tex = dev->tex.v;
     L.ntex = (uint32_t)dev->tex.n;
+    /* the device runtime: what the grid's threads launch from device code */
+    cdp_grid cg = {dev, k->mod};
+    const exec_cdp_ops ops = {&cg,         cdp_buffer,          cdp_buffer_free, cdp_check,
+                              cdp_string,  cdp_attribute,       cdp_func_attributes,
+                              cdp_occupancy};
+    exec_cdp cdp;
+    memset(&cdp, 0, sizeof cdp);
+    cdp.ops = &ops;
+    cdp.depth = from ? from->depth : 0;
+    cdp.max_depth = cfg->cdp_max_depth;
+    cdp.pending = &dev->cdp_pending;
+    cdp.pending_limit = cfg->cdp_pending;
+    cdp.limits[0] = cfg->stack_size;
+    cdp.limits[1] = cfg->printf_fifo;
+    cdp.limits[2] = cfg->heap_size;
+    cdp.limits[3] = cfg->cdp_sync_depth;
+    cdp.limits[4] = cfg->cdp_pending;
+    if (!strcmp(cfg->redundancy, "dmr"))
+        cdp.refused = "under -lockstep_redundancy dmr (both copies of the CTA would launch it)";
+    L.cdp = &cdp;
     if (cooperative) {
         /* every CTA resident (the co-residency check above holds in timing
          * mode; functional mode gets a slot per CTA) and a zeroed workspace */
@@ -1116,25 +1455,110 @@ static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lo
     rel_inject_launch_end(dev->inj, &L, timing ? ts.cycles : 0, timing ? ts.dmr_mismatches : 0,
                           timing ? ts.dmr_reissues : 0);
     rel_ace_launch_end(dev->ace, &L, timing ? ts.cycles : 0);
-    if (stats) {
-        if (timing) {
-            stats->timing = 1;
-            stats->t = ts;
-        }
-        stats->warp_insts = L.warp_insts;
-        stats->thread_insts = L.thread_insts;
-        memcpy(stats->mix, L.mix, sizeof stats->mix);
-        stats->ctas = (uint64_t)grid.x * grid.y * grid.z;
-        stats->threads = stats->ctas * threads;
-        stats->printf_dropped = L.printf_dropped;
+    lockstep_launch_stats one;
+    memset(&one, 0, sizeof one);
+    if (timing) {
+        one.timing = 1;
+        one.t = ts;
+        uint64_t s1[LOCKSTEP_STALL_COUNT];
+        for (uint32_t s = 0; s < dev->nsm_stall && !timing_sm_stalls(dev->tg, s, s1); s++)
+            for (int r = 0; r < LOCKSTEP_STALL_COUNT; r++)
+                dev->sm_stall[(size_t)s * LOCKSTEP_STALL_COUNT + r] += s1[r];
     }
+    one.warp_insts = L.warp_insts;
+    one.thread_insts = L.thread_insts;
+    memcpy(one.mix, L.mix, sizeof one.mix);
+    one.ctas = nctas;
+    one.threads = nctas * threads;
+    one.printf_dropped = L.printf_dropped;
+    stats_add(acc, &one);
     if (st != LOCKSTEP_SUCCESS) {
+        if (from && L.fault != LOCKSTEP_SUCCESS)
+            sb_printf(&L.fault_msg,
+                      " [a grid launched from device code by kernel '%s', CTA (%u,%u,%u), "
+                      "thread (%u,%u,%u), at nesting depth %u]",
+                      from->kernel, from->cta[0], from->cta[1], from->cta[2], from->tid[0],
+                      from->tid[1], from->tid[2], from->depth);
         record_fault(dev, &L);
         dev->pending = st;
-    } else {
-        sb_clear(&dev->last_error);
     }
     launch_release(dev, &L);
+    /* parameter buffers handed out but never launched */
+    for (size_t i = 0; i < cdp.bufs.n; i++) {
+        devmem_free_block(dev->dm, cdp.bufs.v[i].addr);
+        dev->cdp_pending--;
+    }
+    if (st == LOCKSTEP_SUCCESS && cdp.children.n)
+        st = run_children(dev, k->mod, &cdp, f->name, L.grid, L.block, cdp.depth, acc);
+    else
+        for (size_t i = 0; i < cdp.children.n; i++) {
+            if (cdp.children.v[i].kind == EXEC_CHILD_GRID)
+                devmem_free_block(dev->dm, cdp.children.v[i].params);
+            dev->cdp_pending--;
+        }
+    exec_cdp_release(&cdp);
+    return st;
+}
+
+static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lockstep_dim3 grid,
+                              lockstep_dim3 block, uint32_t dynamic_shared_bytes,
+                              const void *params, size_t params_bytes,
+                              lockstep_launch_stats *stats, int cooperative)
+{
+    if (!dev)
+        return LOCKSTEP_ERROR_INVALID_VALUE;
+    if (!k || k->mod->dev != dev)
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE, "lockstep_launch: kernel is not from this device");
+    const lockstep_config *cfg = dev->cfg;
+    const ir_func *f = &k->mod->ir->funcs[k->func];
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    char msg[512];
+    lockstep_status st = check_shape(dev, k, grid, block, dynamic_shared_bytes, msg, sizeof msg);
+    if (st != LOCKSTEP_SUCCESS)
+        return fail(dev, st, "%s", msg);
+    if (params_bytes != f->param_bytes || (!params && params_bytes))
+        return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
+                    "launch of '%s': %zu bytes of parameters given, the kernel takes %u", f->name,
+                    params_bytes, f->param_bytes);
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    uint64_t nctas = (uint64_t)grid.x * grid.y * grid.z;
+    uint32_t nsms = cfg->n_clusters * cfg->cores_per_cluster;
+    if (cooperative && !strcmp(cfg->redundancy, "dmr"))
+        return fail(dev, LOCKSTEP_ERROR_INVALID_LAUNCH,
+                    "cooperative launch of '%s' under -lockstep_redundancy dmr: a grid "
+                    "synchronisation cannot complete while each CTA's writes wait in the DMR "
+                    "comparator until its pair finishes",
+                    f->name);
+    if (cooperative) {
+        uint32_t occ = kernel_occupancy(cfg, f, (uint32_t)threads, dynamic_shared_bytes);
+        if (nctas > (uint64_t)occ * nsms)
+            return fail(dev, LOCKSTEP_ERROR_INVALID_LAUNCH,
+                        "cooperative launch of '%s': %llu CTAs cannot all be resident at once: "
+                        "%u SMs hold %u CTAs of %llu threads each",
+                        f->name, (unsigned long long)nctas, nsms, occ,
+                        (unsigned long long)threads);
+    }
+    atomic_store(&dev->stop, 0);
+    /* the per-SM stall breakdown covers the launch's grids, device-launched ones too */
+    uint32_t want = cfg->n_clusters * cfg->cores_per_cluster;
+    if (dev->nsm_stall != want) {
+        uint64_t *v = realloc(dev->sm_stall, (size_t)want * LOCKSTEP_STALL_COUNT * sizeof *v);
+        if (!v && want)
+            return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        dev->sm_stall = v;
+        dev->nsm_stall = want;
+    }
+    memset(dev->sm_stall, 0, (size_t)dev->nsm_stall * LOCKSTEP_STALL_COUNT * sizeof *dev->sm_stall);
+    dev->cdp_pending = 0;
+    lockstep_launch_stats acc;
+    memset(&acc, 0, sizeof acc);
+    st = run_grid(dev, k, grid, block, dynamic_shared_bytes, params, params_bytes, cooperative,
+                  NULL, &acc);
+    if (stats)
+        *stats = acc;
+    if (st == LOCKSTEP_SUCCESS)
+        sb_clear(&dev->last_error);
     return st;
 }
 

@@ -66,6 +66,20 @@ int device_next_user_allocation(const lockstep_device *dev, lockstep_dptr after,
  * before the first timing-mode launch). */
 uint64_t device_total_cycles(const lockstep_device *dev, double *core_mhz);
 
+/* What only the CUDA runtime can answer for CUDA's device runtime (device
+ * code's cudaDeviceGetAttribute, cudaFuncGetAttributes: dynamic
+ * parallelism, exec/devrt.c).  attribute: 0 and *value, or -1 when attr is
+ * no attribute; func_attributes: the bytes of struct cudaFuncAttributes
+ * for kernel k written to out (at most cap), or -1.  Without them (a
+ * program of the C API), those device calls return cudaErrorNotSupported.
+ * NULL detaches. */
+typedef struct device_devrt_hooks {
+    void *ud;
+    int (*attribute)(void *ud, int attr, int *value);
+    int (*func_attributes)(void *ud, lockstep_kernel *k, uint8_t *out, uint32_t cap);
+} device_devrt_hooks;
+void device_set_devrt_hooks(lockstep_device *dev, const device_devrt_hooks *hooks);
+
 /* Attach mechanisms at the seams (exec.h) for the launches that follow:
  * interposers on the memory seam, in this order before the memory system
  * (n 0: none), and observers at the write point and the per-instruction

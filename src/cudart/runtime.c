@@ -226,6 +226,45 @@ cudaError_t cudart_not_supported(const char *name)
     return set_error(cudaErrorNotSupported);
 }
 
+static void fill_func_attributes(lockstep_kernel *k, int carveout, struct cudaFuncAttributes *attr)
+{
+    lockstep_kernel_info ki;
+    lockstep_kernel_get_info(k, &ki);
+    memset(attr, 0, sizeof *attr);
+    attr->sharedSizeBytes = ki.static_shared_bytes;
+    attr->localSizeBytes = ki.local_bytes;
+    attr->maxThreadsPerBlock = ki.maxntid[0] ? (int)(ki.maxntid[0] * ki.maxntid[1] * ki.maxntid[2]) : 1024;
+    attr->numRegs = (int)ki.num_regs;
+    attr->ptxVersion = 75;
+    attr->binaryVersion = 75;
+    attr->maxDynamicSharedSizeBytes = (int)ki.max_dynamic_shared_bytes;
+    attr->preferredShmemCarveout = carveout;
+}
+
+/* Device code's cudaDeviceGetAttribute and cudaFuncGetAttributes (dynamic
+ * parallelism): the same answers as the host's.  Called during a launch,
+ * with the lock held by the launching thread. */
+static int devrt_attribute(void *ud, int attr, int *value)
+{
+    (void)ud;
+    return cudart_attribute(rt.dev, attr, value);
+}
+
+static int devrt_func_attributes(void *ud, lockstep_kernel *k, uint8_t *out, uint32_t cap)
+{
+    (void)ud;
+    int carveout = -1;
+    for (size_t i = 0; i < rt.nfuncs; i++)
+        if (rt.funcs[i]->k == k)
+            carveout = rt.funcs[i]->carveout;
+    struct cudaFuncAttributes a;
+    if (cap < sizeof a)
+        return -1;
+    fill_func_attributes(k, carveout, &a);
+    memcpy(out, &a, sizeof a);
+    return (int)sizeof a;
+}
+
 /* Create the device on first use, from LOCKSTEP_CONFIG / LOCKSTEP_OPTIONS.
  * Call with the lock held.  0, or -1 (reported). */
 static int ensure_device(void)
@@ -257,6 +296,8 @@ static int ensure_device(void)
         rt.dev = NULL;
         return -1;
     }
+    static const device_devrt_hooks hooks = {NULL, devrt_attribute, devrt_func_attributes};
+    device_set_devrt_hooks(rt.dev, &hooks);
     detrec_open(); /* lockstep detcheck's record, if it asked for one */
     return 0;
 }
@@ -687,6 +728,7 @@ static void stats_add(lockstep_launch_stats *sum, const lockstep_launch_stats *s
     sum->ctas += st->ctas;
     sum->threads += st->threads;
     sum->printf_dropped += st->printf_dropped;
+    sum->device_launches += st->device_launches;
     for (int m = 0; m < LOCKSTEP_MIX_COUNT; m++)
         sum->mix[m] += st->mix[m];
     if (!st->timing)
@@ -2019,17 +2061,7 @@ CUDART_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, co
     cudaError_t e = function_of(func, &f);
     if (e)
         LEAVE(e);
-    lockstep_kernel_info ki;
-    lockstep_kernel_get_info(f->k, &ki);
-    memset(attr, 0, sizeof *attr);
-    attr->sharedSizeBytes = ki.static_shared_bytes;
-    attr->localSizeBytes = ki.local_bytes;
-    attr->maxThreadsPerBlock = ki.maxntid[0] ? (int)(ki.maxntid[0] * ki.maxntid[1] * ki.maxntid[2]) : 1024;
-    attr->numRegs = (int)ki.num_regs;
-    attr->ptxVersion = 75;
-    attr->binaryVersion = 75;
-    attr->maxDynamicSharedSizeBytes = (int)ki.max_dynamic_shared_bytes;
-    attr->preferredShmemCarveout = f->carveout;
+    fill_func_attributes(f->k, f->carveout, attr);
     LEAVE(cudaSuccess);
 }
 
@@ -2094,15 +2126,25 @@ CUDART_API cudaError_t cudaDeviceGetCacheConfig(int *cacheConfig)
     return cudaSuccess;
 }
 
+/* The option behind a cudaLimit, or NULL. */
+static const char *limit_option(int limit)
+{
+    switch (limit) {
+    case cudaLimitStackSize: return "-lockstep_stack_size";
+    case cudaLimitPrintfFifoSize: return "-lockstep_printf_fifo";
+    case cudaLimitMallocHeapSize: return "-lockstep_heap_size";
+    case cudaLimitDevRuntimeSyncDepth: return "-lockstep_cdp_sync_depth";
+    case cudaLimitDevRuntimePendingLaunchCount: return "-lockstep_cdp_pending_launches";
+    default: return NULL;
+    }
+}
+
 CUDART_API cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 {
     ENTER();
     char buf[32];
     snprintf(buf, sizeof buf, "%zu", value);
-    const char *opt = limit == cudaLimitStackSize       ? "-lockstep_stack_size"
-                      : limit == cudaLimitMallocHeapSize ? "-lockstep_heap_size"
-                      : limit == cudaLimitPrintfFifoSize ? "-lockstep_printf_fifo"
-                                                         : NULL;
+    const char *opt = limit_option(limit);
     if (!opt)
         LEAVE(cudaErrorUnsupportedLimit);
     LEAVE(cudart_set_option(rt.dev, opt, buf) ? cudaErrorInvalidValue : cudaSuccess);
@@ -2114,10 +2156,7 @@ CUDART_API cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
         return set_error(cudaErrorInvalidValue);
     ENTER();
     char buf[32];
-    const char *opt = limit == cudaLimitStackSize       ? "-lockstep_stack_size"
-                      : limit == cudaLimitMallocHeapSize ? "-lockstep_heap_size"
-                      : limit == cudaLimitPrintfFifoSize ? "-lockstep_printf_fifo"
-                                                         : NULL;
+    const char *opt = limit_option(limit);
     if (!opt || lockstep_config_get(lockstep_device_config(rt.dev), opt, buf, sizeof buf))
         LEAVE(cudaErrorUnsupportedLimit);
     *value = (size_t)strtoull(buf, NULL, 10);
@@ -2306,6 +2345,8 @@ static void write_stats_text(FILE *f)
     uint64_t wi = tot.warp_insts, ti = tot.thread_insts;
     fprintf(f, "lockstep %s statistics (%s mode)\n", lockstep_version(), stats_mode());
     fprintf(f, "kernel launches          %zu\n", rt.nlaunches);
+    if (tot.device_launches)
+        fprintf(f, "device launches          %llu\n", (unsigned long long)tot.device_launches);
     if (rt.timing)
         text_timing(f, &tot.t, ti, "gpu_tot_");
     fprintf(f, "gpu_tot_sim_insn         %llu\n", (unsigned long long)ti);
@@ -2323,10 +2364,14 @@ static void write_stats_text(FILE *f)
                     wi ? 100.0 * (double)tot.mix[m] / (double)wi : 0.0);
     for (size_t i = 0; i < rt.nrecords; i++) {
         const rt_launch_rec *r = &rt.launches[i];
-        fprintf(f, "kernel %zu  %s  grid (%u,%u,%u) block (%u,%u,%u) shared %u  warp_insts %llu thread_insts %llu%s%s\n",
+        char dl[48] = "";
+        if (r->st.device_launches)
+            snprintf(dl, sizeof dl, " device_launches %llu",
+                     (unsigned long long)r->st.device_launches);
+        fprintf(f, "kernel %zu  %s  grid (%u,%u,%u) block (%u,%u,%u) shared %u  warp_insts %llu thread_insts %llu%s%s%s\n",
                 i, r->name, r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y,
                 r->block.z, r->shared, (unsigned long long)r->st.warp_insts,
-                (unsigned long long)r->st.thread_insts, r->status ? "  FAILED: " : "",
+                (unsigned long long)r->st.thread_insts, dl, r->status ? "  FAILED: " : "",
                 r->status ? lockstep_status_name((lockstep_status)r->status) : "");
         if (r->st.timing)
             fprintf(f, "  gpu_sim_cycle %llu  gpu_ipc %.4f  L1D_miss_rate %.4f  L2_miss_rate %.4f  "
@@ -2380,9 +2425,11 @@ static void write_stats_text(FILE *f)
 
 static void json_launch_counts(FILE *f, const lockstep_launch_stats *st)
 {
-    fprintf(f, "\"warp_insts\": %llu, \"thread_insts\": %llu, \"ctas\": %llu, \"threads\": %llu, ",
+    fprintf(f, "\"warp_insts\": %llu, \"thread_insts\": %llu, \"ctas\": %llu, \"threads\": %llu, "
+               "\"device_launches\": %llu, ",
             (unsigned long long)st->warp_insts, (unsigned long long)st->thread_insts,
-            (unsigned long long)st->ctas, (unsigned long long)st->threads);
+            (unsigned long long)st->ctas, (unsigned long long)st->threads,
+            (unsigned long long)st->device_launches);
 }
 
 static void write_stats_json(FILE *f)
@@ -2430,6 +2477,7 @@ static void write_stats_json(FILE *f)
     fputs("  \"mix\": ", f);
     json_mix(f, tot.mix);
     fputs(",\n", f);
+    fprintf(f, "  \"device_launches\": %llu,\n", (unsigned long long)tot.device_launches);
     fprintf(f, "  \"kernel_launches\": %zu,\n  \"kernels_listed\": %zu,\n", rt.nlaunches,
             rt.nrecords);
     fprintf(f, "  \"kernel_summary\": [");

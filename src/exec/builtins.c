@@ -1,7 +1,8 @@
 /*
  * builtins.c -- the functions PTX calls but does not define, which
  * lockstep provides: vprintf (device printf), malloc and free (the device
- * heap) and __assertfail (device assert).  Each runs for the active lanes
+ * heap) and __assertfail (device assert); the device runtime's are in
+ * devrt.c.  Each runs for the active lanes
  * of the call in lane order; arguments and results travel through the
  * caller's .param variables in its frame, like any call.
  */
@@ -135,6 +136,11 @@ int exec_builtin(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, u
             return -1;
         }
         default:
+            if (cs->callee >= BI_FIRST_DEVRT && cs->callee < BI_COUNT) {
+                if (exec_devrt_call(L, c, w, in, l))
+                    return -1;
+                break;
+            }
             exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION, 0,
                        "internal: unknown built-in %u", cs->callee);
             return -1;

@@ -13,6 +13,8 @@
  *   sched.c    the grid: CTAs resident at once, warps round-robin, barriers,
  *              deadlock detection, the instruction limit, faults
  *   builtins.c vprintf, malloc, free, __assertfail
+ *   devrt.c    CUDA's device runtime (dynamic parallelism): what a grid's
+ *              threads launch from device code, recorded for the device
  *
  * All state of a launch hangs off exec_launch; nothing is global.
  */
@@ -26,6 +28,7 @@
 #include "lockstep.h"
 #include "mem/devmem.h"
 #include "ptx/ir.h"
+#include "util/common.h"
 #include "util/strbuf.h"
 
 #define WARP_SIZE 32
@@ -280,6 +283,101 @@ typedef struct exec_pool {
 
 void exec_pool_free(exec_pool *p);
 
+/*
+ * Dynamic parallelism (devrt.c).  A grid's threads call CUDA's device
+ * runtime (ir.h, BI_DR_*): they get parameter buffers, launch grids into
+ * device streams and queue copies and fills.  Nothing runs at the call:
+ * each launch becomes an exec_child of the grid's exec_cdp, and the
+ * device runs them after the grid's threads have all finished (src/core,
+ * docs/CUDART.md "Dynamic parallelism").  The calls are built-ins, so in
+ * timing mode they run in the serial step, on the launch itself: exec_cdp
+ * is touched by one host thread at a time.
+ */
+enum exec_child_kind { EXEC_CHILD_GRID, EXEC_CHILD_COPY, EXEC_CHILD_FILL };
+
+/* One piece of work a grid's threads handed to the device. */
+typedef struct exec_child {
+    uint8_t kind;            /* exec_child_kind */
+    uint8_t tail;            /* launched into cudaStreamTailLaunch */
+    uint32_t func;           /* GRID: the kernel (function index) */
+    uint32_t grid[3], block[3];
+    uint32_t dyn_shared;
+    uint64_t params;         /* GRID: its parameter buffer (device address) */
+    uint64_t dst, src;       /* COPY, FILL: rows of `width` bytes, `height` of them */
+    uint64_t dpitch, spitch, width, height;
+    uint32_t value;          /* FILL: the byte */
+    uint64_t cta;            /* the launching thread: its CTA (linear) and thread (linear) */
+    uint32_t tid;
+    uint64_t seq;            /* the order the grid's threads made their calls in */
+} exec_child;
+
+/* A parameter buffer handed out (cudaGetParameterBuffer[V2]) and not yet
+ * launched: V2's carries its launch's kernel and shape. */
+typedef struct exec_cdp_buf {
+    uint64_t addr, size;
+    uint32_t func;           /* UINT32_MAX: cudaGetParameterBuffer's (no kernel yet) */
+    uint32_t grid[3], block[3], dyn_shared;
+    uint64_t cta;
+} exec_cdp_buf;
+
+/* A device stream or event: block-scoped, live until destroyed. */
+typedef struct exec_cdp_handle {
+    uint64_t cta;
+    uint8_t is_event;
+    uint8_t live;
+} exec_cdp_handle;
+
+/* May kernel func of the launch's module run with this shape: the checks a
+ * host launch makes (LOCKSTEP_SUCCESS, _INVALID_LAUNCH,
+ * _LAUNCH_OUT_OF_RESOURCES); the reason goes to msg. */
+typedef lockstep_status exec_cdp_check_fn(void *ud, uint32_t func, const uint32_t grid[3],
+                                          const uint32_t block[3], uint32_t dyn_shared,
+                                          char *msg, size_t msglen);
+
+/* What the device lends the device runtime. */
+typedef struct exec_cdp_ops {
+    void *ud;
+    /* size bytes of device memory aligned to align for a parameter
+     * buffer: 0 and *addr, or -1 (out of device memory) */
+    int (*buffer)(void *ud, uint64_t size, uint32_t align, uint64_t *addr);
+    void (*buffer_free)(void *ud, uint64_t addr);
+    exec_cdp_check_fn *check;
+    /* a NUL-terminated copy of s in device memory, kept while the device
+     * lives (cudaGetErrorString): 0 and *addr, or -1 */
+    int (*string)(void *ud, const char *s, uint64_t *addr);
+    /* cudaDeviceGetAttribute: 0 and *value; -1: no such attribute; -2: the
+     * device cannot answer (no runtime registered the table) */
+    int (*attribute)(void *ud, int attr, int *value);
+    /* cudaFuncGetAttributes: the bytes of struct cudaFuncAttributes for
+     * kernel func in out (at most cap): their count, or -1 (cannot answer) */
+    int (*func_attributes)(void *ud, uint32_t func, uint8_t *out, uint32_t cap);
+    /* CTAs of kernel func one SM holds (cudaOccupancyMaxActiveBlocksPerMultiprocessor) */
+    uint32_t (*occupancy)(void *ud, uint32_t func, uint32_t block_threads, uint64_t dyn_shared);
+} exec_cdp_ops;
+
+typedef struct exec_cdp {
+    const exec_cdp_ops *ops;
+    uint32_t depth;          /* this grid's nesting depth: 0 launched by the host */
+    uint32_t max_depth;      /* a launch past it fails: cudaErrorLaunchMaxDepthExceeded */
+    uint64_t *pending;       /* the device's pending launches (buffers, children not yet run) */
+    uint64_t pending_limit;  /* cudaLimitDevRuntimePendingLaunchCount */
+    uint64_t limits[5];      /* cudaDeviceGetLimit's answers, by cudaLimit (0..4) */
+    const char *refused;     /* non-NULL: a launch stops the kernel, saying why */
+    VEC(exec_child) children;
+    VEC(exec_cdp_buf) bufs;
+    VEC(exec_cdp_handle) handles;
+    uint64_t seq;
+    /* each thread's last error (cudaGetLastError): open addressing on
+     * (CTA linear x threads per CTA + thread), only threads that have one */
+    uint64_t *err_keys;      /* key + 1; 0: empty */
+    uint32_t *err_vals;
+    uint32_t err_n, err_cap;
+} exec_cdp;
+
+/* Release what a grid's exec_cdp holds (not its parameter buffers' device
+ * memory: the device frees those). */
+void exec_cdp_release(exec_cdp *cdp);
+
 typedef struct exec_launch exec_launch;
 #define exec_launch_ exec_launch
 struct exec_launch {
@@ -301,6 +399,7 @@ struct exec_launch {
     uint64_t grid_ws;         /* cooperative launch: the grid-sync workspace (%envreg1:2); 0 */
     const exec_texture *tex;  /* the device's texture objects (read-only during the launch) */
     uint32_t ntex;
+    exec_cdp *cdp;            /* dynamic parallelism: this grid's device-runtime state; NULL: none */
     uint64_t *shref_val;      /* per module shared reference */
     exec_pool *pool;          /* where CTA slots come from; NULL: this launch's own */
     exec_cta *slots;          /* the running launch's CTA slots (c->active: resident); for */
@@ -504,6 +603,13 @@ uint32_t exec_warp_next_pc(exec_launch *L, exec_cta *c, exec_warp *w);
 
 /* A built-in call for the active lanes (builtins.c); 0, or -1 after a fault. */
 int exec_builtin(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active);
+/* A call of CUDA's device runtime (BI_DR_*, devrt.c) for lane l; 0, or -1
+ * after a fault. */
+int exec_devrt_call(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, int lane);
+/* Write n bytes at a generic address for one lane (shared, local or
+ * global memory): 0, or -1 when they are not all writable there. */
+int exec_write_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint64_t addr,
+                       const void *src, uint32_t n);
 
 /* Zero the register rows of f's window (starting at `rows`) that f may read
  * before writing (ir_func.zero_rows): the others are always written first,

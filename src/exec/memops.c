@@ -445,6 +445,37 @@ int exec_read_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint6
     return 0;
 }
 
+int exec_write_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint64_t addr,
+                       const void *src, uint32_t n)
+{
+    const uint8_t *sp = src;
+    if (addr_in_window(addr, ADDR_SHARED_WINDOW)) {
+        uint64_t a = addr - ADDR_SHARED_WINDOW;
+        if (a > L->shared_bytes || n > L->shared_bytes - a)
+            return -1;
+        memcpy(c->shared + a, sp, n);
+        return 0;
+    }
+    if (addr_in_window(addr, ADDR_LOCAL_WINDOW)) {
+        uint64_t a = addr - ADDR_LOCAL_WINDOW;
+        if (a > L->local_bytes || n > L->local_bytes - a)
+            return -1;
+        memcpy(exec_local(L, c, w, lane) + a, sp, n);
+        return 0;
+    }
+    if (addr_in_window(addr, ADDR_PARAM_WINDOW))
+        return -1; /* kernel parameters are read-only */
+    uint32_t hint = 0;
+    const devmem_alloc *al = devmem_find(L->dm, addr, n ? n : 1, &hint);
+    if (!al || addr < al->base || addr - al->base + n > al->size)
+        return -1;
+    if (al->host) {
+        memcpy(al->host + (addr - al->base), sp, n);
+        return 0;
+    }
+    return devmem_write(L->dm, addr, sp, n) ? -1 : 0;
+}
+
 /* Tell the observers of a reply's writes, with w's register window the one
  * the instruction wrote (the warp may have called or returned since), as
  * the interpreter does for writes at issue. */

@@ -4,6 +4,7 @@
 #include "ptx/ir.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/arena.h"
 
@@ -32,7 +33,61 @@ const char *const ir_sreg_names[SREG_COUNT] = {
 #undef X
 };
 
-const char *const ir_builtin_names[BI_COUNT] = {"vprintf", "malloc", "free", "__assertfail"};
+const char *const ir_builtin_names[BI_COUNT] = {
+#define X(id, name, params, ret) name,
+    IR_BUILTINS(X)
+#undef X
+};
+
+const char *const ir_builtin_params[BI_COUNT] = {
+#define X(id, name, params, ret) params,
+    IR_BUILTINS(X)
+#undef X
+};
+
+const uint8_t ir_builtin_ret[BI_COUNT] = {
+#define X(id, name, params, ret) ret,
+    IR_BUILTINS(X)
+#undef X
+};
+
+int ir_devrt_name(const char *name)
+{
+    return !strncmp(name, "cuda", 4) || !strncmp(name, "__cuda", 6) || !strncmp(name, "cnp", 3);
+}
+
+int ir_builtin_lookup(const char *name)
+{
+    for (int k = 0; k < BI_FIRST_DEVRT; k++)
+        if (!strcmp(name, ir_builtin_names[k]))
+            return k;
+    if (!ir_devrt_name(name))
+        return -1;
+    /* __cudaCDP2X is cudaX; X_ptsz is X */
+    char buf[128];
+    const char *base = name;
+    size_t n = strlen(name);
+    static const char cdp2[] = "__cudaCDP2";
+    if (!strncmp(name, cdp2, sizeof cdp2 - 1)) {
+        base = name + sizeof cdp2 - 1;
+        n -= sizeof cdp2 - 1;
+        if (n + 4 >= sizeof buf)
+            return BI_DR_MISSING;
+        memcpy(buf, "cuda", 4);
+        memcpy(buf + 4, base, n + 1);
+        n += 4;
+    } else {
+        if (n >= sizeof buf)
+            return BI_DR_MISSING;
+        memcpy(buf, name, n + 1);
+    }
+    if (n > 5 && !strcmp(buf + n - 5, "_ptsz"))
+        buf[n - 5] = 0;
+    for (int k = BI_FIRST_DEVRT; k < BI_DR_MISSING; k++)
+        if (!strcmp(buf, ir_builtin_names[k]))
+            return k;
+    return BI_DR_MISSING;
+}
 
 static const char *ptx_file_at(const ir_module *m, uint32_t idx)
 {

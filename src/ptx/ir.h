@@ -313,15 +313,82 @@ typedef struct ir_param {
     uint32_t align;
 } ir_param;
 
-/* Built-in functions a call can reach (declared .extern .func in PTX). */
+/*
+ * Built-in functions a call can reach: declared .extern .func in PTX,
+ * defined by no text, provided by lockstep.  X(id, name, params, ret):
+ * lockstep's own (printf, the device heap, assert: params NULL, any
+ * shape), then CUDA's device runtime (cudadevrt: dynamic parallelism,
+ * exec/devrt.c), whose declarations must have the shape CUDA gives them:
+ * params one character per parameter, its bytes ('4', '8', 'd' for a
+ * 12-byte dim3), ret the result's bytes.  A device-runtime function also
+ * answers to the names nvcc 12 and later call, __cudaCDP2NAME without
+ * "cuda" (__cudaCDP2LaunchDeviceV2), and to NAME_ptsz (the per-thread
+ * default stream).  BI_DR_MISSING is any other device-runtime function
+ * (ir_devrt_name): it loads, and its call stops the kernel with a message
+ * naming it.
+ */
+#define IR_BUILTINS(X)                                                                     \
+    X(BI_VPRINTF, "vprintf", NULL, 0)                                                      \
+    X(BI_MALLOC, "malloc", NULL, 0)                                                        \
+    X(BI_FREE, "free", NULL, 0)                                                            \
+    X(BI_ASSERTFAIL, "__assertfail", NULL, 0)                                              \
+    X(BI_DR_GET_PARAMETER_BUFFER, "cudaGetParameterBuffer", "88", 8)                       \
+    X(BI_DR_GET_PARAMETER_BUFFER_V2, "cudaGetParameterBufferV2", "8dd4", 8)                \
+    X(BI_DR_LAUNCH_DEVICE, "cudaLaunchDevice", "88dd48", 4)                                \
+    X(BI_DR_LAUNCH_DEVICE_V2, "cudaLaunchDeviceV2", "88", 4)                               \
+    X(BI_DR_GET_LAST_ERROR, "cudaGetLastError", "", 4)                                     \
+    X(BI_DR_PEEK_AT_LAST_ERROR, "cudaPeekAtLastError", "", 4)                              \
+    X(BI_DR_GET_ERROR_STRING, "cudaGetErrorString", "4", 8)                                \
+    X(BI_DR_GET_ERROR_NAME, "cudaGetErrorName", "4", 8)                                    \
+    X(BI_DR_GET_DEVICE, "cudaGetDevice", "8", 4)                                           \
+    X(BI_DR_GET_DEVICE_COUNT, "cudaGetDeviceCount", "8", 4)                                \
+    X(BI_DR_DEVICE_GET_ATTRIBUTE, "cudaDeviceGetAttribute", "844", 4)                      \
+    X(BI_DR_DEVICE_GET_LIMIT, "cudaDeviceGetLimit", "84", 4)                               \
+    X(BI_DR_DEVICE_GET_CACHE_CONFIG, "cudaDeviceGetCacheConfig", "8", 4)                   \
+    X(BI_DR_DEVICE_GET_SHARED_MEM_CONFIG, "cudaDeviceGetSharedMemConfig", "8", 4)          \
+    X(BI_DR_RUNTIME_GET_VERSION, "cudaRuntimeGetVersion", "8", 4)                          \
+    X(BI_DR_STREAM_CREATE_WITH_FLAGS, "cudaStreamCreateWithFlags", "84", 4)                \
+    X(BI_DR_STREAM_DESTROY, "cudaStreamDestroy", "8", 4)                                   \
+    X(BI_DR_STREAM_WAIT_EVENT, "cudaStreamWaitEvent", "884", 4)                            \
+    X(BI_DR_EVENT_CREATE_WITH_FLAGS, "cudaEventCreateWithFlags", "84", 4)                  \
+    X(BI_DR_EVENT_RECORD, "cudaEventRecord", "88", 4)                                      \
+    X(BI_DR_EVENT_DESTROY, "cudaEventDestroy", "8", 4)                                     \
+    X(BI_DR_MALLOC, "cudaMalloc", "88", 4)                                                 \
+    X(BI_DR_FREE, "cudaFree", "8", 4)                                                      \
+    X(BI_DR_MEMCPY_ASYNC, "cudaMemcpyAsync", "88848", 4)                                   \
+    X(BI_DR_MEMCPY_2D_ASYNC, "cudaMemcpy2DAsync", "88888848", 4)                           \
+    X(BI_DR_MEMSET_ASYNC, "cudaMemsetAsync", "8488", 4)                                    \
+    X(BI_DR_MEMSET_2D_ASYNC, "cudaMemset2DAsync", "884888", 4)                             \
+    X(BI_DR_FUNC_GET_ATTRIBUTES, "cudaFuncGetAttributes", "88", 4)                         \
+    X(BI_DR_OCCUPANCY, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "8848", 4)         \
+    X(BI_DR_OCCUPANCY_FLAGS, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",     \
+      "88484", 4)                                                                          \
+    X(BI_DR_MISSING, "", "", 0)
+
 typedef enum ir_builtin {
-    BI_VPRINTF, BI_MALLOC, BI_FREE, BI_ASSERTFAIL, BI_COUNT
+#define X(id, name, params, ret) id,
+    IR_BUILTINS(X)
+#undef X
+    BI_COUNT
 } ir_builtin;
+#define BI_FIRST_DEVRT BI_DR_GET_PARAMETER_BUFFER
 /* Their PTX names, by ir_builtin. */
 extern const char *const ir_builtin_names[BI_COUNT];
+/* Their parameters and result as X's params and ret (NULL: not checked). */
+extern const char *const ir_builtin_params[BI_COUNT];
+extern const uint8_t ir_builtin_ret[BI_COUNT];
+/* The built-in a body-less function of this name is (the device runtime's
+ * other spellings included; BI_DR_MISSING for another device-runtime
+ * function), or -1: none. */
+int ir_builtin_lookup(const char *name);
+/* The name belongs to CUDA's device runtime or the driver functions it
+ * calls (cuda..., __cuda..., cnp...): what nvcc's device code and
+ * libcudadevrt's declare. */
+int ir_devrt_name(const char *name);
 
 typedef struct ir_call {
     uint32_t callee;        /* function index (direct), or builtin id */
+    uint32_t decl;          /* built-ins: the function index of the declaration (its name) */
     uint32_t nargs, nrets;
     uint32_t *arg_off;      /* caller-frame offsets of the argument param variables */
     uint32_t *arg_size;

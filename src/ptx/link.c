@@ -23,7 +23,8 @@
  *       definition: the text's own if it has one, else the global one; with
  *       neither they are an error naming the symbol and where it is
  *       declared, except calls of lockstep's built-ins (vprintf, malloc,
- *       free, __assertfail), which no text defines.  A declaration must
+ *       free, __assertfail, and CUDA's device runtime: ir_builtin_lookup),
+ *       which no text defines.  A declaration must
  *       agree with its definition (function or variable, state space,
  *       parameters, size).  `.extern .shared` arrays without a size are
  *       dynamic shared memory, not a link symbol: they stay as written.
@@ -37,6 +38,9 @@
  *   merged module.
  * - `.file` numbers are per text: they are renumbered into one table (a
  *   file named by several texts gets one number).
+ * - The text of CUDA's device runtime (libcudadevrt, which nvlink links
+ *   into a program with dynamic parallelism) is left out, unparsed: its
+ *   functions are lockstep's built-ins (is_cudadevrt).
  */
 #include "ptx/link.h"
 
@@ -85,9 +89,30 @@ typedef struct linker {
 /* The built-ins lower.c gives calls to (ir_builtin): no text defines them. */
 static int is_builtin(const char *name)
 {
-    for (int k = 0; k < BI_COUNT; k++)
-        if (!strcmp(name, ir_builtin_names[k]))
+    int bi = ir_builtin_lookup(name);
+    return bi >= 0 && bi != BI_DR_MISSING;
+}
+
+/* CUDA's device runtime, libcudadevrt, which nvlink links into a program
+ * that launches kernels from device code: lockstep provides its functions
+ * itself (ir_builtin, exec/devrt.c), so its text is left out of the link,
+ * unparsed.  It is the text that defines the runtime's version number
+ * (.visible .global ... __CNPRT_VERSION_NUMBER__). */
+static int is_cudadevrt(const char *t, size_t len)
+{
+    static const char key[] = "__CNPRT_VERSION_NUMBER__";
+    const size_t kn = sizeof key - 1;
+    for (size_t i = 0; t && i + kn <= len; i++) {
+        if (t[i] != key[0] || memcmp(t + i, key, kn))
+            continue;
+        size_t b = i;
+        while (b > 0 && t[b - 1] != '\n')
+            b--;
+        while (b < i && (t[b] == ' ' || t[b] == '\t'))
+            b++;
+        if (i - b >= 8 && !memcmp(t + b, ".visible", 8))
             return 1;
+    }
     return 0;
 }
 
@@ -158,9 +183,11 @@ static int parse_all(linker *K)
     K->d->units = K->lines;
     K->d->nunits = (uint32_t)K->n;
     for (size_t k = 0; k < K->n; k++) {
+        K->nparsed = k + 1;
+        if (is_cudadevrt(K->in[k].text, K->in[k].len))
+            continue; /* an empty text: it adds nothing */
         ptx_parse_at(K->in[k].text ? K->in[k].text : "", K->in[k].len, K->lines[k].name,
                      K->lines[k].first_line, &K->am[k], K->d);
-        K->nparsed = k + 1;
         if (K->d->oom || K->d->nerrors >= DIAG_MAX_ERRORS)
             break;
     }
@@ -385,21 +412,13 @@ static int check_match(linker *K, const lsym *decl, const lsym *def)
     return 1;
 }
 
-/* A function of CUDA's device runtime (cudadevrt, which dynamic
- * parallelism links in) or of the driver calls it makes. */
-static int devrt_name(const char *name)
-{
-    return !strncmp(name, "cuda", 4) || !strncmp(name, "__cuda", 6) || !strncmp(name, "cnp", 3);
-}
-
 /* Bind every declaration to a definition, and mark what the merged module
- * keeps.  Undefined functions of the device runtime come in dozens: one
- * error says so for all of them. */
+ * keeps.  Functions of CUDA's device runtime that no text defines stay
+ * declarations: lockstep provides them (ir_builtin_lookup), or, for one it
+ * does not, a call stops the kernel with a message naming it. */
 static int resolve(linker *K)
 {
     int ok = 1;
-    const lsym *devrt = NULL;
-    uint32_t ndevrt = 0;
     for (size_t i = 0; i < K->syms.n && K->d->nerrors < DIAG_MAX_ERRORS; i++) {
         lsym *s = &K->syms.v[i];
         uint32_t w;
@@ -415,12 +434,8 @@ static int resolve(linker *K)
             if (strmap_get(&K->locals, s->name, s->unit + 1, &w) ||
                 strmap_get(&K->globals, s->name, 0, &w)) {
                 ok &= check_match(K, s, &K->syms.v[w]);
-            } else if (s->is_func && is_builtin(s->name)) {
+            } else if (s->is_func && ir_builtin_lookup(s->name) >= 0) {
                 s->keep = 1;
-            } else if (s->is_func && devrt_name(s->name)) {
-                devrt = devrt ? devrt : s;
-                ndevrt++;
-                ok = 0;
             } else {
                 diag_error(K->d, s->loc,
                            "undefined reference to '%s': declared here, but no linked PTX text "
@@ -429,16 +444,6 @@ static int resolve(linker *K)
                 ok = 0;
             }
         }
-    }
-    if (devrt) {
-        char more[64] = "";
-        if (ndevrt > 1)
-            snprintf(more, sizeof more, " and %u more of its kind", ndevrt - 1);
-        diag_error(K->d, devrt->loc,
-                   "undefined reference to '%s'%s: CUDA's device runtime (cudadevrt: dynamic "
-                   "parallelism, kernel launches from device code) and the driver functions it "
-                   "calls are not part of lockstep",
-                   devrt->name, more);
     }
     return ok;
 }

@@ -2217,6 +2217,39 @@ static int64_t label_index(lower *L, const ast_insn *in, const ast_opnd *o)
     return -1;
 }
 
+/* A device-runtime built-in must be called the way CUDA declares it: with
+ * arguments and a result of the sizes ir_builtin_params gives (the
+ * built-in reads and writes them at those sizes). */
+static int builtin_shape_ok(lower *L, const ast_opnd *target, const ir_func *callee, int bi,
+                            const ir_call *c)
+{
+    const char *want = ir_builtin_params[bi];
+    if (!want || bi == BI_DR_MISSING)
+        return 1;
+    size_t np = strlen(want);
+    int ok = c->nargs == np && c->nrets == (ir_builtin_ret[bi] ? 1u : 0u);
+    for (uint32_t i = 0; ok && i < np; i++)
+        ok = c->arg_size[i] == (want[i] == 'd' ? 12u : (uint32_t)(want[i] - '0'));
+    if (ok && ir_builtin_ret[bi])
+        ok = c->ret_size[0] == ir_builtin_ret[bi];
+    if (ok)
+        return 1;
+    char shape[96];
+    size_t n = 0;
+    shape[0] = 0;
+    for (size_t i = 0; i < np && n + 12 < sizeof shape; i++)
+        n += (size_t)snprintf(shape + n, sizeof shape - n, "%s%s", i ? ", " : "",
+                              want[i] == 'd' ? "12 (dim3)" : want[i] == '8' ? "8" : "4");
+    diag_error(L->d, target->loc,
+               "'%s' is CUDA's device-runtime function %s: it takes %zu parameter%s (%s bytes) "
+               "and returns %u bytes, but is called here with %u argument%s and %u result%s "
+               "of other sizes",
+               callee->name, ir_builtin_names[bi], np, np == 1 ? "" : "s",
+               np ? shape : "no", (unsigned)ir_builtin_ret[bi], c->nargs,
+               c->nargs == 1 ? "" : "s", c->nrets, c->nrets == 1 ? "" : "s");
+    return 0;
+}
+
 static int lower_call(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
 {
     (void)md;
@@ -2304,11 +2337,7 @@ static int lower_call(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     } else if (strmap_get(&L->syms, target->name, 0, &v) && (v >> KIND_SHIFT) == SYM_FUNC) {
         uint32_t fi = v & IDX_MASK;
         const ir_func *callee = &L->m->funcs[fi];
-        int bi = -1;
-        if (!callee->has_body)
-            for (int k = 0; k < BI_COUNT; k++)
-                if (!strcmp(callee->name, ir_builtin_names[k]))
-                    bi = k;
+        int bi = callee->has_body ? -1 : ir_builtin_lookup(callee->name);
         if (!callee->has_body && bi < 0) {
             diag_unsupported(L->d, target->loc,
                              "call to '%s', which has no body in this module and is not a lockstep built-in",
@@ -2316,6 +2345,7 @@ static int lower_call(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
             free(block);
             return 0;
         }
+
         if (callee->is_entry) {
             diag_unsupported(L->d, target->loc, "calling a kernel from device code is not supported");
             free(block);
@@ -2328,9 +2358,14 @@ static int lower_call(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
             free(block);
             return 0;
         }
+        if (bi >= 0 && !builtin_shape_ok(L, target, callee, bi, &c)) {
+            free(block);
+            return 0;
+        }
         if (bi >= 0) {
             ir->flags |= IRF_BUILTIN;
             c.callee = (uint32_t)bi;
+            c.decl = fi;
         } else {
             c.callee = fi;
             u32vec *cl = &L->fcallees[L->fidx];

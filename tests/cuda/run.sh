@@ -5,7 +5,8 @@
 # Each tests/cuda/NAME.cu is built, when BUILD_DIR/cuda/NAME is missing or
 # older than its source (or a header tests/cuda/*.cuh), with exactly
 #     nvcc -cudart shared -O2 -o BUILD_DIR/cuda/NAME tests/cuda/NAME.cu
-# (fault.cu adds -lineinfo, mma.cu -arch=sm_80: its instructions need it)
+# (fault.cu adds -lineinfo, mma.cu -arch=sm_80: its instructions need it,
+# cdp_*.cu -rdc=true -lcudadevrt: they launch kernels from device code)
 # and each directory tests/cuda/NAME/ holding a main.cu (a program in
 # several translation units; rebuilt when any file there is newer) with
 #     nvcc -cudart shared -O2 -rdc=true -o BUILD_DIR/cuda/NAME \
@@ -13,7 +14,9 @@
 # and run as
 #     timeout 120 LOCKSTEP_BIN run -- BUILD_DIR/cuda/NAME
 # with stdout and stderr kept in BUILD_DIR/cuda/NAME.stdout and NAME.stderr.
-# A program passes when its exit status is 0 (3 for fault), its stdout equals
+# A program passes when its exit status is 0 (3 for fault and
+# cdp_unsupported, whose stderr must name the device-runtime function
+# lockstep does not provide), its stdout equals
 # tests/cuda/expected/NAME.stdout where that file exists, a second run with
 # --functional gives the same exit status and stdout, for fault its
 # stderr reports the illegal address, names the faulting kernel and the CUDA
@@ -87,6 +90,9 @@ for name in $names; do
     flags=
     [ "$name" = fault ] && flags=-lineinfo
     [ "$name" = mma ] && flags=-arch=sm_80
+    # cdp_*.cu launch kernels from device code (dynamic parallelism): they
+    # need relocatable device code and CUDA's device runtime
+    case $name in cdp_*) flags="-rdc=true -lcudadevrt" ;; esac
     # tests/cuda/NAME/main.cu: a program in several translation units, built
     # with separate compilation (relocatable device code) from main.cu and
     # the directory's other .cu files
@@ -114,10 +120,15 @@ for name in $names; do
 
     want_rc=0
     kernel=
+    unsupported=
     case $name in
     fault)
         want_rc=3
         kernel=write_past_end
+        ;;
+    cdp_unsupported)
+        want_rc=3
+        unsupported=__cudaCDP2Memcpy3DAsync
         ;;
     esac
 
@@ -143,6 +154,9 @@ for name in $names; do
         elif ! grep -q "fault.cu:[0-9]" "$err"; then
             why="stderr does not name the CUDA source line (fault.cu:LINE)"
         fi
+    elif [ -n "$unsupported" ] &&
+        ! grep -q "'$unsupported' is a function of CUDA's device runtime (cudadevrt) that lockstep does not provide" "$err"; then
+        why="stderr does not name $unsupported as a device-runtime function lockstep does not provide"
     fi
     # the same program in functional mode: the same exit status and stdout
     if [ -z "$why" ]; then
@@ -157,6 +171,31 @@ for name in $names; do
             err=$err.functional
         fi
     fi
+    # launches from device code: the same output and statistics on 1 and 2
+    # host threads (everything but the host's time)
+    case $name in
+    cdp_*)
+        if [ -z "$why" ]; then
+            for t in 1 2; do
+                env $LOCKSTEP_RUN_ENV $limit "$lockstep" run --threads $t --stats-json "$json.t$t" \
+                    -- "$bin" >"$out.t$t" 2>"$err.t$t"
+            done
+            if ! cmp -s "$out" "$out.t1" || ! cmp -s "$out" "$out.t2"; then
+                why="--threads 1 and 2: stdout differs"
+            elif command -v python3 >/dev/null 2>&1 &&
+                ! python3 - "$json.t1" "$json.t2" <<'PY' >"$build/cuda/$name.threads.check" 2>&1; then
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for d in (a, b):
+    del d["host_seconds"]
+    d["config"].pop("-lockstep_threads", None)
+assert a == b, "the statistics differ between --threads 1 and --threads 2"
+PY
+                why="$(tail -n 1 "$build/cuda/$name.threads.check")"
+            fi
+        fi
+        ;;
+    esac
     # every launch is in the JSON statistics with its name, shape and counts
     if [ -z "$why" ] && command -v python3 >/dev/null 2>&1; then
         if ! python3 - "$json" <<'PY' >"$build/cuda/$name.json.check" 2>&1; then

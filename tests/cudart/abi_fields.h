@@ -303,6 +303,11 @@
     E(cudaErrorInvalidDevicePointer) \
     E(cudaErrorInvalidMemcpyDirection) \
     E(cudaErrorMissingConfiguration) \
+    E(cudaErrorLaunchMaxDepthExceeded) \
+    E(cudaErrorLaunchFileScopedTex) \
+    E(cudaErrorLaunchFileScopedSurf) \
+    E(cudaErrorSyncDepthExceeded) \
+    E(cudaErrorLaunchPendingCountExceeded) \
     E(cudaErrorInvalidDeviceFunction) \
     E(cudaErrorNoDevice) \
     E(cudaErrorInvalidDevice) \
@@ -381,6 +386,8 @@
     E(cudaLimitStackSize) \
     E(cudaLimitPrintfFifoSize) \
     E(cudaLimitMallocHeapSize) \
+    E(cudaLimitDevRuntimeSyncDepth) \
+    E(cudaLimitDevRuntimePendingLaunchCount) \
     E(CUDART_VERSION) \
     E(cudaErrorIllegalState) \
     E(cudaErrorCooperativeLaunchTooLarge) \

@@ -17,8 +17,12 @@
  * sweep and names n.  Both modes: functional, and timing on one host
  * thread and on two; with the ACE analysis attached (-lockstep_ace 1,
  * whose host-OOM paths leave the results right and mark its report
- * incomplete), functional and timing on two; and the same program as two
- * PTX texts linked (lockstep_module_load_ptx_linked), functional.
+ * incomplete), functional and timing on two; the same program as two
+ * PTX texts linked (lockstep_module_load_ptx_linked), functional; and a
+ * kernel that launches kernels from device code (dynamic parallelism:
+ * a child grid, a failing launch and its last error, a tail launch),
+ * functional (the device runtime and the children's runs are the same code
+ * in timing mode).
  *
  * Children end with _exit, so leak checking (LeakSanitizer) does not run
  * on the error paths; use-after-free and double free are still caught.
@@ -130,6 +134,67 @@ static void split_for_link(void)
 
 static int link_mode; /* load the two texts linked instead of the one */
 
+/* Dynamic parallelism: the kernel kp does k's work, and thread 0 of each
+ * CTA also launches kc(cnt) (8 threads counting) from device code, then a
+ * launch with a bad shape (the thread's last error), then kc again as a
+ * tail launch: the counter ends at N + 16 per CTA. */
+static const char cdp_ptx[] =
+    ".version 7.0\n"
+    ".target sm_75\n"
+    ".address_size 64\n"
+    ".extern .func (.param .b64 r) __cudaCDP2GetParameterBufferV2(.param .b64 f, .param .align 4 "
+    ".b8 g[12], .param .align 4 .b8 b[12], .param .b32 s);\n"
+    ".extern .func (.param .b32 r) __cudaCDP2LaunchDeviceV2(.param .b64 p, .param .b64 s);\n"
+    ".extern .func (.param .b32 r) __cudaCDP2GetLastError();\n"
+    ".visible .entry kc(.param .u64 c_cnt)\n"
+    "{\n"
+    "    .reg .b32 %r<2>;\n"
+    "    .reg .b64 %rd<2>;\n"
+    "    ld.param.u64 %rd1, [c_cnt];\n"
+    "    atom.global.add.u32 %r1, [%rd1], 1;\n"
+    "    ret;\n"
+    "}\n"
+    ".visible .entry kp(.param .u64 out, .param .u64 cnt)\n"
+    "{\n"
+    "    .reg .pred %p<2>;\n"
+    "    .reg .b32 %r<12>;\n"
+    "    .reg .b64 %rd<8>;\n"
+    "    ld.param.u64 %rd1, [out];\n"
+    "    ld.param.u64 %rd2, [cnt];\n"
+    "    mov.u32 %r1, %tid.x;\n"
+    "    mov.u32 %r2, %ctaid.x;\n"
+    "    mov.u32 %r3, %ntid.x;\n"
+    "    mad.lo.u32 %r4, %r2, %r3, %r1;\n"
+    "    shl.b32 %r5, %r4, 1;\n"
+    "    mul.wide.u32 %rd3, %r4, 4;\n"
+    "    add.s64 %rd4, %rd1, %rd3;\n"
+    "    st.global.u32 [%rd4], %r5;\n"
+    "    atom.global.add.u32 %r6, [%rd2], 1;\n"
+    "    setp.ne.u32 %p1, %r1, 0;\n"
+    "    @%p1 bra DONE;\n"
+#define CDP_LAUNCH(B, S)                                                                   \
+    "    mov.u64 %rd5, kc;\n"                                                              \
+    "    { .param .b64 f; .param .align 4 .b8 g[12]; .param .align 4 .b8 b[12]; .param .b32 s;\n" \
+    "      .param .b64 r;\n"                                                               \
+    "      st.param.b64 [f], %rd5; st.param.b32 [g], 1; st.param.b32 [g+4], 1;\n"         \
+    "      st.param.b32 [g+8], 1; st.param.b32 [b], " B "; st.param.b32 [b+4], 1;\n"       \
+    "      st.param.b32 [b+8], 1; st.param.b32 [s], 0;\n"                                  \
+    "      call.uni (r), __cudaCDP2GetParameterBufferV2, (f, g, b, s);\n"                  \
+    "      ld.param.b64 %rd6, [r]; }\n"                                                    \
+    "    st.u64 [%rd6], %rd2;\n"                                                           \
+    "    { .param .b64 p; .param .b64 s; .param .b32 r;\n"                                 \
+    "      st.param.b64 [p], %rd6; st.param.b64 [s], " S ";\n"                            \
+    "      call.uni (r), __cudaCDP2LaunchDeviceV2, (p, s);\n"                              \
+    "      ld.param.b32 %r7, [r]; }\n"
+    CDP_LAUNCH("8", "0")
+    CDP_LAUNCH("2048", "0")
+    "    { .param .b32 e; call.uni (e), __cudaCDP2GetLastError, (); ld.param.b32 %r8, [e]; }\n"
+    CDP_LAUNCH("8", "3")
+    "DONE:\n"
+    "    ret;\n"
+    "}\n";
+static int cdp_mode; /* the kernel launches kernels from device code */
+
 enum { CTAS = 3, THREADS = 64, N = CTAS * THREADS };
 
 /* What a child reports: 0 all calls succeeded with the right results, 1
@@ -185,13 +250,14 @@ static int scenario(void)
             rc = failed("lockstep_module_load_ptx_linked", st, lockstep_device_last_error(dev));
             goto done;
         }
-    } else if ((st = lockstep_module_load_ptx(dev, ptx, sizeof ptx - 1, "sweep.ptx", &mod)) !=
-               LOCKSTEP_SUCCESS) {
+    } else if ((st = lockstep_module_load_ptx(dev, cdp_mode ? cdp_ptx : ptx,
+                                              cdp_mode ? sizeof cdp_ptx - 1 : sizeof ptx - 1,
+                                              "sweep.ptx", &mod)) != LOCKSTEP_SUCCESS) {
         rc = failed("lockstep_module_load_ptx", st, lockstep_device_last_error(dev));
         goto done;
     }
     lockstep_kernel *k;
-    if ((st = lockstep_module_get_kernel(mod, "k", &k)) != LOCKSTEP_SUCCESS) {
+    if ((st = lockstep_module_get_kernel(mod, cdp_mode ? "kp" : "k", &k)) != LOCKSTEP_SUCCESS) {
         rc = failed("lockstep_module_get_kernel", st, lockstep_device_last_error(dev));
         goto done;
     }
@@ -218,15 +284,15 @@ static int scenario(void)
         goto done;
     }
     for (uint32_t i = 0; i < N; i++) {
-        uint32_t want = 2 * ((i / THREADS) * THREADS + ((i % THREADS) ^ 1));
+        uint32_t want = cdp_mode ? 2 * i : 2 * ((i / THREADS) * THREADS + ((i % THREADS) ^ 1));
         if (out[i] != want) {
             fprintf(stderr, "  out[%u] = %u, want %u\n", i, out[i], want);
             rc = RUN_WRONG_RESULT;
             break;
         }
     }
-    if (rc == RUN_OK && cnt != N) {
-        fprintf(stderr, "  counter %u, want %u\n", cnt, N);
+    if (rc == RUN_OK && cnt != N + (cdp_mode ? 16u * CTAS : 0u)) {
+        fprintf(stderr, "  counter %u, want %u\n", cnt, N + (cdp_mode ? 16u * CTAS : 0u));
         rc = RUN_WRONG_RESULT;
     }
 done:
@@ -281,6 +347,8 @@ static void sweep(const char *mode, const char *threads)
 {
     if (link_mode)
         printf("linked: ");
+    if (cdp_mode)
+        printf("launching from device code: ");
     if (strcmp(ace_opt, "0"))
         printf("ACE analysis: ");
     mode_opt = mode;
@@ -315,7 +383,7 @@ static void sweep(const char *mode, const char *threads)
 int main(void)
 {
     /* To debug one case in this process (under gdb):
-     * SWEEP_AT=n SWEEP_MODE=timing SWEEP_THREADS=1 [SWEEP_LINK=1] [SWEEP_ACE=1]
+     * SWEEP_AT=n SWEEP_MODE=timing SWEEP_THREADS=1 [SWEEP_LINK=1] [SWEEP_ACE=1] [SWEEP_CDP=1]
      * test_alloc_fail */
     const char *at = getenv("SWEEP_AT");
     if (at) {
@@ -323,6 +391,7 @@ int main(void)
         threads_opt = getenv("SWEEP_THREADS") ? getenv("SWEEP_THREADS") : "1";
         fail_at = atol(at);
         link_mode = getenv("SWEEP_LINK") != NULL;
+        cdp_mode = getenv("SWEEP_CDP") != NULL;
         ace_opt = getenv("SWEEP_ACE") ? "1" : "0";
         split_for_link();
         counting = 1;
@@ -342,6 +411,10 @@ int main(void)
     ace_opt = "0";
     /* the same program linked from two texts (lockstep_module_load_ptx_linked) */
     link_mode = 1;
+    sweep("functional", "1");
+    link_mode = 0;
+    /* a kernel that launches kernels from device code */
+    cdp_mode = 1;
     sweep("functional", "1");
     return test_summary();
 }

@@ -15,7 +15,8 @@
  * .file numbers are per text); that .common variables take
  * the largest size and dynamic shared arrays stay per kernel.  And the
  * errors, each naming the text, line and column: an extern no text
- * defines (and the device-runtime hint for cudaXxx), two definitions of
+ * defines (but CUDA's device runtime's: built-ins, its own text left out),
+ * a device-runtime call of the wrong shape, two definitions of
  * one symbol (both places named), declarations that disagree with their
  * definition (space, size, parameters, function vs variable), syntax and
  * lowering errors in a later text, and bad arguments.
@@ -431,17 +432,49 @@ static void test_link_errors(void)
     const char *t_kind[] = {def, kind};
     expect_fail(dev, 2, t_kind, "b.ptx:4:", "declared here as a variable but defined at a.ptx:6:");
 
-    /* the device runtime (dynamic parallelism) is named as such, once for all its functions */
+    /* CUDA's device runtime (dynamic parallelism): its functions that no
+     * text defines stay declarations, lockstep's built-ins (or, for one
+     * lockstep does not provide, a call that stops the kernel:
+     * test_cdp.c), and libcudadevrt's own text, which defines them, is
+     * left out unparsed (here it would not even parse) */
     static const char cdp[] = HEADER
         ".extern .func (.param .b64 r) cudaGetParameterBufferV2(.param .b64 a);\n"
         ".extern .func (.param .b32 r) __cuda_syscall_cnpv2LaunchDeviceV2(.param .b64 a);\n"
-        ".extern .func (.param .b32 r) cnpGetLimit(.param .b64 a);\n";
-    const char *t_cdp[] = {cdp};
-    expect_fail(dev, 1, t_cdp,
-                "a.ptx:4:31: error: undefined reference to 'cudaGetParameterBufferV2' and 2 more "
-                "of its kind: CUDA's device runtime (cudadevrt",
+        ".extern .func (.param .b32 r) cnpGetLimit(.param .b64 a);\n"
+        ".visible .entry kc()\n{\n    ret;\n}\n";
+    static const char devrt[] = HEADER
+        ".visible .global .align 4 .u32 __CNPRT_VERSION_NUMBER__ = 6000;\n"
+        ".visible .func (.param .b32 r) cudaLaunchDeviceV2(.param .b64 a, .param .b64 b)\n"
+        "{\n    frob.u32 1;\n}\n";
+    const char *t_cdp[] = {cdp, devrt};
+    lockstep_status cst;
+    char cmsg[4096];
+    lockstep_module *cmod = link_texts(dev, 2, t_cdp, &cst, cmsg, sizeof cmsg);
+    CHECK_MSG(cmod != NULL, "the device runtime's declarations should link: %s", cmsg);
+    lockstep_kernel *kc = NULL;
+    if (cmod)
+        CHECK(lockstep_module_get_kernel(cmod, "kc", &kc) == LOCKSTEP_SUCCESS);
+    lockstep_module_unload(cmod);
+    /* the marker counts only as a .visible definition: a text that merely
+     * mentions it is linked (and its error reported) */
+    static const char not_devrt[] = HEADER
+        "// __CNPRT_VERSION_NUMBER__\n"
+        ".visible .entry kd()\n{\n    frob.u32 1;\n}\n";
+    const char *t_nd[] = {cdp, not_devrt};
+    expect_fail(dev, 2, t_nd, "b.ptx:7:5: error: unknown instruction 'frob'", NULL);
+    /* a device-runtime function called with another shape than CUDA's */
+    static const char cdp_shape[] = HEADER
+        ".extern .func (.param .b32 r) cudaLaunchDeviceV2(.param .b64 a);\n"
+        ".visible .entry ke()\n{\n"
+        "    .param .b64 p0;\n    .param .b32 r0;\n"
+        "    st.param.b64 [p0], 0;\n"
+        "    call.uni (r0), cudaLaunchDeviceV2, (p0);\n    ret;\n}\n";
+    const char *t_shape[] = {cdp_shape};
+    expect_fail(dev, 1, t_shape,
+                "'cudaLaunchDeviceV2' is CUDA's device-runtime function cudaLaunchDeviceV2: it "
+                "takes 2 parameters (8, 8 bytes) and returns 4 bytes, but is called here with 1 "
+                "argument",
                 NULL);
-    CHECK(!strstr(lockstep_device_last_error(dev), "cnpGetLimit"));
 
     /* syntax and lowering errors in a later text name it and its own line */
     static const char syntax[] = HEADER "\n.visible .entry k()\n{\n    add.s32 %r1, ;\n}\n";
