@@ -1521,6 +1521,7 @@ void sm_syscall(tm_sm *sm, tm_warp *tw, exec_launch *L, uint64_t now)
     tw->ldst_pc = IR_NO_PC;
     uint32_t n = exec_warp_run(L, tw->tc->c, w, 1);
     sm->insts += n;
+    L->warp_insts += n; /* the launch's own count (the serial step runs it) */
     ibuffer_next(sm, tw, L, now);
     if (w->state != WARP_RUNNING) {
         wake_cta(sm, tw->tc, L->nwarps, now);

@@ -340,9 +340,48 @@ static void test_printf_at_destroy(void)
     free(cap.buf);
 }
 
+/* A printf is one warp instruction in both modes: in timing mode the
+ * serial step runs the built-in call, and counts it in the launch's
+ * warp_insts as functional mode does (it once went only into the mix). */
+static void test_printf_counted(void)
+{
+    uint64_t insts[2] = {0, 0}, mix[2] = {0, 0};
+    for (int timing = 0; timing < 2; timing++) {
+        capture cap = {0};
+        lockstep_config *cfg = NULL;
+        lockstep_device *dev = NULL;
+        if (!E2E_OK(NULL, lockstep_config_create(&cfg)))
+            return;
+        CHECK(lockstep_config_set(cfg, "-lockstep_mode", timing ? "timing" : "functional") ==
+              LOCKSTEP_SUCCESS);
+        CHECK(lockstep_device_create(cfg, &dev) == LOCKSTEP_SUCCESS);
+        lockstep_config_destroy(cfg);
+        if (!dev)
+            return;
+        lockstep_device_set_printf_output(dev, capture_fn, &cap);
+        lockstep_module *mod = e2e_load(dev, "printf.ptx");
+        lockstep_kernel *k = e2e_kernel(dev, mod, "printf_loop");
+        lockstep_launch_stats st;
+        if (k && E2E_OK(dev, lockstep_launch_args(dev, k, e2e_dim3(1, 1, 1), e2e_dim3(2, 1, 1), 0,
+                                                  NULL, &st))) {
+            insts[timing] = st.warp_insts;
+            for (int c = 0; c < LOCKSTEP_MIX_COUNT; c++)
+                mix[timing] += st.mix[c];
+        }
+        e2e_device_destroy(dev);
+        free(cap.buf);
+    }
+    CHECK_MSG(insts[0] > 0 && insts[0] == insts[1],
+              "printf_loop: %llu warp instructions in functional mode, %llu in timing mode",
+              (unsigned long long)insts[0], (unsigned long long)insts[1]);
+    CHECK_MSG(mix[1] == insts[1], "timing mode: the mix sums to %llu, warp_insts is %llu",
+              (unsigned long long)mix[1], (unsigned long long)insts[1]);
+}
+
 int main(void)
 {
     RUN(test_printf_formats);
+    RUN(test_printf_counted);
     RUN(test_printf_lanes);
     RUN(test_printf_grid_and_loop);
     RUN(test_printf_at_destroy);
