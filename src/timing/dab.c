@@ -844,8 +844,7 @@ static int try_flush(timing_gpu *g, uint32_t s0, uint32_t s1, uint32_t occ, uint
                      * now, so no warp of the CTA ever waits at it in the
                      * time between: the last one releases the others */
                     d->wait = DW_NONE;
-                    sm_syscall(sm, tw, &sm->L, resume);
-                    sm->L.warp_insts++;
+                    sm_syscall(sm, tw, &sm->L, resume); /* (it counts the instruction) */
                     continue;
                 }
                 if (d->wait == DW_FENCE)

@@ -328,8 +328,11 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     uint32_t threads = cfg->threads ? cfg->threads : cpus > 0 ? (uint32_t)cpus : 1;
     if (threads > g->nsms + g->nparts)
         threads = g->nsms + g->nparts;
-    if (threads > 1 && !(g->pool = pfor_create(threads)))
+    if (threads > 1 && (!(g->pool = pfor_create(threads)) ||
+                        !(g->tally = aligned_alloc(64, threads * sizeof *g->tally))))
         goto oom;
+    for (uint32_t t = 0; g->tally && t < threads; t++)
+        g->tally[t].steps = 0;
     return g;
 oom:
     *oom = 1;
@@ -345,6 +348,7 @@ void timing_gpu_free(timing_gpu *g)
         return;
     tm_observe_close(g);
     pfor_free(g->pool);
+    free(g->tally);
     dab_free(g);
     if (g->sms)
         for (uint32_t s = 0; s < g->nsms; s++)
@@ -1183,10 +1187,12 @@ static uint64_t sm_next(const timing_gpu *g, const tm_sm *sm, uint64_t t)
 
 /* SM s through the cycles [t, end): take the replies delivered, step the
  * pipeline, offer requests to the crossbar.  It touches only its own state,
- * its crossbar ports and its view of the launch (docs/ARCHITECTURE.md). */
-static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
+ * its crossbar ports and its view of the launch (docs/ARCHITECTURE.md).
+ * Returns the cycles it stepped. */
+static uint64_t sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
 {
     const exec_launch *L = &sm->L;
+    uint64_t steps = 0;
     sm->out_wait = 0;
     while (t < end && L->fault == LOCKSTEP_SUCCESS) {
         sm->now = t; /* the clock the interpreter's hook and %clock read */
@@ -1201,6 +1207,7 @@ static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
             if (sm->nresident > sm->nfinished || sm->lq_n)
                 sm->last_active = t;
             sm_cycle(sm, t); /* it counts cycle t itself */
+            steps++;
             sm->charged = t + 1;
         }
         while (sm->out.head && t >= sm->out_wait) {
@@ -1222,12 +1229,15 @@ static void sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
     }
     sm_settle(sm, t);
     sm->resume_at = t;
+    return steps;
 }
 
 /* Partition p through the cycles [t, end): accept the requests delivered
- * and step the ROP, L2, atomic unit and DRAM at the cycles they can act. */
-static void part_window(timing_gpu *g, tm_part *p, uint64_t t, uint64_t end)
+ * and step the ROP, L2, atomic unit and DRAM at the cycles they can act.
+ * Returns the cycles it stepped. */
+static uint64_t part_window(timing_gpu *g, tm_part *p, uint64_t t, uint64_t end)
 {
+    uint64_t steps = 0;
     while (t < end && p->L.fault == LOCKSTEP_SUCCESS) {
         icnt_msg m;
         int took = 0;
@@ -1239,6 +1249,7 @@ static void part_window(timing_gpu *g, tm_part *p, uint64_t t, uint64_t end)
          * delivery or a step changes it */
         if (took || p->next_ev <= t) {
             part_cycle(p, t);
+            steps++;
             p->last_active = t;
             p->next_ev = part_next_event(p, t);
         }
@@ -1248,6 +1259,7 @@ static void part_window(timing_gpu *g, tm_part *p, uint64_t t, uint64_t end)
             nx = d;
         t = nx > t ? nx : t + 1;
     }
+    return steps;
 }
 
 /* The earliest cycle >= from at which any component can act, or TM_NEVER. */
@@ -1303,17 +1315,20 @@ static void window_item(void *ctx, uint32_t i)
     if (j->rev)
         i = n - 1 - i;
     const exec_launch *v;
+    uint64_t steps;
     if (i < g->nsms) {
         tm_sm *sm = &g->sms[i];
-        sm_window(g, sm, j->T, j->end);
+        steps = sm_window(g, sm, j->T, j->end);
         if (sm->retire_hint)
             __atomic_store_n(&j->retire, 1, __ATOMIC_RELAXED);
         v = &sm->L;
     } else {
         tm_part *p = &g->parts[i - g->nsms];
-        part_window(g, p, j->T, j->end);
+        steps = part_window(g, p, j->T, j->end);
         v = &p->L;
     }
+    if (g->tally)
+        g->tally[pfor_self()].steps += steps;
     /* what the serial step must look at: the flags spare it a walk over
      * every component each window (any thread may set them, to 1 only) */
     if (v->fault != LOCKSTEP_SUCCESS || v->oom)
@@ -1455,15 +1470,27 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
             break;
         job.T = T;
         job.end = end;
-        /* a window with at most one SM holding work has nothing to share
-         * out: run it on this thread, sparing the pool's claims and
-         * wake-ups (a program of one-CTA launches was 2.5x slower on two
-         * threads); any order gives the same result */
+        /* A window is shared out only when there is enough in it to pay
+         * for the threads' meeting (about as much host time as a hundred
+         * SM steps here): at least two SMs hold work, and the last window
+         * took TM_SHARE_STEPS steps or more (steps are simulated events,
+         * the same on any number of threads).  Otherwise it runs on this
+         * thread: any order gives the same result.  Without the first
+         * rule a program of one-CTA launches was 2.5x slower on two
+         * threads; without the second, programs whose windows hold a few
+         * dozen steps (nw, bfs on the TITAN V config) ran 1.5 to 2.2x
+         * slower. */
+        uint64_t steps = 0;
+        for (uint32_t k = 0; g->tally && k < pfor_threads(g->pool); k++) {
+            steps += g->tally[k].steps;
+            g->tally[k].steps = 0;
+        }
         uint32_t busy = 0;
-        for (uint32_t s = 0; s < g->nsms && busy < 2; s++)
+        for (uint32_t s = 0; g->pool && steps >= TM_SHARE_STEPS && s < g->nsms && busy < 2; s++)
             busy += sm_busy(&g->sms[s]) != 0;
+        pfor *pool = busy >= 2 ? g->pool : NULL;
         job.fault = job.retire = 0;
-        pfor_run(busy < 2 ? NULL : g->pool, g->nsms + g->nparts, window_item, &job);
+        pfor_run(pool, g->nsms + g->nparts, window_item, &job);
         LS_ASSERT(end > T && g->window >= 1);
         g->now = end - 1;
         if (g->dmr) {
@@ -1480,7 +1507,7 @@ static lockstep_status run_loop(timing_gpu *g, launch_state *ls)
         /* the two directions are independent: on two host threads when
          * the window was shared out */
         job.T = end - 1;
-        pfor_run(busy < 2 ? NULL : g->pool, 2, advance_item, &job);
+        pfor_run(pool, 2, advance_item, &job);
         for (uint32_t s = 0; (job.retire || g->dmr) && s < g->nsms && L->fault == LOCKSTEP_SUCCESS;
              s++)
             if (g->sms[s].retire_hint) {

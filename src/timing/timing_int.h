@@ -613,6 +613,17 @@ typedef struct tm_obs_sm {
 /* -dmr_pair: where a pair's two copies may run */
 enum { DMR_PAIR_SM, DMR_PAIR_SLOT, DMR_PAIR_CORE };
 
+/* The engine shares a window out to its host threads only after a window
+ * of at least this many steps (engine.c, run_loop). */
+#define TM_SHARE_STEPS 160
+
+/* A host thread's tally of the steps its window items took (sm_cycle and
+ * part_cycle calls), alone on its cache line. */
+typedef struct tm_tally {
+    uint64_t steps;
+    char pad[64 - sizeof(uint64_t)];
+} tm_tally;
+
 struct timing_gpu {
     const lockstep_config *cfg;
     uint32_t nsms, nparts, nsched;
@@ -676,6 +687,7 @@ struct timing_gpu {
     uint64_t *dab_pscratch;          /* 3 per partition */
     uint32_t *dab_round;             /* per partition and cluster */
     /* DMR (dmr.c; dmr 0: off) */
+    tm_tally *tally;          /* per pool thread (pfor_self) */
     int dmr;
     uint8_t dmr_pairing;   /* -dmr_pair: DMR_PAIR_SM, DMR_PAIR_SLOT or DMR_PAIR_CORE */
     uint32_t dmr_max_reissues, dmr_flip, dmr_flip_line, dmr_flip_load;

@@ -98,10 +98,16 @@ static void work(pfor *p, unsigned gen, uint32_t self)
         atomic_fetch_add_explicit(&p->done, mine, memory_order_release);
 }
 
+/* The calling thread's index in its pool (pfor_self). */
+static _Thread_local uint32_t tl_self;
+
+uint32_t pfor_self(void) { return tl_self; }
+
 static void *worker(void *arg)
 {
     const struct pworker *me = arg;
     pfor *p = me->p;
+    tl_self = me->self;
     unsigned seen = atomic_load_explicit(&p->gen, memory_order_acquire);
     for (;;) {
         unsigned g;

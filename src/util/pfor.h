@@ -28,5 +28,9 @@ uint32_t pfor_threads(const pfor *p);
 /* Run fn(ctx, i) for every i in [0, n) on the pool's threads; returns when
  * all are done.  With one thread (or p NULL), in order on the caller. */
 void pfor_run(pfor *p, uint32_t n, void (*fn)(void *ctx, uint32_t i), void *ctx);
+/* Which of its pool's threads calls: 0 for the thread that calls pfor_run
+ * (and any thread outside a pool), 1 .. n - 1 for the workers.  Lets an
+ * item add to a per-thread tally without sharing a cache line. */
+uint32_t pfor_self(void);
 
 #endif
