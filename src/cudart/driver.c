@@ -21,6 +21,7 @@
  *   (driver_stubs.c, gen_driver.py) that names itself once on stderr and
  *   returns CUDA_ERROR_NOT_SUPPORTED.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,7 @@ typedef struct drv_ctx {
 #define CTX_STACK 64
 
 static struct {
-    int initialized;          /* cuInit succeeded */
+    atomic_int initialized;   /* cuInit succeeded */
     CUcontext primary;        /* the primary context's handle, once made */
     drv_ctx primary_obj;
     int primary_refs;         /* cuDevicePrimaryCtxRetain's count */
@@ -499,8 +500,10 @@ CUDRV_API CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flag
         return r;
     if (flags & ~(unsigned)CU_CTX_FLAGS_MASK)
         return CUDA_ERROR_INVALID_VALUE;
+    if ((r = drv_enter()))
+        return r;
     drv.primary_obj.flags = flags;
-    return CUDA_SUCCESS;
+    return drv_leave(CUDA_SUCCESS);
 }
 
 CUDRV_API CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
@@ -515,9 +518,11 @@ CUDRV_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags,
         return r;
     if (!flags || !active)
         return CUDA_ERROR_INVALID_VALUE;
+    if ((r = drv_enter()))
+        return r;
     *flags = drv.primary_obj.flags;
     *active = drv.primary_refs > 0;
-    return CUDA_SUCCESS;
+    return drv_leave(CUDA_SUCCESS);
 }
 
 /* A new context, made current (pushed) on this thread. */
