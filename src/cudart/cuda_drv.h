@@ -237,6 +237,8 @@ CUDRV_API CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice de
 CUDRV_API CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
 CUDRV_API CUresult cuDevicePrimaryCtxRelease(CUdevice dev);
 CUDRV_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev);
+CUDRV_API CUresult cuDevicePrimaryCtxReset(CUdevice dev);
+CUDRV_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev);
 CUDRV_API CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);
 CUDRV_API CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags);
 CUDRV_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active);

@@ -493,6 +493,23 @@ CUDRV_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 
 CUDRV_API CUresult cuDevicePrimaryCtxRelease(CUdevice dev) { return cuDevicePrimaryCtxRelease_v2(dev); }
 
+/* Reset the primary context: as cudaDeviceReset, every allocation is
+ * freed and a sticky fault cleared; loaded modules stay. */
+CUDRV_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
+{
+    CUresult r = check_device(dev);
+    if (r)
+        return r;
+    cudaError_t saved = cudart_last_error();
+    in_driver++;
+    cudaError_t e = cudaDeviceReset();
+    in_driver--;
+    cudart_set_last_error(saved);
+    return drv_result(e);
+}
+
+CUDRV_API CUresult cuDevicePrimaryCtxReset(CUdevice dev) { return cuDevicePrimaryCtxReset_v2(dev); }
+
 CUDRV_API CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags)
 {
     CUresult r = check_device(dev);

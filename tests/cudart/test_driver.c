@@ -354,6 +354,9 @@ static void test_sticky_fault(void)
     CHECK(cuCtxSynchronize() == CUDA_ERROR_ILLEGAL_ADDRESS);
     CUdeviceptr d;
     CHECK(cuMemAlloc_v2(&d, 4) == CUDA_ERROR_ILLEGAL_ADDRESS);
+    /* resetting the primary context clears it */
+    CHECK(cuDevicePrimaryCtxReset_v2(0) == CUDA_SUCCESS);
+    CHECK(cuMemAlloc_v2(&d, 4) == CUDA_SUCCESS && cuMemFree_v2(d) == CUDA_SUCCESS);
 }
 
 int main(void)
