@@ -656,11 +656,6 @@ int cudart_function_live(const void *f)
 
 const char *cudart_function_name(const struct rt_function *f) { return f->name; }
 
-struct rt_module *cudart_function_module(const void *f)
-{
-    return cudart_function_live(f) ? ((const struct rt_function *)f)->m : NULL;
-}
-
 /* ---- launches -------------------------------------------------------------------------- */
 
 CUDART_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,

@@ -97,9 +97,8 @@ void cudart_module_retire(struct rt_module *m);
 struct rt_function *cudart_function_new(struct rt_module *m, const char *name,
                                         lockstep_kernel *k);
 /* Whether f is a live function entry, the program's or a driver module's
- * (lock held); its module. */
+ * (lock held). */
 int cudart_function_live(const void *f);
-struct rt_module *cudart_function_module(const void *f);
 /* The kernel's name (f a function entry). */
 const char *cudart_function_name(const struct rt_function *f);
 /* driver.c's: called by every runtime entry point (lock held), so a thread
