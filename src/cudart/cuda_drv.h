@@ -425,6 +425,15 @@ CUDRV_API CUresult cuStreamGetFlags_ptsz(CUstream hStream, unsigned int *flags);
 CUDRV_API CUresult cuStreamGetPriority_ptsz(CUstream hStream, int *priority);
 CUDRV_API CUresult cuEventRecord_ptsz(CUevent hEvent, CUstream hStream);
 
+/* a few more queries (driver.c) */
+CUDRV_API CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig);
+CUDRV_API CUresult cuCtxSetCacheConfig(CUfunc_cache config);
+CUDRV_API CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes,
+                                      size_t Height, unsigned int ElementSizeBytes);
+CUDRV_API CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx);
+CUDRV_API CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
+                                         CUdeviceptr ptr);
+
 /* the runtime's doors to the driver (driver.c): the driver's entry points,
  * and the function entry (a CUfunction) behind a kernel's host stub */
 CUDART_API cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr,

@@ -1318,3 +1318,88 @@ CUDRV_API CUresult cuEventRecord_ptsz(CUevent hEvent, CUstream hStream)
 {
     return cuEventRecord(hEvent, hStream);
 }
+
+/* ---- a few more queries ------------------------------------------------------------------------ */
+
+CUDRV_API CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig)
+{
+    VIA_RT(cudaDeviceGetCacheConfig((int *)pconfig));
+}
+
+CUDRV_API CUresult cuCtxSetCacheConfig(CUfunc_cache config) { VIA_RT(cudaDeviceSetCacheConfig(config)); }
+
+CUDRV_API CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes,
+                                      size_t Height, unsigned int ElementSizeBytes)
+{
+    if (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16) {
+        CUresult r = check_ctx();
+        return r ? r : CUDA_ERROR_INVALID_VALUE;
+    }
+    VIA_RT(cudaMallocPitch((void **)dptr, pPitch, WidthInBytes, Height));
+}
+
+/* The context of a stream: every stream is the one device's, in the
+ * calling thread's current context. */
+CUDRV_API CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx)
+{
+    CUresult r = drv_enter_ctx();
+    if (r)
+        return r;
+    if (!cudart_stream_valid(hStream))
+        return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+    if (!pctx)
+        return drv_leave(CUDA_ERROR_INVALID_VALUE);
+    *pctx = ctx_stack[ctx_depth - 1];
+    return drv_leave(CUDA_SUCCESS);
+}
+
+/* What the runtime knows of a pointer, as the driver's attributes.
+ * Managed memory is CU_MEMORYTYPE_DEVICE with IS_MANAGED set. */
+CUDRV_API CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
+                                         CUdeviceptr ptr)
+{
+    CUresult r = check_ctx();
+    if (r)
+        return r;
+    if (!data)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct cudaPointerAttributes a;
+    cudaError_t saved = cudart_last_error();
+    in_driver++;
+    cudaError_t e = cudaPointerGetAttributes(&a, DPTR(ptr));
+    in_driver--;
+    cudart_set_last_error(saved);
+    if (e)
+        return drv_result(e);
+    if (a.type == cudaMemoryTypeUnregistered)
+        return CUDA_ERROR_INVALID_VALUE; /* not memory CUDA knows */
+    switch (attribute) {
+    case CU_POINTER_ATTRIBUTE_CONTEXT:
+        return cuCtxGetCurrent(data);
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+        *(unsigned *)data = a.type == cudaMemoryTypeHost ? CU_MEMORYTYPE_HOST
+                                                         : CU_MEMORYTYPE_DEVICE;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+        if (!a.devicePointer)
+            return CUDA_ERROR_INVALID_VALUE;
+        *(CUdeviceptr *)data = (CUdeviceptr)(uintptr_t)a.devicePointer;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+        if (!a.hostPointer)
+            return CUDA_ERROR_INVALID_VALUE;
+        *(void **)data = a.hostPointer;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+        *(unsigned *)data = a.type == cudaMemoryTypeManaged;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+        *(int *)data = 0;
+        return CUDA_SUCCESS;
+    default:
+        cudart_say("cuPointerGetAttribute: attribute %d is not supported by lockstep "
+                   "(CUDA_ERROR_NOT_SUPPORTED)",
+                   attribute);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+}

@@ -298,6 +298,26 @@ static void test_memory_streams_events(void)
     CHECK(cuMemAllocHost_v2(&p, 128) == CUDA_SUCCESS && cuMemFreeHost(p) == CUDA_SUCCESS);
     CHECK(cuMemHostAlloc(&p, 128, CU_MEMHOSTALLOC_PORTABLE) == CUDA_SUCCESS &&
           cuMemFreeHost(p) == CUDA_SUCCESS);
+    /* what a pointer is */
+    unsigned mt = 0, managed = 1;
+    CUdeviceptr dp = 0, pd;
+    size_t pitch = 0;
+    CHECK(cuPointerGetAttribute(&mt, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, d) == CUDA_SUCCESS &&
+          mt == CU_MEMORYTYPE_DEVICE);
+    CHECK(cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, d) == CUDA_SUCCESS &&
+          managed == 0);
+    CHECK(cuPointerGetAttribute(&dp, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, d) == CUDA_SUCCESS &&
+          dp == d);
+    CHECK(cuMemAllocHost_v2(&p, 128) == CUDA_SUCCESS);
+    CHECK(cuPointerGetAttribute(&mt, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                (CUdeviceptr)(uintptr_t)p) == CUDA_SUCCESS &&
+          mt == CU_MEMORYTYPE_HOST);
+    CHECK(cuMemFreeHost(p) == CUDA_SUCCESS);
+    CHECK(cuMemAllocPitch_v2(&pd, &pitch, 100, 3, 4) == CUDA_SUCCESS && pitch >= 100);
+    CHECK(cuMemAllocPitch_v2(&pd, &pitch, 100, 3, 3) == CUDA_ERROR_INVALID_VALUE);
+    CUcontext sc = NULL, cur = NULL;
+    CHECK(cuStreamGetCtx(NULL, &sc) == CUDA_SUCCESS && cuCtxGetCurrent(&cur) == CUDA_SUCCESS &&
+          sc == cur);
     size_t fr = 0, tot = 0;
     CHECK(cuMemGetInfo_v2(&fr, &tot) == CUDA_SUCCESS && tot > 0 && fr <= tot);
     CHECK(cuMemFree_v2(d) == CUDA_SUCCESS && cuMemFree_v2(e) == CUDA_SUCCESS);
