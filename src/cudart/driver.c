@@ -821,6 +821,20 @@ static cudaError_t fill(CUdeviceptr dst, unsigned value, size_t size, size_t n, 
     if (same)
         return async ? cudaMemsetAsync(DPTR(dst), b[0], n * size, s)
                      : cudaMemset(DPTR(dst), b[0], n * size);
+    if (async) {
+        /* issued now, in order (every stream runs in issue order), but a
+         * capture would need a memset node of 2- or 4-byte elements */
+        if (cudart_drv_enter(0))
+            return cudaErrorInitializationError;
+        int capturing = graph_capturing(s);
+        cudart_drv_leave();
+        if (capturing) {
+            cudart_say("cuMemsetD%zuAsync of a value whose bytes differ cannot be captured into "
+                       "a graph by lockstep (CUDA_ERROR_NOT_SUPPORTED)",
+                       size * 8);
+            return cudaErrorNotSupported;
+        }
+    }
     enum { CHUNK = 1 << 16 };
     unsigned char *buf = malloc(CHUNK * 4);
     if (!buf)

@@ -291,6 +291,13 @@ static void test_memory_streams_events(void)
     CHECK(cuEventQuery(b) == CUDA_SUCCESS && cuStreamQuery(s) == CUDA_SUCCESS);
     float ms = -1;
     CHECK(cuEventElapsedTime_v2(&ms, a, b) == CUDA_SUCCESS && ms >= 0);
+    /* a fill of differing bytes is issued as copies: not into a capture */
+    CHECK(cudaStreamBeginCapture(s, 2 /* relaxed */) == cudaSuccess);
+    CHECK(cuMemsetD32Async(e, 0x01020304u, 16, s) == CUDA_ERROR_NOT_SUPPORTED);
+    CHECK(cuMemsetD32Async(e, 0x05050505u, 16, s) == CUDA_SUCCESS); /* a memset node */
+    cudaGraph_t gr = NULL;
+    CHECK(cudaStreamEndCapture(s, &gr) == cudaSuccess && gr != NULL);
+    CHECK(cudaGraphDestroy(gr) == cudaSuccess);
     CHECK(cuEventDestroy_v2(a) == CUDA_SUCCESS && cuEventDestroy_v2(b) == CUDA_SUCCESS);
     CHECK(cuStreamDestroy_v2(s) == CUDA_SUCCESS);
     CHECK(cuStreamSynchronize(s) == CUDA_ERROR_INVALID_HANDLE);
