@@ -102,6 +102,8 @@ $(BUILD)/lib/libcudart.so.13: $(CUDART_OBJ) $(LIB_OBJ) src/cudart/exports.map
 	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcudart.so.13 \
 	    -Wl,--version-script=src/cudart/exports.map -o $@ $(CUDART_OBJ) $(LIB_OBJ) $(CUDART_LIBS) $(LDLIBS)
 	@ln -sf libcudart.so.13 $(BUILD)/lib/libcudart.so
+	@ln -sf libcudart.so.13 $(BUILD)/lib/libcuda.so.1
+	@ln -sf libcudart.so.13 $(BUILD)/lib/libcuda.so
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/liblockstep.a tests/test.h
 	@mkdir -p $(dir $@)

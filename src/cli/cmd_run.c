@@ -5,10 +5,12 @@
  * The program is run with lockstep's libcudart.so.13 first on its library
  * path, so its CUDA runtime calls reach the simulator; options travel to
  * the library in environment variables (LOCKSTEP_CONFIG, LOCKSTEP_OPTIONS,
- * LOCKSTEP_STATS, LOCKSTEP_STATS_JSON).  Before starting it, the program's
- * ELF file is checked: one linked with the static CUDA runtime (nvcc's
- * default) cannot be redirected, and gets told to rebuild with
- * `nvcc -cudart shared`.  lockstep's exit status is the program's.
+ * LOCKSTEP_STATS, LOCKSTEP_STATS_JSON); that directory also holds
+ * libcuda.so.1 (the same library), for programs of the driver API.  Before
+ * starting it, the program's ELF file is checked: one linked with the
+ * static CUDA runtime (nvcc's default) cannot be redirected, and gets told
+ * to rebuild with `nvcc -cudart shared`; one that needs a library lockstep
+ * does not provide (cuBLAS, cuFFT, ...) is told which.  lockstep's exit status is the program's.
  */
 #define _DEFAULT_SOURCE
 #include <elf.h>
@@ -136,10 +138,38 @@ static int resolve_program(const char *prog, char *out, size_t n)
     return -1;
 }
 
-enum elf_verdict { ELF_UNKNOWN, ELF_SHARED_CUDART, ELF_STATIC_CUDART, ELF_NO_CUDA };
+enum elf_verdict { ELF_UNKNOWN, ELF_SHARED_CUDART, ELF_STATIC_CUDART, ELF_NO_CUDA,
+                   ELF_UNPROVIDED };
 
-/* What the program's ELF file says about the CUDA runtime it uses. */
-static enum elf_verdict inspect_elf(const char *path)
+/* NVIDIA's libraries lockstep does not provide: a program that needs one
+ * cannot run (the real one would look for a GPU, or is not there). */
+static const struct {
+    const char *prefix, *what;
+} unprovided_libs[] = {
+    {"libcublasLt.so", "cuBLASLt"}, {"libcublas.so", "cuBLAS"},   {"libcufftw.so", "cuFFTW"},
+    {"libcufft.so", "cuFFT"},       {"libcurand.so", "cuRAND"},   {"libcusparse.so", "cuSPARSE"},
+    {"libcusolverMg.so", "cuSOLVERMg"}, {"libcusolver.so", "cuSOLVER"},
+    {"libnvrtc.so", "NVRTC"},       {"libnvJitLink.so", "nvJitLink"}, {"libnpp", "NPP"},
+    {"libnvjpeg.so", "nvJPEG"},     {"libcudnn", "cuDNN"},        {"libnccl.so", "NCCL"},
+    {"libcutensor", "cuTENSOR"},    {"libcupti.so", "CUPTI"},     {"libnvblas.so", "NVBLAS"},
+    {"libcufile.so", "cuFile"},     {"libnvidia-ml.so", "NVML"},  {"libnvfatbin.so", "nvFatbin"},
+};
+
+/* The name of an unprovided library `lib` is, and what it is; NULL if none. */
+static const char *unprovided(const char *lib)
+{
+    for (size_t i = 0; i < sizeof unprovided_libs / sizeof unprovided_libs[0]; i++)
+        if (!strncmp(lib, unprovided_libs[i].prefix, strlen(unprovided_libs[i].prefix)))
+            return unprovided_libs[i].what;
+    return NULL;
+}
+
+/* What the program's ELF file says about the CUDA it uses: the shared
+ * runtime (libcudart.so) or driver (libcuda.so) lockstep replaces; the
+ * runtime linked into the program (it defines __cudaRegisterFatBinary, or
+ * it holds GPU code and needs neither library); or a library lockstep does
+ * not provide, named in `lib` (its file name, then what it is). */
+static enum elf_verdict inspect_elf(const char *path, char *lib, size_t liblen)
 {
     strbuf sb = STRBUF_INIT;
     if (sb_read_file(&sb, path, (size_t)4 << 30)) {
@@ -158,27 +188,56 @@ static enum elf_verdict inspect_elf(const char *path)
         goto out;
     Elf64_Shdr shstr;
     memcpy(&shstr, d + eh.e_shoff + (size_t)eh.e_shstrndx * sizeof(Elf64_Shdr), sizeof shstr);
-    int has_fatbin = 0, needs_cudart = 0;
+    int has_fatbin = 0, needs_cudart = 0, needs_cuda = 0, runtime_inside = 0;
     for (unsigned i = 0; i < eh.e_shnum; i++) {
         Elf64_Shdr sh;
         memcpy(&sh, d + eh.e_shoff + (size_t)i * sizeof sh, sizeof sh);
         if (shstr.sh_offset + sh.sh_name < n &&
             !strncmp((const char *)d + shstr.sh_offset + sh.sh_name, ".nv_fatbin", 11))
             has_fatbin = 1;
-        if (sh.sh_type != SHT_DYNAMIC || sh.sh_link >= eh.e_shnum ||
-            sh.sh_offset + sh.sh_size > n)
+        if ((sh.sh_type != SHT_DYNAMIC && sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+            sh.sh_link >= eh.e_shnum || sh.sh_offset > n || sh.sh_size > n - sh.sh_offset)
             continue;
         Elf64_Shdr str;
         memcpy(&str, d + eh.e_shoff + (size_t)sh.sh_link * sizeof str, sizeof str);
+        if (str.sh_offset > n || str.sh_size > n - str.sh_offset)
+            continue;
+        const char *strs = (const char *)d + str.sh_offset;
+        if (sh.sh_type != SHT_DYNAMIC) {
+            /* a defined __cudaRegisterFatBinary: the runtime is inside */
+            for (uint64_t off = 0; off + sizeof(Elf64_Sym) <= sh.sh_size;
+                 off += sizeof(Elf64_Sym)) {
+                Elf64_Sym sym;
+                memcpy(&sym, d + sh.sh_offset + off, sizeof sym);
+                if (sym.st_shndx != SHN_UNDEF && sym.st_name + 24 <= str.sh_size &&
+                    !memcmp(strs + sym.st_name, "__cudaRegisterFatBinary", 24))
+                    runtime_inside = 1;
+            }
+            continue;
+        }
         for (uint64_t off = 0; off + sizeof(Elf64_Dyn) <= sh.sh_size; off += sizeof(Elf64_Dyn)) {
             Elf64_Dyn dyn;
             memcpy(&dyn, d + sh.sh_offset + off, sizeof dyn);
-            if (dyn.d_tag == DT_NEEDED && str.sh_offset + dyn.d_un.d_val < n &&
-                !strncmp((const char *)d + str.sh_offset + dyn.d_un.d_val, "libcudart.so", 12))
+            if (dyn.d_tag != DT_NEEDED || dyn.d_un.d_val >= str.sh_size ||
+                !memchr(strs + dyn.d_un.d_val, 0, str.sh_size - dyn.d_un.d_val))
+                continue;
+            const char *name = strs + dyn.d_un.d_val, *what = unprovided(name);
+            if (!strncmp(name, "libcudart.so", 12))
                 needs_cudart = 1;
+            else if (!strncmp(name, "libcuda.so", 10))
+                needs_cuda = 1;
+            else if (what && v != ELF_UNPROVIDED) {
+                snprintf(lib, liblen, "%s (%s)", name, what);
+                v = ELF_UNPROVIDED;
+            }
         }
     }
-    v = needs_cudart ? ELF_SHARED_CUDART : has_fatbin ? ELF_STATIC_CUDART : ELF_NO_CUDA;
+    if (v == ELF_UNPROVIDED)
+        goto out;
+    if (runtime_inside || (has_fatbin && !needs_cudart && !needs_cuda))
+        v = ELF_STATIC_CUDART;
+    else
+        v = needs_cudart || needs_cuda ? ELF_SHARED_CUDART : ELF_NO_CUDA;
 out:
     sb_free(&sb);
     return v;
@@ -472,8 +531,16 @@ int cmd_run(int argc, char **argv)
         rc = 127;
         goto out;
     }
-    enum elf_verdict verdict = inspect_elf(prog);
+    char needed[256] = "";
+    enum elf_verdict verdict = inspect_elf(prog, needed, sizeof needed);
     switch (verdict) {
+    case ELF_UNPROVIDED:
+        fprintf(stderr,
+                "lockstep run: %s needs %s, which lockstep does not provide: lockstep replaces "
+                "only the CUDA runtime (libcudart.so.13) and driver (libcuda.so.1), so the "
+                "program cannot run on it\n",
+                prog, needed);
+        goto out;
     case ELF_STATIC_CUDART:
         fprintf(stderr,
                 "lockstep run: %s is linked with the static CUDA runtime (nvcc's default), which "
@@ -481,7 +548,9 @@ int cmd_run(int argc, char **argv)
                 prog);
         goto out;
     case ELF_NO_CUDA:
-        fprintf(stderr, "lockstep run: note: %s does not use the CUDA runtime; running it anyway\n",
+        fprintf(stderr,
+                "lockstep run: note: %s does not use the CUDA runtime or driver; running it "
+                "anyway\n",
                 prog);
         break;
     default:

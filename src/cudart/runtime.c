@@ -66,6 +66,7 @@ struct rt_function {
     lockstep_kernel *k;   /* resolved once the module is loaded */
     size_t ksum;          /* its entry in rt.ksums + 1; 0: none yet */
     int carveout;         /* cudaFuncAttributePreferredSharedMemoryCarveout (-1: none) */
+    int retired;          /* its driver module was unloaded: found no more */
 };
 
 typedef struct rt_var {
@@ -312,6 +313,7 @@ static int ensure_device(void)
             unlock();                                                                      \
             return set_error(cudaErrorInitializationError);                                \
         }                                                                                  \
+        drv_bind_thread();                                                                 \
         if (rt.sticky) {                                                                   \
             cudaError_t e_ = rt.sticky;                                                    \
             unlock();                                                                      \
@@ -370,6 +372,29 @@ cudaError_t cudart_enter(void)
 cudaError_t cudart_leave(cudaError_t e) { LEAVE(e); }
 
 cudaError_t cudart_error(cudaError_t e) { return set_error(e); }
+
+cudaError_t cudart_drv_enter(int sticky)
+{
+    if (forked_child)
+        return cudaErrorInitializationError;
+    lock();
+    if (ensure_device()) {
+        unlock();
+        return cudaErrorInitializationError;
+    }
+    if (sticky && rt.sticky) {
+        cudaError_t e = rt.sticky;
+        unlock();
+        return e;
+    }
+    return cudaSuccess;
+}
+
+void cudart_drv_leave(void) { unlock(); }
+
+cudaError_t cudart_last_error(void) { return last_error; }
+
+void cudart_set_last_error(cudaError_t e) { last_error = e; }
 
 void cudart_say(const char *fmt, ...)
 {
@@ -549,7 +574,8 @@ CUDART_API void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress
 static struct rt_function *find_function(const void *host_fun)
 {
     for (size_t i = 0; i < rt.nfuncs; i++)
-        if (rt.funcs[i]->host_fun == host_fun || (const void *)rt.funcs[i] == host_fun)
+        if (!rt.funcs[i]->retired &&
+            (rt.funcs[i]->host_fun == host_fun || (const void *)rt.funcs[i] == host_fun))
             return rt.funcs[i];
     return NULL;
 }
@@ -575,6 +601,60 @@ static cudaError_t var_address(const void *symbol, lockstep_dptr *addr, size_t *
         return cudaErrorInvalidSymbol;
     return cudaSuccess;
 }
+
+/* ---- the driver API's modules and functions (runtime.h) -------------------------------- */
+
+struct rt_module *cudart_module_adopt(lockstep_module *mod)
+{
+    rt_module *m = calloc(1, sizeof *m);
+    if (!m || GROW(rt.mods, rt.nmods, rt.capmods)) {
+        free(m);
+        return NULL;
+    }
+    m->mod = mod;
+    rt.mods[rt.nmods++] = m;
+    return m;
+}
+
+void cudart_module_retire(struct rt_module *m)
+{
+    for (size_t i = 0; i < rt.nfuncs; i++)
+        if (rt.funcs[i]->m == m) {
+            rt.funcs[i]->retired = 1;
+            rt.funcs[i]->k = NULL;
+        }
+    /* the entries stay (the statistics name their kernels); the module goes */
+    if (m->mod)
+        lockstep_module_unload(m->mod);
+    m->mod = NULL;
+    m->failed = 1;
+}
+
+struct rt_function *cudart_function_new(struct rt_module *m, const char *name,
+                                        lockstep_kernel *k)
+{
+    struct rt_function *f = calloc(1, sizeof *f);
+    if (!f || GROW(rt.funcs, rt.nfuncs, rt.capfuncs) || !(f->name = strdup(name))) {
+        free(f);
+        return NULL;
+    }
+    f->host_fun = f; /* a driver function has no host stub: it is its own */
+    f->m = m;
+    f->k = k;
+    f->carveout = -1;
+    rt.funcs[rt.nfuncs++] = f;
+    return f;
+}
+
+int cudart_function_live(const void *f)
+{
+    for (size_t i = 0; f && i < rt.nfuncs; i++)
+        if ((const void *)rt.funcs[i] == f)
+            return !rt.funcs[i]->retired;
+    return 0;
+}
+
+const char *cudart_function_name(const struct rt_function *f) { return f->name; }
 
 /* ---- launches -------------------------------------------------------------------------- */
 

@@ -68,6 +68,44 @@ int cudart_handle_live(const void *h, int kind);
 void *cudart_capture_of(const void *h, int kind);
 void cudart_set_capture(const void *h, int kind, void *capture);
 
+/* ---- for the driver API (driver.c, drvmodule.c) ---------------------------------------
+ * libcuda.so.1 is this library: the driver's objects live in the runtime's
+ * state.  Its streams and events are the runtime's handles; a CUfunction is
+ * an entry of the runtime's function table (a cudaKernel_t), whose host
+ * stub is the entry itself; a module the driver loads sits beside the
+ * program's registered ones.  Launches of either kind therefore run, fault,
+ * and are counted in the statistics alike.  Contexts, modules and libraries
+ * are checked handles of the kinds below. */
+enum { H_CONTEXT = 0x5, H_MODULE = 0x6, H_LIBRARY = 0x7 };
+/* cudart_enter for a driver call, which has no last error: 0 with the lock
+ * held, or the error with the lock released (the device cannot be
+ * created; or, when `sticky`, a kernel fault made earlier). */
+cudaError_t cudart_drv_enter(int sticky);
+void cudart_drv_leave(void);
+/* The thread's last error, read and restored (a driver call that goes
+ * through a runtime entry point leaves it as it was). */
+cudaError_t cudart_last_error(void);
+void cudart_set_last_error(cudaError_t e);
+/* A module the driver loaded, registered beside the program's (lock held);
+ * NULL when out of memory. */
+struct rt_module *cudart_module_adopt(lockstep_module *mod);
+/* Unload it (lock held): its functions are found no more, and the
+ * lockstep module is unloaded. */
+void cudart_module_retire(struct rt_module *m);
+/* The function `name` of a driver module, a new entry of the function
+ * table (lock held); NULL when out of memory. */
+struct rt_function *cudart_function_new(struct rt_module *m, const char *name,
+                                        lockstep_kernel *k);
+/* Whether f is a live function entry, the program's or a driver module's
+ * (lock held). */
+int cudart_function_live(const void *f);
+/* The kernel's name (f a function entry). */
+const char *cudart_function_name(const struct rt_function *f);
+/* driver.c's: called by every runtime entry point (lock held), so a thread
+ * without a current context gets the primary one, as CUDA's runtime binds
+ * it; nothing during a driver call that goes through the runtime. */
+void drv_bind_thread(void);
+
 /* ---- graph.c: graphs, and stream capture (lock held) ---------------------------------- */
 /* Whether stream s records into a graph rather than executing. */
 int graph_capturing(cudaStream_t s);

@@ -197,5 +197,45 @@ contains "run validates the configuration" "must be less than -lockstep_dram_tRE
 check "run --config /dev/zero" 2 timeout 20 "$L" run --config /dev/zero -- /bin/true
 contains "run --config /dev/zero" "more than 16 MiB"
 
+# lockstep run and the libraries a program needs, without nvcc: programs
+# linked with stand-ins of libcuda.so.1 (the driver API, which lockstep
+# provides: the program gets lockstep's at run time) and libcublas.so.13
+# (which lockstep does not provide: refused, naming it)
+CC=${CC:-cc}
+if command -v "$CC" >/dev/null 2>&1; then
+    printf 'int cuInit(unsigned f) { return 34; }\nint cuDeviceGetCount(int *n) { return 34; }\n' \
+        >"$tmp/fakecuda.c"
+    printf 'int cublasCreate_v2(void *h) { return 1; }\n' >"$tmp/fakecublas.c"
+    cat >"$tmp/drv.c" <<'EOT'
+#include <stdio.h>
+int cuInit(unsigned f);
+int cuDeviceGetCount(int *n);
+int main(void)
+{
+    int n = -1, r = cuInit(0);
+    if (!r)
+        r = cuDeviceGetCount(&n);
+    printf("cuInit and cuDeviceGetCount: %d, %d devices\n", r, n);
+    return r;
+}
+EOT
+    printf 'int cublasCreate_v2(void *h);\nint main(void) { return cublasCreate_v2(0); }\n' \
+        >"$tmp/blas.c"
+    if "$CC" -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$tmp/libcuda.so.1" "$tmp/fakecuda.c" &&
+        "$CC" -shared -fPIC -Wl,-soname,libcublas.so.13 -o "$tmp/libcublas.so.13" \
+            "$tmp/fakecublas.c" &&
+        "$CC" -o "$tmp/drv" "$tmp/drv.c" "$tmp/libcuda.so.1" &&
+        "$CC" -o "$tmp/blas" "$tmp/blas.c" "$tmp/libcublas.so.13"; then
+        check "run a driver-API program" 0 "$L" run --no-stats -- "$tmp/drv"
+        contains "run a driver-API program" "cuInit and cuDeviceGetCount: 0, 1 devices"
+        case "$LAST" in *"static CUDA runtime"*|*"does not use"*)
+            echo "FAIL: run a driver-API program: misdiagnosed"; fails=$((fails + 1)) ;; esac
+        check "run a cuBLAS program" 2 "$L" run --no-stats -- "$tmp/blas"
+        contains "run a cuBLAS program" "needs libcublas.so.13 (cuBLAS), which lockstep does not provide"
+    else
+        echo "FAIL: cannot build the stand-in libraries with $CC"; fails=$((fails + 1))
+    fi
+fi
+
 if [ "$fails" -ne 0 ]; then echo "$fails CLI checks failed"; exit 1; fi
 echo "ok: all CLI checks"

@@ -10,7 +10,7 @@ fi
 out=$build/tests/cudart
 mkdir -p "$out"
 cc -std=c11 -Iinclude -Isrc -Itests/cudart -o "$out/abi_ours" tests/cudart/abi_ours.c || exit 1
-nvcc -x c++ -Itests/cudart -o "$out/abi_cuda" tests/cudart/abi_cuda.cpp || exit 1
+nvcc -x c++ -Itests/cudart -Isrc -o "$out/abi_cuda" tests/cudart/abi_cuda.cpp || exit 1
 "$out/abi_ours" > "$out/abi_ours.txt" || exit 1
 "$out/abi_cuda" > "$out/abi_cuda.txt" || exit 1
 if ! diff "$out/abi_cuda.txt" "$out/abi_ours.txt"; then

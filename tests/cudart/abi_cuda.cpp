@@ -3,7 +3,11 @@
 #include <cstddef>
 #include <cstdio>
 
+#include <cuda.h>
 #include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "cudart/cu_results.h"
 
 #include "abi_fields.h"
 
@@ -19,5 +23,10 @@ int main()
     STRUCTS_MORE(F)
     SIZES(Z)
     ENUMS(E)
+    DRV_FIELDS(F)
+    DRV_SIZES(Z)
+    DRV_ENUMS(E)
+#define E2(name, value) E(name)
+    CU_RESULTS(E2)
     return 0;
 }

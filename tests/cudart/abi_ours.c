@@ -1,8 +1,11 @@
-/* abi_ours.c -- print lockstep's CUDA ABI (sizes, offsets, enum values); see abi.sh. */
+/* abi_ours.c -- print lockstep's CUDA ABI (sizes, offsets, enum values), the driver API's too; see abi.sh. */
 #include <stddef.h>
 #include <stdio.h>
 
+#include <stdint.h>
+
 #include "cudart/cuda_abi.h"
+#include "cudart/cuda_drv.h"
 #include "abi_fields.h"
 
 #define F(s, f) printf("%s.%s %zu\n", #s, #f, offsetof(struct s, f));
@@ -17,5 +20,10 @@ int main(void)
     STRUCTS_MORE(F)
     SIZES(Z)
     ENUMS(E)
+    DRV_FIELDS(F)
+    DRV_SIZES(Z)
+    DRV_ENUMS(E)
+#define E2(name, value) E(name)
+    CU_RESULTS(E2)
     return 0;
 }
