@@ -209,6 +209,10 @@ CUDART_API cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t
                                         const cudaGraphNode_t *pDependencies,
                                         const void *dependencyData, size_t numDependencies,
                                         struct cudaGraphNodeParams *nodeParams);
+CUDART_API cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node_h,
+                                              struct cudaGraphNodeParams *nodeParams);
+CUDART_API cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t hx, cudaGraphNode_t node_h,
+                                                  struct cudaGraphNodeParams *nodeParams);
 CUDART_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph_h, const cudaGraphNode_t *from,
                                                 const cudaGraphNode_t *to, const void *edgeData,
                                                 size_t numDependencies);

@@ -47,8 +47,9 @@
  *
  * cudaGraphAddNode takes every node type above through struct
  * cudaGraphNodeParams; the typed cudaGraphAdd*Node functions are the same
- * code.  (cudaGraphNodeSetParams and cudaGraphExecNodeSetParams are stubs:
- * the typed Set functions change a node's parameters.)  A child graph may
+ * code.  cudaGraphNodeSetParams and cudaGraphExecNodeSetParams change
+ * kernel, memcpy, memset and host nodes through the typed Set functions
+ * and refuse other types with a message.  A child graph may
  * be moved into its node (cudaGraphChildGraphOwnershipMove) instead of
  * cloned: the node then owns that very graph, memory nodes included.
  * Edges carry only the default edge data: a programmatic dependency is
@@ -2273,6 +2274,11 @@ CUDART_API cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t h,
         return cudart_error(cudaErrorInvalidValue);
     API_ENTER();
     node *nd = typed(h, cudaGraphNodeTypeMemcpy);
+    if (nd && in_body(nd->g) && (p->srcArray || p->dstArray)) {
+        cudart_say("cudaGraphMemcpyNodeSetParams: a copy in a conditional node's body cannot "
+                   "read or write a CUDA array");
+        return cudart_leave(cudaErrorNotSupported);
+    }
     if (nd)
         nd->u.copy = *p;
     return cudart_leave(nd ? cudaSuccess : cudaErrorInvalidValue);
@@ -2704,4 +2710,101 @@ CUDART_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hx, cudaGraph_t hg,
         *info = (cudaGraphExecUpdateResultInfo){result, bad, NULL};
     return cudart_leave(result == cudaGraphExecUpdateSuccess ? cudaSuccess
                                                              : cudaErrorGraphExecUpdateFailure);
+}
+
+/* ---- the generic setters ---------------------------------------------------------------
+ * cudaGraphNodeSetParams and cudaGraphExecNodeSetParams take the node types
+ * whose parameters the typed Set functions change (kernel, memcpy, memset,
+ * host) and go through them; any other type is refused with a message. */
+
+/* The typed form of p for the generic setters: 0, or an error said. */
+static cudaError_t generic_params(const struct cudaGraphNodeParams *p, const char *who)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    if (p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2) {
+        cudart_say("%s: the reserved fields of cudaGraphNodeParams must be zero", who);
+        return cudaErrorInvalidValue;
+    }
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel:
+    case cudaGraphNodeTypeMemcpy:
+    case cudaGraphNodeTypeMemset:
+    case cudaGraphNodeTypeHost: return cudaSuccess;
+    default:
+        if (p->type < 0 || p->type > cudaGraphNodeTypeConditional) {
+            cudart_say("%s: %d is not a node type", who, p->type);
+            return cudaErrorInvalidValue;
+        }
+        cudart_say("%s: changing the parameters of %s nodes is not supported by lockstep (only "
+                   "kernel, memcpy, memset and host nodes)",
+                   who, type_name(p->type));
+        return cudaErrorNotSupported;
+    }
+}
+
+static struct cudaKernelNodeParams kernel_v1(const struct cudaKernelNodeParamsV2 *k)
+{
+    return (struct cudaKernelNodeParams){k->func,           k->gridDim,      k->blockDim,
+                                         k->sharedMemBytes, k->kernelParams, k->extra};
+}
+
+static struct cudaMemsetParams memset_v1(const struct cudaMemsetParamsV2 *m)
+{
+    return (struct cudaMemsetParams){m->dst, m->pitch, m->value, m->elementSize, m->width,
+                                     m->height};
+}
+
+CUDART_API cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node_h,
+                                              struct cudaGraphNodeParams *nodeParams)
+{
+    cudaError_t e = generic_params(nodeParams, "cudaGraphNodeSetParams");
+    if (e)
+        return cudart_error(e);
+    const struct cudaGraphNodeParams *p = nodeParams;
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel: {
+        struct cudaKernelNodeParams k = kernel_v1(&p->kernel);
+        return cudaGraphKernelNodeSetParams(node_h, &k);
+    }
+    case cudaGraphNodeTypeMemcpy:
+        if (p->memcpy.flags)
+            return cudart_error(cudaErrorInvalidValue);
+        return cudaGraphMemcpyNodeSetParams(node_h, &p->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset: {
+        struct cudaMemsetParams m = memset_v1(&p->memset);
+        return cudaGraphMemsetNodeSetParams(node_h, &m);
+    }
+    default: {
+        struct cudaHostNodeParams h = {p->host.fn, p->host.userData};
+        return cudaGraphHostNodeSetParams(node_h, &h);
+    }
+    }
+}
+
+CUDART_API cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t hx, cudaGraphNode_t node_h,
+                                                  struct cudaGraphNodeParams *nodeParams)
+{
+    cudaError_t e = generic_params(nodeParams, "cudaGraphExecNodeSetParams");
+    if (e)
+        return cudart_error(e);
+    const struct cudaGraphNodeParams *p = nodeParams;
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel: {
+        struct cudaKernelNodeParams k = kernel_v1(&p->kernel);
+        return cudaGraphExecKernelNodeSetParams(hx, node_h, &k);
+    }
+    case cudaGraphNodeTypeMemcpy:
+        if (p->memcpy.flags)
+            return cudart_error(cudaErrorInvalidValue);
+        return cudaGraphExecMemcpyNodeSetParams(hx, node_h, &p->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset: {
+        struct cudaMemsetParams m = memset_v1(&p->memset);
+        return cudaGraphExecMemsetNodeSetParams(hx, node_h, &m);
+    }
+    default: {
+        struct cudaHostNodeParams h = {p->host.fn, p->host.userData};
+        return cudaGraphExecHostNodeSetParams(hx, node_h, &h);
+    }
+    }
 }

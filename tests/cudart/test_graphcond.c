@@ -5,7 +5,8 @@
  * IF with one and two bodies, WHILE (bodies built by node APIs and by
  * cudaStreamBeginCaptureToGraph), SWITCH, nested conditionals, defaults
  * and cudaGraphCondAssignDefault, the rules on handles and bodies, every
- * other node type through struct cudaGraphNodeParams, and
+ * other node type through struct cudaGraphNodeParams (cudaGraphAddNode,
+ * cudaGraphNodeSetParams, cudaGraphExecNodeSetParams), and
  * cudaDeviceGetGraphMemAttribute / cudaDeviceSetGraphMemAttribute / trim.
  */
 #include <string.h>
@@ -136,10 +137,27 @@ static void test_if(void)
     CHECK(cudaGraphExecKernelNodeSetParams(x, set, &kp) == cudaSuccess);
     CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);
     CHECK_EQ_U64(get_u32(d), 101);
-    v = 7; /* any value but 0 is true */
-    CHECK(cudaGraphExecKernelNodeSetParams(x, set, &kp) == cudaSuccess);
+    v = 7; /* any value but 0 is true; the generic setter this time */
+    struct cudaGraphNodeParams gp = {.type = cudaGraphNodeTypeKernel};
+    gp.kernel = (struct cudaKernelNodeParamsV2){&host_setc, one, one, 0, sargs, NULL};
+    CHECK(cudaGraphExecNodeSetParams(x, set, &gp) == cudaSuccess);
     CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);
     CHECK_EQ_U64(get_u32(d), 102);
+    /* the generic setters: other types refused, the node's type must match */
+    struct cudaGraphNodeParams cp = {.type = cudaGraphNodeTypeConditional};
+    CHECK(cudaGraphNodeSetParams(c, &cp) == cudaErrorNotSupported);
+    CHECK(cudaGraphExecNodeSetParams(x, c, &cp) == cudaErrorNotSupported);
+    struct cudaGraphNodeParams mp = {.type = cudaGraphNodeTypeMemset};
+    mp.memset = (struct cudaMemsetParamsV2){d, 0, 0, 4, 1, 1};
+    CHECK(cudaGraphNodeSetParams(set, &mp) == cudaErrorInvalidValue);
+    CHECK(cudaGraphNodeSetParams(set, NULL) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    /* the graph's node changed: the executable graph is not */
+    v = 0;
+    CHECK(cudaGraphNodeSetParams(set, &gp) == cudaSuccess);
+    struct cudaKernelNodeParams back;
+    CHECK(cudaGraphKernelNodeGetParams(set, &back) == cudaSuccess);
+    CHECK(back.func == &host_setc && *(unsigned *)back.kernelParams[1] == 0);
     /* the executable graph is a copy: it runs after the graph is gone */
     CHECK(cudaGraphDestroy(g) == cudaSuccess);
     CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);
