@@ -375,7 +375,9 @@ enum {
     cudaGraphNodeTypeKernel = 0, cudaGraphNodeTypeMemcpy = 1, cudaGraphNodeTypeMemset = 2,
     cudaGraphNodeTypeHost = 3, cudaGraphNodeTypeGraph = 4, cudaGraphNodeTypeEmpty = 5,
     cudaGraphNodeTypeWaitEvent = 6, cudaGraphNodeTypeEventRecord = 7,
-    cudaGraphNodeTypeMemAlloc = 10, cudaGraphNodeTypeMemFree = 11
+    cudaGraphNodeTypeExtSemaphoreSignal = 8, cudaGraphNodeTypeExtSemaphoreWait = 9,
+    cudaGraphNodeTypeMemAlloc = 10, cudaGraphNodeTypeMemFree = 11,
+    cudaGraphNodeTypeConditional = 13
 };
 enum {
     cudaGraphInstantiateFlagAutoFreeOnLaunch = 1, cudaGraphInstantiateFlagUpload = 2,
@@ -420,6 +422,85 @@ struct cudaHostNodeParams {
     cudaHostFn_t fn;
     void *userData;
 };
+/* conditional nodes (cudaGraphConditionalHandleCreate, cudaGraphAddNode) */
+typedef unsigned long long cudaGraphConditionalHandle;
+enum { cudaGraphCondAssignDefault = 1 };
+enum { cudaGraphCondTypeIf = 0, cudaGraphCondTypeWhile = 1, cudaGraphCondTypeSwitch = 2 };
+struct cudaConditionalNodeParams {
+    cudaGraphConditionalHandle handle;
+    int type; /* enum cudaGraphConditionalNodeType */
+    unsigned int size;
+    cudaGraph_t *phGraph_out;
+};
+/* the generic node parameters of cudaGraphAddNode, cudaGraphNodeSetParams and
+ * cudaGraphExecNodeSetParams: a tagged union */
+struct cudaKernelNodeParamsV2 {
+    void *func;
+    dim3 gridDim, blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+struct cudaMemcpyNodeParams {
+    int flags;
+    int reserved[3];
+    struct cudaMemcpy3DParms copyParams;
+};
+struct cudaMemsetParamsV2 {
+    void *dst;
+    size_t pitch;
+    unsigned int value, elementSize;
+    size_t width, height;
+};
+struct cudaHostNodeParamsV2 {
+    cudaHostFn_t fn;
+    void *userData;
+};
+enum { cudaGraphChildGraphOwnershipClone = 0, cudaGraphChildGraphOwnershipMove = 1 };
+struct cudaChildGraphNodeParams {
+    cudaGraph_t graph;
+    int ownership; /* enum cudaGraphChildGraphNodeOwnership */
+};
+struct cudaEventRecordNodeParams {
+    cudaEvent_t event;
+};
+struct cudaEventWaitNodeParams {
+    cudaEvent_t event;
+};
+struct cudaMemAllocNodeParamsV2 {
+    struct cudaMemPoolProps poolProps;
+    const struct cudaMemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    void *dptr;
+};
+struct cudaMemFreeNodeParams {
+    void *dptr;
+};
+struct cudaGraphNodeParams {
+    int type; /* enum cudaGraphNodeType */
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        struct cudaKernelNodeParamsV2 kernel;
+        struct cudaMemcpyNodeParams memcpy;
+        struct cudaMemsetParamsV2 memset;
+        struct cudaHostNodeParamsV2 host;
+        struct cudaChildGraphNodeParams graph;
+        struct cudaEventWaitNodeParams eventWait;
+        struct cudaEventRecordNodeParams eventRecord;
+        struct cudaMemAllocNodeParamsV2 alloc;
+        struct cudaMemFreeNodeParams free;
+        struct cudaConditionalNodeParams conditional;
+    };
+    long long reserved2;
+};
+/* edge data: all zero is an ordinary dependency, the only kind lockstep runs */
+typedef struct cudaGraphEdgeData_st {
+    unsigned char from_port, to_port, type, reserved[5];
+} cudaGraphEdgeData;
+enum { cudaGraphDependencyTypeDefault = 0, cudaGraphDependencyTypeProgrammatic = 1 };
+enum { cudaStreamAddCaptureDependencies = 0, cudaStreamSetCaptureDependencies = 1 };
 typedef struct cudaGraphExecUpdateResultInfo_st {
     int result; /* enum cudaGraphExecUpdateResult */
     cudaGraphNode_t errorNode, errorFromNode;

@@ -147,6 +147,24 @@ CUDART_API cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, int *c
                                                      const void **edgeData_out,
                                                      size_t *numDependencies_out);
 CUDART_API cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode);
+CUDART_API cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph_h,
+                                                     const cudaGraphNode_t *dependencies,
+                                                     const void *dependencyData,
+                                                     size_t numDependencies, int mode);
+CUDART_API cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph_h,
+                                                          const cudaGraphNode_t *dependencies,
+                                                          const void *dependencyData,
+                                                          size_t numDependencies, int mode);
+CUDART_API cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+                                                           cudaGraphNode_t *dependencies,
+                                                           const void *dependencyData,
+                                                           size_t numDependencies,
+                                                           unsigned int flags);
+CUDART_API cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream,
+                                                                cudaGraphNode_t *dependencies,
+                                                                const void *dependencyData,
+                                                                size_t numDependencies,
+                                                                unsigned int flags);
 CUDART_API cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
 CUDART_API cudaError_t cudaGraphDestroy(cudaGraph_t h);
 CUDART_API cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
@@ -183,6 +201,18 @@ CUDART_API cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode,
 CUDART_API cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
                                                  const cudaGraphNode_t *pDependencies,
                                                  size_t numDependencies, cudaEvent_t event);
+CUDART_API cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out,
+                                                        cudaGraph_t graph_h,
+                                                        unsigned int defaultLaunchValue,
+                                                        unsigned int flags);
+CUDART_API cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                        const cudaGraphNode_t *pDependencies,
+                                        const void *dependencyData, size_t numDependencies,
+                                        struct cudaGraphNodeParams *nodeParams);
+CUDART_API cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node_h,
+                                              struct cudaGraphNodeParams *nodeParams);
+CUDART_API cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t hx, cudaGraphNode_t node_h,
+                                                  struct cudaGraphNodeParams *nodeParams);
 CUDART_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph_h, const cudaGraphNode_t *from,
                                                 const cudaGraphNode_t *to, const void *edgeData,
                                                 size_t numDependencies);

@@ -27,12 +27,37 @@
  * allocator (graphmem.c): an allocation's address is fixed when its node is
  * made, and its memory is mapped there while it is live.  This file keeps
  * CUDA's rules for them ("graph memory nodes" below): which allocations a
- * free node may free, one executable graph at a time, no cloning, no child
- * graphs, and the launch that finds its last allocation still live.
+ * free node may free, one executable graph at a time, no cloning, child
+ * graphs only by moving a graph into its node, and the launch that finds
+ * its last allocation still live.
  *
- * Not supported, each with a message: conditional nodes, kernel nodes given
- * arguments in the `extra` form, graphs with memory nodes moved into a
- * child node (cudaGraphAddNode is a stub).  Removing nodes
+ * Conditional nodes (cudaGraphAddNode with cudaGraphNodeTypeConditional)
+ * test a conditional handle (graphcond.c) when they run: IF runs its first
+ * body graph when the value is not zero and its second, if it has one, when
+ * it is; WHILE runs its body for as long as the value is not zero, testing
+ * it before each round; SWITCH runs body n when the value is n, none when
+ * it is past the last.  The bodies are graphs of their node (with handles
+ * the program fills them through, by the API or by cudaStreamBeginCaptureToGraph);
+ * they hold only the node types CUDA allows there ("conditional nodes"
+ * below).  A handle's default is written when a graph it was made for
+ * starts (each launch; each round of a body it was made for), if it has
+ * cudaGraphCondAssignDefault.  A WHILE node whose value is still set after
+ * WHILE_LIMIT rounds ends the launch (cudaErrorLaunchTimeout): a GPU would
+ * spin for ever.
+ *
+ * cudaGraphAddNode takes every node type above through struct
+ * cudaGraphNodeParams; the typed cudaGraphAdd*Node functions are the same
+ * code.  cudaGraphNodeSetParams and cudaGraphExecNodeSetParams change
+ * kernel, memcpy, memset and host nodes through the typed Set functions
+ * and refuse other types with a message.  A child graph may
+ * be moved into its node (cudaGraphChildGraphOwnershipMove) instead of
+ * cloned: the node then owns that very graph, memory nodes included.
+ * Edges carry only the default edge data: a programmatic dependency is
+ * refused with a message (cudaErrorNotSupported).
+ *
+ * Not supported, each with a message: kernel nodes given arguments in the
+ * `extra` form, external semaphore nodes, cudaGraphExecUpdate of a graph
+ * holding child graph or conditional nodes.  Removing nodes
  * (cudaGraphDestroyNode) is not implemented (a stub).  A host node runs
  * with the runtime's lock released; an executable graph destroyed meanwhile
  * is freed when its launch ends, and cudaGraphExecUpdate on it fails
@@ -81,6 +106,13 @@ struct rt_graph_node {
             uint32_t alloc;  /* the allocation node of this graph it frees, or
                                 GMEM_NONE: another graph's allocation */
         } mfree;
+        struct {            /* cudaGraphNodeTypeConditional */
+            gcond *cond;    /* its handle (one reference) */
+            int ctype;      /* cudaGraphCondType* */
+            uint32_t size;  /* bodies */
+            graph **body;   /* owned */
+            cudaGraph_t *out; /* the bodies' handles (phGraph_out); NULL in a copy */
+        } cond;
     } u;
 };
 
@@ -89,7 +121,12 @@ struct rt_graph {
     node **nodes;
     uint32_t n, cap;
     uint64_t id;          /* unique: which graph a node came from */
-    int owned;            /* a child graph node's: only the node frees it */
+    int owned;            /* a child graph node's or a conditional node's: only the node frees it */
+    int body;             /* a conditional node's body (else, when owned, a child graph) */
+    int moved;            /* moved into its child graph node (cudaGraphChildGraphOwnershipMove) */
+    node *parent;         /* the node it belongs to when owned, else NULL */
+    gcond **conds;        /* the conditional handles made for it (one reference each) */
+    uint32_t nconds, capconds;
     uint32_t nexecs;      /* executable graphs instantiated from it, alive */
 };
 
@@ -129,6 +166,13 @@ static void node_free(node *nd)
     }
     if (nd->type == cudaGraphNodeTypeMemFree)
         gmem_unref(nd->u.mfree.blk);
+    if (nd->type == cudaGraphNodeTypeConditional) {
+        for (uint32_t i = 0; i < nd->u.cond.size; i++)
+            graph_free(nd->u.cond.body[i]);
+        free(nd->u.cond.body);
+        free(nd->u.cond.out);
+        gcond_unref(nd->u.cond.cond);
+    }
     free(nd);
 }
 
@@ -139,9 +183,28 @@ static void graph_free(graph *g)
     for (uint32_t i = 0; i < g->n; i++)
         node_free(g->nodes[i]);
     free(g->nodes);
+    for (uint32_t i = 0; i < g->nconds; i++)
+        gcond_unref(g->conds[i]);
+    free(g->conds);
     if (g->handle)
         cudart_handle_free(g->handle, H_GRAPH);
     free(g);
+}
+
+/* Keep conditional handle c with g (a reference taken). */
+static int keep_cond(graph *g, gcond *c)
+{
+    if (g->nconds == g->capconds) {
+        uint32_t n = g->capconds ? 2 * g->capconds : 4;
+        gcond **v = realloc(g->conds, n * sizeof *v);
+        if (!v)
+            return -1;
+        g->conds = v;
+        g->capconds = n;
+    }
+    gcond_ref(c);
+    g->conds[g->nconds++] = c;
+    return 0;
 }
 
 static graph *graph_new(int with_handle)
@@ -303,9 +366,31 @@ static int node_copy_params(node *dst, const node *src)
     }
     case cudaGraphNodeTypeGraph:
         dst->u.child = graph_copy(src->u.child, 0);
-        if (dst->u.child)
-            dst->u.child->owned = 1;
-        return dst->u.child ? 0 : -1;
+        if (!dst->u.child)
+            return -1;
+        dst->u.child->owned = 1;
+        dst->u.child->parent = dst;
+        return 0;
+    case cudaGraphNodeTypeConditional: {
+        uint32_t n = src->u.cond.size;
+        dst->u.cond.out = NULL;
+        if (!(dst->u.cond.body = calloc(n, sizeof *dst->u.cond.body)))
+            return -1;
+        for (uint32_t i = 0; i < n; i++) {
+            graph *b = graph_copy(src->u.cond.body[i], 0);
+            if (!b) {
+                while (i-- > 0)
+                    graph_free(dst->u.cond.body[i]);
+                free(dst->u.cond.body);
+                return -1;
+            }
+            b->owned = b->body = 1;
+            b->parent = dst;
+            dst->u.cond.body[i] = b;
+        }
+        gcond_ref(dst->u.cond.cond);
+        return 0;
+    }
     case cudaGraphNodeTypeMemAlloc: {
         /* the same addresses: an instantiation's allocation is the graph's */
         size_t n = src->u.alloc.naccess;
@@ -347,6 +432,11 @@ static graph *graph_copy(const graph *src, int with_handle)
                 return NULL;
             }
     }
+    for (uint32_t i = 0; i < src->nconds; i++)
+        if (keep_cond(g, src->conds[i])) {
+            graph_free(g);
+            return NULL;
+        }
     return g;
 }
 
@@ -394,15 +484,134 @@ static uint32_t *topo_order(const graph *g, int *cycle)
     return order;
 }
 
-/* Whether g holds a memory node (allocation or free).  Child graphs never
- * do: a graph with memory nodes cannot become one. */
+/* Whether g holds a memory node (allocation or free), itself or in a child
+ * graph moved into one of its nodes (a cloned child never does; nor does a
+ * conditional node's body). */
 static int has_mem_nodes(const graph *g)
 {
     for (uint32_t i = 0; i < g->n; i++)
         if (g->nodes[i]->type == cudaGraphNodeTypeMemAlloc ||
-            g->nodes[i]->type == cudaGraphNodeTypeMemFree)
+            g->nodes[i]->type == cudaGraphNodeTypeMemFree ||
+            (g->nodes[i]->type == cudaGraphNodeTypeGraph && has_mem_nodes(g->nodes[i]->u.child)))
             return 1;
     return 0;
+}
+
+/* Whether g holds a conditional node (child graphs never do). */
+static int has_cond_nodes(const graph *g)
+{
+    for (uint32_t i = 0; i < g->n; i++)
+        if (g->nodes[i]->type == cudaGraphNodeTypeConditional)
+            return 1;
+    return 0;
+}
+
+/* ---- where a node may go --------------------------------------------------------------
+ * A graph is a program's own (parent NULL), a child graph node's graph, or
+ * a conditional node's body, and those nest.  CUDA's rules: a body (at any
+ * depth, child graphs in it included) holds only kernel, memcpy, memset,
+ * empty, child graph and conditional nodes, and its copies touch no CUDA
+ * array; a child graph holds no conditional node, and memory nodes only if
+ * it was moved into its node whole (none can be added to it afterwards). */
+
+static graph *graph_above(const graph *g) { return g->parent ? g->parent->g : NULL; }
+
+/* g is a body, or lies in one. */
+static int in_body(const graph *g)
+{
+    for (; g && g->parent; g = graph_above(g))
+        if (g->body)
+            return 1;
+    return 0;
+}
+
+/* g is a child graph node's graph, or lies in one. */
+static int in_child(const graph *g)
+{
+    for (; g && g->parent; g = graph_above(g))
+        if (!g->body)
+            return 1;
+    return 0;
+}
+
+/* The graph with this id is g or a graph g lies in. */
+static int graph_within(const graph *g, uint64_t id)
+{
+    for (; g; g = graph_above(g))
+        if (g->id == id)
+            return 1;
+    return 0;
+}
+
+static const char *type_name(int type)
+{
+    static const char *const names[] = {"kernel", "memcpy", "memset", "host", "child graph",
+                                        "empty", "event wait", "event record",
+                                        "external semaphore signal", "external semaphore wait",
+                                        "memory allocation", "memory free", "batch memop",
+                                        "conditional"};
+    return type >= 0 && type < (int)(sizeof names / sizeof *names) ? names[type] : "unknown";
+}
+
+static int body_allows(int type)
+{
+    return type == cudaGraphNodeTypeKernel || type == cudaGraphNodeTypeMemcpy ||
+           type == cudaGraphNodeTypeMemset || type == cudaGraphNodeTypeEmpty ||
+           type == cudaGraphNodeTypeGraph || type == cudaGraphNodeTypeConditional;
+}
+
+/* Whether a node of `type` may be added to g; says why not. */
+static cudaError_t node_allowed(const graph *g, int type, const char *who)
+{
+    if (in_body(g) && !body_allows(type)) {
+        cudart_say("%s: a conditional node's body graph can hold only kernel, memcpy, memset, "
+                   "empty, child graph and conditional nodes, not %s nodes",
+                   who, type_name(type));
+        return cudaErrorNotSupported;
+    }
+    if ((type == cudaGraphNodeTypeMemAlloc || type == cudaGraphNodeTypeMemFree) && g->owned) {
+        cudart_say("%s: a child graph node's graph cannot get memory nodes (a graph holding "
+                   "them can only be moved into its node whole)",
+                   who);
+        return cudaErrorInvalidValue;
+    }
+    if (type == cudaGraphNodeTypeConditional && in_child(g)) {
+        cudart_say("%s: a child graph node's graph cannot hold conditional nodes", who);
+        return cudaErrorNotSupported;
+    }
+    return cudaSuccess;
+}
+
+/* Whether g may be (or lie in) a conditional node's body: its nodes'
+ * types, at any depth, and no copy to or from a CUDA array; says why not. */
+static cudaError_t check_body(const graph *g, const char *who)
+{
+    for (uint32_t i = 0; i < g->n; i++) {
+        const node *nd = g->nodes[i];
+        cudaError_t e = cudaSuccess;
+        if (!body_allows(nd->type)) {
+            cudart_say("%s: a conditional node's body graph (child graphs in it included) can "
+                       "hold only kernel, memcpy, memset, empty, child graph and conditional "
+                       "nodes, not %s nodes",
+                       who, type_name(nd->type));
+            return cudaErrorNotSupported;
+        }
+        if (nd->type == cudaGraphNodeTypeMemcpy &&
+            (nd->u.copy.srcArray || nd->u.copy.dstArray)) {
+            cudart_say("%s: a copy in a conditional node's body cannot read or write a CUDA "
+                       "array",
+                       who);
+            return cudaErrorNotSupported;
+        }
+        if (nd->type == cudaGraphNodeTypeGraph)
+            e = check_body(nd->u.child, who);
+        for (uint32_t b = 0; !e && nd->type == cudaGraphNodeTypeConditional && b < nd->u.cond.size;
+             b++)
+            e = check_body(nd->u.cond.body[b], who);
+        if (e)
+            return e;
+    }
+    return cudaSuccess;
 }
 
 /* The nodes nd depends on, directly or through others: a bitmap over g's
@@ -539,6 +748,38 @@ static cudaError_t fill_pattern(const struct cudaMemsetParams *p)
 
 static cudaError_t run_graph(const graph *g, const uint32_t *order, cudaStream_t stream);
 
+/* Rounds of a WHILE node's body after which a value still set ends the
+ * launch. */
+#define WHILE_LIMIT (1u << 24)
+
+/* A conditional node: test its handle's value, run the body it picks. */
+static cudaError_t run_cond(const node *nd, cudaStream_t stream)
+{
+    const gcond *c = nd->u.cond.cond;
+    graph *const *body = nd->u.cond.body;
+    uint32_t v = gcond_get(c), n = nd->u.cond.size;
+    switch (nd->u.cond.ctype) {
+    case cudaGraphCondTypeIf:
+        return v ? run_graph(body[0], NULL, stream)
+                 : n == 2 ? run_graph(body[1], NULL, stream) : cudaSuccess;
+    case cudaGraphCondTypeSwitch: return v < n ? run_graph(body[v], NULL, stream) : cudaSuccess;
+    default: /* WHILE: the value is tested before every round */
+        for (uint32_t round = 0; v; round++, v = gcond_get(c)) {
+            if (round == WHILE_LIMIT) {
+                cudart_say("cudaGraphLaunch: a WHILE conditional node ran its body %u times and "
+                           "its condition (handle 0x%llx) is still set: the launch ends here "
+                           "(does the body ever set it to 0?)",
+                           WHILE_LIMIT, (unsigned long long)gcond_handle(c));
+                return cudaErrorLaunchTimeout;
+            }
+            cudaError_t e = run_graph(body[0], NULL, stream);
+            if (e || cudart_sticky())
+                return e;
+        }
+        return cudaSuccess;
+    }
+}
+
 static cudaError_t run_node(const node *nd, cudaStream_t stream)
 {
     switch (nd->type) {
@@ -552,6 +793,7 @@ static cudaError_t run_node(const node *nd, cudaStream_t stream)
     case cudaGraphNodeTypeEventRecord: cudart_event_record(nd->u.event); return cudaSuccess;
     case cudaGraphNodeTypeMemAlloc: return gmem_map(nd->u.alloc.blk, nd->u.alloc.bytes);
     case cudaGraphNodeTypeMemFree: return gmem_unmap(nd->u.mfree.blk);
+    case cudaGraphNodeTypeConditional: return run_cond(nd, stream);
     default: return cudaSuccess; /* empty; an event wait: earlier work is complete */
     }
 }
@@ -565,6 +807,10 @@ static cudaError_t run_graph(const graph *g, const uint32_t *order, cudaStream_t
             return cycle ? cudaErrorInvalidValue : cudaErrorMemoryAllocation;
         order = own;
     }
+    /* the defaults of the conditional handles made for this graph */
+    for (uint32_t i = 0; i < g->nconds; i++)
+        if (g->conds[i]->flags & cudaGraphCondAssignDefault)
+            gcond_set(g->conds[i], g->conds[i]->dflt);
     cudaError_t e = cudaSuccess;
     /* a kernel fault (the sticky error) ends the graph: later nodes would
      * run on what the fault left, and a second fault would hide the first */
@@ -584,6 +830,8 @@ typedef struct capture {
     cudaStream_t origin;
     int mode;
     int invalid;          /* an operation not allowed in a capture was issued */
+    int to_graph;         /* into the program's graph (cudaStreamBeginCaptureToGraph): the
+                             graph is not the capture's to free */
     struct cap_stream **streams;
     uint32_t nstreams, capstreams;
 } capture;
@@ -704,6 +952,10 @@ static cudaError_t capture_node(cudaStream_t s, int type, node **out)
     cap_stream *cs = cap_of(s);
     if (cs->cap->invalid)
         return cudaErrorStreamCaptureInvalidated;
+    if (node_allowed(cs->cap->g, type, "stream capture")) {
+        cs->cap->invalid = 1; /* as any operation the capture cannot hold */
+        return cudaErrorStreamCaptureUnsupported;
+    }
     node *nd;
     cudaError_t e = node_new(cs->cap->g, type, NULL, 0, &nd);
     if (e)
@@ -755,9 +1007,16 @@ cudaError_t graph_capture_copy(cudaStream_t s, const struct cudaMemcpy3DParms *p
 {
     node *nd;
     cudaError_t e = capture_node(s, cudaGraphNodeTypeMemcpy, &nd);
-    if (!e)
-        nd->u.copy = *p;
-    return e;
+    if (e)
+        return e;
+    if (in_body(nd->g) && (p->srcArray || p->dstArray)) {
+        cudart_say("stream capture: a copy in a conditional node's body cannot read or write a "
+                   "CUDA array");
+        capture_undo(s, nd);
+        return graph_capture_refuse(s);
+    }
+    nd->u.copy = *p;
+    return cudaSuccess;
 }
 
 cudaError_t graph_capture_memset(cudaStream_t s, const struct cudaMemsetParams *p)
@@ -900,7 +1159,8 @@ void graph_forget(const void *h, int kind)
     capture *c = cs->cap;
     if (c->origin == (cudaStream_t)(uintptr_t)h) {
         /* the stream that began the capture is gone: so is the capture */
-        graph_free(c->g);
+        if (!c->to_graph)
+            graph_free(c->g);
         capture_end(c);
         return;
     }
@@ -945,7 +1205,36 @@ static int reaches(const graph *g, const uint32_t *roots, uint32_t nroots, const
     return ok;
 }
 
-static cudaError_t begin_capture(cudaStream_t s, int mode)
+/* Whether edge data for n edges (NULL: all default) holds only default
+ * edges, the only kind lockstep runs; says why not. */
+static cudaError_t check_edges(const void *edgeData, size_t n, const char *who)
+{
+    static const unsigned char zero[sizeof(cudaGraphEdgeData)];
+    for (size_t i = 0; edgeData && i < n; i++) {
+        const cudaGraphEdgeData *d = (const cudaGraphEdgeData *)edgeData + i;
+        if (!memcmp(d, zero, sizeof zero))
+            continue;
+        if (d->type == cudaGraphDependencyTypeProgrammatic) {
+            cudart_say("%s: programmatic dependencies (edge data of type "
+                       "cudaGraphDependencyTypeProgrammatic) are not supported by lockstep: "
+                       "use default edges",
+                       who);
+            return cudaErrorNotSupported;
+        }
+        cudart_say("%s: edge data %zu is not a default edge (ports %u and %u, type %u): lockstep "
+                   "runs default edges only",
+                   who, i, d->from_port, d->to_port, d->type);
+        return d->type > cudaGraphDependencyTypeProgrammatic ? cudaErrorInvalidValue
+                                                             : cudaErrorNotSupported;
+    }
+    return cudaSuccess;
+}
+
+/* Begin a capture on s, into a new graph or, for
+ * cudaStreamBeginCaptureToGraph, into the program's graph `into` after its
+ * nodes deps. */
+static cudaError_t begin_capture(cudaStream_t s, int mode, graph *into, const cudaGraphNode_t *deps,
+                                 size_t ndeps)
 {
     if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed)
         return cudaErrorInvalidValue;
@@ -956,61 +1245,81 @@ static cudaError_t begin_capture(cudaStream_t s, int mode)
     }
     if (cap_of(s))
         return cudaErrorIllegalState;
+    if (ndeps && !deps)
+        return cudaErrorInvalidValue;
+    uint32_t *tail = malloc((ndeps ? ndeps : 1) * sizeof *tail);
+    if (!tail)
+        return cudaErrorMemoryAllocation;
+    for (size_t i = 0; i < ndeps; i++) {
+        node *d = node_of(deps[i]);
+        if (!d || d->g != into) {
+            free(tail);
+            return cudaErrorInvalidValue;
+        }
+        tail[i] = d->index;
+    }
+    cudaError_t e = cudaErrorMemoryAllocation;
+    capture *c = NULL;
     if (ncaptures == capcaptures) {
         uint32_t n = capcaptures ? 2 * capcaptures : 4;
         capture **v = realloc(captures, n * sizeof *v);
         if (!v)
-            return cudaErrorMemoryAllocation;
+            goto fail;
         captures = v;
         capcaptures = n;
     }
-    capture *c = calloc(1, sizeof *c);
-    if (!c || !(c->g = graph_new(1))) {
-        free(c);
-        return cudaErrorMemoryAllocation;
-    }
+    if (!(c = calloc(1, sizeof *c)) || !(c->g = into ? into : graph_new(1)))
+        goto fail;
+    c->to_graph = into != NULL;
     c->id = next_capture_id++;
     c->origin = s;
     c->mode = mode;
     captures[ncaptures++] = c;
-    if (!join(c, s, NULL, 0)) {
-        graph_free(c->g);
+    if (!join(c, s, tail, (uint32_t)ndeps)) {
+        if (!c->to_graph)
+            graph_free(c->g);
         capture_end(c);
-        return cudaErrorMemoryAllocation;
+        c = NULL;
+        goto fail;
     }
+    free(tail);
     return cudaSuccess;
+fail:
+    free(c);
+    free(tail);
+    return e;
 }
 
+/* End the capture s began (its graph in *pGraph, which only a capture into
+ * the program's own graph may leave NULL). */
 static cudaError_t end_capture(cudaStream_t s, cudaGraph_t *pGraph)
 {
-    if (!pGraph)
-        return cudaErrorInvalidValue;
     cap_stream *cs = cap_of(s);
     if (!cs)
-        return cudaErrorIllegalState;
+        return pGraph ? cudaErrorIllegalState : cudaErrorInvalidValue;
     capture *c = cs->cap;
+    if (!pGraph && !c->to_graph)
+        return cudaErrorInvalidValue;
     if (c->origin != s)
         return cudaErrorStreamCaptureUnmatched;
+    cudaError_t e = cudaSuccess;
     if (c->invalid) {
-        graph_free(c->g);
-        capture_end(c);
-        *pGraph = NULL;
-        return cudaErrorStreamCaptureInvalidated;
-    }
-    /* every stream forked into the capture must have joined back: its last
-     * work must be something the origin's last work depends on */
-    for (uint32_t i = 0; i < c->nstreams; i++) {
-        const cap_stream *o = c->streams[i];
-        if (o != cs && !reaches(c->g, cs->tail, cs->ntail, o->tail, o->ntail)) {
-            graph_free(c->g);
-            capture_end(c);
-            *pGraph = NULL;
-            return cudaErrorStreamCaptureUnjoined;
+        e = cudaErrorStreamCaptureInvalidated;
+    } else {
+        /* every stream forked into the capture must have joined back: its
+         * last work must be something the origin's last work depends on */
+        for (uint32_t i = 0; i < c->nstreams && !e; i++) {
+            const cap_stream *o = c->streams[i];
+            if (o != cs && !reaches(c->g, cs->tail, cs->ntail, o->tail, o->ntail))
+                e = cudaErrorStreamCaptureUnjoined;
         }
     }
-    *pGraph = c->g->handle;
+    if (e && !c->to_graph)
+        graph_free(c->g); /* a capture into the program's graph leaves what it added */
+    if (pGraph)
+        *pGraph = e ? NULL : c->g->handle;
     capture_end(c);
-    return cudaSuccess;
+    return e;
 }
 
 /* ---- the API: capture ------------------------------------------------------------------- */
@@ -1027,7 +1336,92 @@ CUDART_API cudaError_t cudaStreamBeginCapture(cudaStream_t stream, int mode)
     API_ENTER();
     if (!cudart_stream_valid(stream))
         return cudart_leave(cudaErrorInvalidResourceHandle);
-    return cudart_leave(begin_capture(stream, mode));
+    return cudart_leave(begin_capture(stream, mode, NULL, NULL, 0));
+}
+
+CUDART_API cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph_h,
+                                                     const cudaGraphNode_t *dependencies,
+                                                     const void *dependencyData,
+                                                     size_t numDependencies, int mode)
+{
+    API_ENTER();
+    if (!cudart_stream_valid(stream))
+        return cudart_leave(cudaErrorInvalidResourceHandle);
+    graph *g = graph_of(graph_h);
+    if (!g)
+        return cudart_leave(cudaErrorInvalidValue);
+    cudaError_t e = check_edges(dependencyData, numDependencies, "cudaStreamBeginCaptureToGraph");
+    if (e)
+        return cudart_leave(e);
+    return cudart_leave(begin_capture(stream, mode, g, dependencies, numDependencies));
+}
+
+CUDART_API cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph_h,
+                                                          const cudaGraphNode_t *dependencies,
+                                                          const void *dependencyData,
+                                                          size_t numDependencies, int mode)
+{
+    return cudaStreamBeginCaptureToGraph(stream, graph_h, dependencies, dependencyData,
+                                         numDependencies, mode);
+}
+
+/* Replace (cudaStreamSetCaptureDependencies) or add to
+ * (cudaStreamAddCaptureDependencies) the nodes a capturing stream's next
+ * operation will depend on: nodes of the capture's graph, such as one the
+ * program added itself (a conditional node, say). */
+CUDART_API cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+                                                           cudaGraphNode_t *dependencies,
+                                                           const void *dependencyData,
+                                                           size_t numDependencies,
+                                                           unsigned int flags)
+{
+    API_ENTER();
+    if (!cudart_stream_valid(stream))
+        return cudart_leave(cudaErrorInvalidResourceHandle);
+    cap_stream *cs = cap_of(stream);
+    if (!cs)
+        return cudart_leave(cudaErrorIllegalState);
+    if (cs->cap->invalid)
+        return cudart_leave(cudaErrorStreamCaptureInvalidated);
+    if ((flags != cudaStreamAddCaptureDependencies && flags != cudaStreamSetCaptureDependencies) ||
+        (numDependencies && !dependencies))
+        return cudart_leave(cudaErrorInvalidValue);
+    cudaError_t e =
+        check_edges(dependencyData, numDependencies, "cudaStreamUpdateCaptureDependencies");
+    if (e)
+        return cudart_leave(e);
+    size_t keep = flags == cudaStreamAddCaptureDependencies ? cs->ntail : 0;
+    uint32_t *t = malloc((keep + numDependencies + 1) * sizeof *t);
+    if (!t)
+        return cudart_leave(cudaErrorMemoryAllocation);
+    if (keep)
+        memcpy(t, cs->tail, keep * sizeof *t);
+    size_t n = keep;
+    for (size_t i = 0; i < numDependencies; i++) {
+        node *d = node_of(dependencies[i]);
+        if (!d || d->g != cs->cap->g) {
+            free(t);
+            return cudart_leave(cudaErrorInvalidValue);
+        }
+        size_t j = 0;
+        while (j < n && t[j] != d->index)
+            j++;
+        if (j == n)
+            t[n++] = d->index;
+    }
+    int bad = set_tail(cs, t, (uint32_t)n);
+    free(t);
+    return cudart_leave(bad ? cudaErrorMemoryAllocation : cudaSuccess);
+}
+
+CUDART_API cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream,
+                                                                cudaGraphNode_t *dependencies,
+                                                                const void *dependencyData,
+                                                                size_t numDependencies,
+                                                                unsigned int flags)
+{
+    return cudaStreamUpdateCaptureDependencies(stream, dependencies, dependencyData,
+                                               numDependencies, flags);
 }
 
 CUDART_API cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, int mode)
@@ -1145,17 +1539,47 @@ CUDART_API cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
     return cudart_leave(cudaSuccess);
 }
 
+/* Whether a capture in progress records into g or into a graph inside it. */
+static int capturing_into(const graph *g)
+{
+    for (uint32_t i = 0; i < ncaptures; i++)
+        for (const graph *x = captures[i]->g; x; x = graph_above(x))
+            if (x == g)
+                return 1;
+    return 0;
+}
+
 CUDART_API cudaError_t cudaGraphDestroy(cudaGraph_t h)
 {
     API_ENTER();
     graph *g = graph_of(h);
-    if (!g || g->owned) /* a child graph node's graph is the node's to free */
+    if (!g || g->owned) /* a child graph or a body is its node's to free */
         return cudart_leave(cudaErrorInvalidValue);
-    for (uint32_t i = 0; i < ncaptures; i++)
-        if (captures[i]->g == g)
-            return cudart_leave(cudaErrorIllegalState); /* still being captured into */
+    if (capturing_into(g))
+        return cudart_leave(cudaErrorIllegalState); /* still being captured into */
     graph_free(g);
     return cudart_leave(cudaSuccess);
+}
+
+/* What cannot be cloned (cudaGraphClone, a child graph node), and why. */
+static cudaError_t check_clonable(const graph *g, const char *who)
+{
+    if (has_mem_nodes(g)) {
+        cudart_say("%s: a graph holding memory nodes cannot be cloned (CUDA's rule: its "
+                   "allocations' addresses are its own)%s",
+                   who,
+                   strcmp(who, "cudaGraphClone") ? "; move it into the child graph node "
+                                                   "(cudaGraphAddNode with "
+                                                   "cudaGraphChildGraphOwnershipMove)"
+                                                 : "");
+        return cudaErrorNotSupported;
+    }
+    if (has_cond_nodes(g)) {
+        cudart_say("%s: a graph holding conditional nodes cannot be cloned%s", who,
+                   strcmp(who, "cudaGraphClone") ? " or become a child graph" : "");
+        return cudaErrorNotSupported;
+    }
+    return cudaSuccess;
 }
 
 CUDART_API cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
@@ -1166,11 +1590,9 @@ CUDART_API cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t orig
     graph *g = graph_of(originalGraph);
     if (!g)
         return cudart_leave(cudaErrorInvalidValue);
-    if (has_mem_nodes(g)) {
-        cudart_say("cudaGraphClone: a graph holding memory nodes cannot be cloned (CUDA's rule: "
-                   "its allocations' addresses are its own)");
-        return cudart_leave(cudaErrorNotSupported);
-    }
+    cudaError_t e = check_clonable(g, "cudaGraphClone");
+    if (e)
+        return cudart_leave(e);
     graph *c = graph_copy(g, 1);
     if (!c)
         return cudart_leave(cudaErrorMemoryAllocation);
@@ -1178,16 +1600,27 @@ CUDART_API cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t orig
     return cudart_leave(cudaSuccess);
 }
 
-/* The common start of every cudaGraphAdd*Node: a new node of that type. */
-static cudaError_t add_node(cudaGraphNode_t *pNode, cudaGraph_t h, const cudaGraphNode_t *deps,
-                            size_t ndeps, int type, node **out)
+CUDART_API cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out,
+                                                        cudaGraph_t graph_h,
+                                                        unsigned int defaultLaunchValue,
+                                                        unsigned int flags)
 {
-    if (!pNode)
-        return cudaErrorInvalidValue;
-    graph *g = graph_of(h);
+    if (!pHandle_out || (flags & ~(unsigned)cudaGraphCondAssignDefault))
+        return cudart_error(cudaErrorInvalidValue);
+    API_ENTER();
+    graph *g = graph_of(graph_h);
     if (!g)
-        return cudaErrorInvalidValue;
-    return node_new(g, type, deps, ndeps, out);
+        return cudart_leave(cudaErrorInvalidValue);
+    gcond *c;
+    cudaError_t e = gcond_new(g->id, defaultLaunchValue, flags, &c);
+    if (e)
+        return cudart_leave(e);
+    int bad = keep_cond(g, c);
+    gcond_unref(c); /* the graph's reference, or none */
+    if (bad)
+        return cudart_leave(cudaErrorMemoryAllocation);
+    *pHandle_out = gcond_handle(c);
+    return cudart_leave(cudaSuccess);
 }
 
 /* Drop the node just added (its parameters were refused). */
@@ -1198,24 +1631,320 @@ static void add_undo(node *nd)
     node_free(nd);
 }
 
+/* ---- each type's parameters (lock held) ------------------------------------------------
+ * Each sets new node nd of g (its type still empty) from the parameters of
+ * cudaGraphAddNode; the typed cudaGraphAdd*Node functions come here too. */
+
+/* A child graph node's graph: a copy of `child`, or `child` itself moved
+ * into the node. */
+static cudaError_t set_child(graph *g, node *nd, graph *child, int ownership, const char *who)
+{
+    if (!child || graph_within(g, child->id))
+        return cudaErrorInvalidValue; /* none, or the graph itself or one it lies in */
+    cudaError_t e = cudaSuccess;
+    if (ownership == cudaGraphChildGraphOwnershipClone) {
+        if ((e = check_clonable(child, who)) || (in_body(g) && (e = check_body(child, who))))
+            return e;
+        if (!(child = graph_copy(child, 0)))
+            return cudaErrorMemoryAllocation;
+    } else if (ownership == cudaGraphChildGraphOwnershipMove) {
+        if (child->owned) {
+            cudart_say("%s: the graph to move belongs to a node already", who);
+            return cudaErrorInvalidValue;
+        }
+        if (capturing_into(child)) {
+            cudart_say("%s: the graph to move is being captured into", who);
+            return cudaErrorInvalidValue;
+        }
+        if (has_cond_nodes(child)) {
+            cudart_say("%s: a graph holding conditional nodes cannot become a child graph", who);
+            return cudaErrorNotSupported;
+        }
+        if (in_body(g) && (e = check_body(child, who)))
+            return e;
+        if (has_mem_nodes(child) && (g->owned || child->nexecs)) {
+            cudart_say("%s: %s", who,
+                       g->owned ? "a child graph node's graph cannot get memory nodes, not even "
+                                  "in a graph moved into it"
+                                : "a graph holding memory nodes that has an executable graph "
+                                  "cannot be moved: destroy the executable graph first");
+            return cudaErrorInvalidValue;
+        }
+        child->moved = 1;
+    } else {
+        return cudaErrorInvalidValue;
+    }
+    child->owned = 1;
+    child->parent = nd;
+    nd->u.child = child;
+    return cudaSuccess;
+}
+
+/* The parameters of an allocation node lockstep can make: device memory of
+ * device 0, read-write for it, with no IPC handles. */
+static cudaError_t check_alloc_params(const struct cudaMemAllocNodeParams *p, const char *who)
+{
+    const struct cudaMemPoolProps *pp = &p->poolProps;
+    if (p->bytesize == 0 || pp->allocType != cudaMemAllocationTypePinned ||
+        pp->handleTypes != cudaMemHandleTypeNone || p->accessDescCount > 1 ||
+        (p->accessDescCount && !p->accessDescs))
+        return cudaErrorInvalidValue; /* one device: at most one access descriptor */
+    if (pp->location.type != cudaMemLocationTypeDevice) {
+        /* host, a host NUMA node, or the current thread's (CUDA 13: 2, 3, 4) */
+        if (pp->location.type >= cudaMemLocationTypeHost && pp->location.type <= 4) {
+            cudart_say("%s: graph allocations in host memory are not supported by lockstep: "
+                       "allocate device memory",
+                       who);
+            return cudaErrorNotSupported;
+        }
+        return cudaErrorInvalidValue;
+    }
+    if (pp->location.id != 0)
+        return cudaErrorInvalidDevice;
+    for (size_t i = 0; i < p->accessDescCount; i++) {
+        const struct cudaMemAccessDesc *a = &p->accessDescs[i];
+        if (a->location.type == cudaMemLocationTypeDevice && a->location.id != 0)
+            return cudaErrorInvalidDevice;
+        if (a->location.type != cudaMemLocationTypeDevice ||
+            a->flags != cudaMemAccessFlagsProtReadWrite)
+            return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
+}
+
+/* An allocation node: its addresses now, its address in p->dptr. */
+static cudaError_t set_alloc(graph *g, node *nd, struct cudaMemAllocNodeParams *p, const char *who)
+{
+    cudaError_t e = check_alloc_params(p, who);
+    if (e)
+        return e;
+    size_t n = p->accessDescCount;
+    struct cudaMemAccessDesc *access = n ? malloc(n * sizeof *access) : NULL;
+    if (n && !access)
+        return cudaErrorMemoryAllocation;
+    if (n)
+        memcpy(access, p->accessDescs, n * sizeof *access);
+    if ((e = place_alloc(g, nd, p->bytesize))) {
+        free(access);
+        return e;
+    }
+    nd->u.alloc.props = p->poolProps;
+    nd->u.alloc.access = access;
+    nd->u.alloc.naccess = n;
+    p->dptr = (void *)(uintptr_t)nd->u.alloc.blk->addr;
+    return cudaSuccess;
+}
+
+/* The largest SWITCH node lockstep makes (each body is a graph). */
+#define SWITCH_MAX 65536u
+
+/* A conditional node of g testing p->handle: its empty bodies, made now
+ * (their handles in p->phGraph_out, an array the node owns). */
+static cudaError_t set_cond(graph *g, node *nd, struct cudaConditionalNodeParams *p,
+                            const char *who)
+{
+    gcond *c = gcond_find(p->handle);
+    if (!c) {
+        cudart_say("%s: 0x%llx is not a conditional handle (cudaGraphConditionalHandleCreate "
+                   "makes them)",
+                   who, (unsigned long long)p->handle);
+        return cudaErrorInvalidValue;
+    }
+    if (!graph_within(g, c->graph)) {
+        cudart_say("%s: the conditional handle 0x%llx was made for another graph: a conditional "
+                   "node goes in the graph its handle was made for, or in a graph inside it",
+                   who, (unsigned long long)p->handle);
+        return cudaErrorInvalidValue;
+    }
+    if (c->used) {
+        cudart_say("%s: the conditional handle 0x%llx belongs to another conditional node "
+                   "already (a handle serves one node)",
+                   who, (unsigned long long)p->handle);
+        return cudaErrorInvalidValue;
+    }
+    uint32_t n = p->size;
+    int ok = p->type == cudaGraphCondTypeIf       ? n == 1 || n == 2
+             : p->type == cudaGraphCondTypeWhile  ? n == 1
+             : p->type == cudaGraphCondTypeSwitch ? n >= 1
+                                                  : 0;
+    if (!ok) {
+        cudart_say("%s: a conditional node of type %d with %u bodies (IF takes 1 or 2, WHILE 1, "
+                   "SWITCH 1 or more)",
+                   who, p->type, n);
+        return cudaErrorInvalidValue;
+    }
+    if (n > SWITCH_MAX) {
+        cudart_say("%s: a SWITCH node of %u bodies: lockstep makes at most %u", who, n,
+                   SWITCH_MAX);
+        return cudaErrorNotSupported;
+    }
+    graph **body = calloc(n, sizeof *body);
+    cudaGraph_t *out = calloc(n, sizeof *out);
+    uint32_t k = 0;
+    if (body && out)
+        for (; k < n && (body[k] = graph_new(1)); k++) {
+            body[k]->owned = body[k]->body = 1;
+            body[k]->parent = nd;
+            out[k] = body[k]->handle;
+        }
+    if (k < n) {
+        while (k-- > 0)
+            graph_free(body[k]);
+        free(body);
+        free(out);
+        return cudaErrorMemoryAllocation;
+    }
+    nd->u.cond.cond = c;
+    nd->u.cond.ctype = p->type;
+    nd->u.cond.size = n;
+    nd->u.cond.body = body;
+    nd->u.cond.out = out;
+    gcond_ref(c);
+    c->used = 1;
+    p->phGraph_out = out;
+    return cudaSuccess;
+}
+
+/* Whether an event node may name e. */
+static cudaError_t check_event(cudaEvent_t e)
+{
+    return cudart_handle_live(e, H_EVENT) ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
+
+/* The common body of every way to add a node: a node of g after deps with
+ * the parameters p (its type p->type), whose out fields (an allocation's
+ * address, a conditional node's bodies) are filled in; lock held. */
+static cudaError_t add_params(graph *g, const cudaGraphNode_t *deps, size_t ndeps,
+                              struct cudaGraphNodeParams *p, const char *who, node **out)
+{
+    if (!g)
+        return cudaErrorInvalidValue;
+    int type = p->type;
+    cudaError_t e = node_allowed(g, type, who);
+    node *nd;
+    if (e || (e = node_new(g, cudaGraphNodeTypeEmpty, deps, ndeps, &nd)))
+        return e;
+    switch (type) {
+    case cudaGraphNodeTypeKernel: {
+        const struct cudaKernelNodeParamsV2 *k = &p->kernel;
+        struct cudaKernelNodeParams kp = {k->func, k->gridDim, k->blockDim, k->sharedMemBytes,
+                                          k->kernelParams, k->extra};
+        e = set_kernel(nd, &kp);
+        break;
+    }
+    case cudaGraphNodeTypeMemcpy:
+        if (p->memcpy.flags || p->memcpy.reserved[0] || p->memcpy.reserved[1] ||
+            p->memcpy.reserved[2]) {
+            e = cudaErrorInvalidValue;
+        } else if (in_body(g) &&
+                   (p->memcpy.copyParams.srcArray || p->memcpy.copyParams.dstArray)) {
+            cudart_say("%s: a copy in a conditional node's body cannot read or write a CUDA "
+                       "array",
+                       who);
+            e = cudaErrorNotSupported;
+        } else {
+            nd->u.copy = p->memcpy.copyParams;
+        }
+        break;
+    case cudaGraphNodeTypeMemset: {
+        const struct cudaMemsetParamsV2 *m = &p->memset;
+        struct cudaMemsetParams sp = {m->dst, m->pitch, m->value, m->elementSize, m->width,
+                                      m->height};
+        if (!(e = check_memset(&sp)))
+            nd->u.set = sp;
+        break;
+    }
+    case cudaGraphNodeTypeHost:
+        if (!p->host.fn)
+            e = cudaErrorInvalidValue;
+        else
+            nd->u.host = (struct cudaHostNodeParams){p->host.fn, p->host.userData};
+        break;
+    case cudaGraphNodeTypeGraph:
+        e = set_child(g, nd, graph_of(p->graph.graph), p->graph.ownership, who);
+        break;
+    case cudaGraphNodeTypeEmpty: break;
+    case cudaGraphNodeTypeWaitEvent:
+    case cudaGraphNodeTypeEventRecord: {
+        cudaEvent_t ev = type == cudaGraphNodeTypeWaitEvent ? p->eventWait.event
+                                                            : p->eventRecord.event;
+        if (!(e = check_event(ev)))
+            nd->u.event = ev;
+        break;
+    }
+    case cudaGraphNodeTypeExtSemaphoreSignal:
+    case cudaGraphNodeTypeExtSemaphoreWait:
+        cudart_say("%s: external semaphore nodes are not supported by lockstep (it has no "
+                   "external semaphores)",
+                   who);
+        e = cudaErrorNotSupported;
+        break;
+    case cudaGraphNodeTypeMemAlloc:
+        e = set_alloc(g, nd, (struct cudaMemAllocNodeParams *)&p->alloc, who);
+        break;
+    case cudaGraphNodeTypeMemFree: e = set_free(g, nd, p->free.dptr, who); break;
+    case cudaGraphNodeTypeConditional: e = set_cond(g, nd, &p->conditional, who); break;
+    default:
+        cudart_say("%s: %d is not a node type", who, type);
+        e = cudaErrorInvalidValue;
+        break;
+    }
+    if (e) {
+        add_undo(nd);
+        return e;
+    }
+    nd->type = type;
+    *out = nd;
+    return cudaSuccess;
+}
+
+/* A typed cudaGraphAdd*Node: the same as cudaGraphAddNode with p. */
+static cudaError_t add_typed(cudaGraphNode_t *pNode, cudaGraph_t h, const cudaGraphNode_t *deps,
+                             size_t ndeps, struct cudaGraphNodeParams *p, const char *who)
+{
+    if (!pNode)
+        return cudart_error(cudaErrorInvalidValue);
+    API_ENTER();
+    node *nd;
+    cudaError_t e = add_params(graph_of(h), deps, ndeps, p, who, &nd);
+    if (!e)
+        *pNode = nd->handle;
+    return cudart_leave(e);
+}
+
+CUDART_API cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
+                                        const cudaGraphNode_t *pDependencies,
+                                        const void *dependencyData, size_t numDependencies,
+                                        struct cudaGraphNodeParams *nodeParams)
+{
+    if (!nodeParams)
+        return cudart_error(cudaErrorInvalidValue);
+    if (nodeParams->reserved0[0] || nodeParams->reserved0[1] || nodeParams->reserved0[2] ||
+        nodeParams->reserved2) {
+        cudart_say("cudaGraphAddNode: the reserved fields of cudaGraphNodeParams must be zero");
+        return cudart_error(cudaErrorInvalidValue);
+    }
+    cudaError_t e = check_edges(dependencyData, numDependencies, "cudaGraphAddNode");
+    if (e)
+        return cudart_error(e);
+    return add_typed(pGraphNode, graph_h, pDependencies, numDependencies, nodeParams,
+                     "cudaGraphAddNode");
+}
+
 CUDART_API cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
                                               const cudaGraphNode_t *pDependencies,
                                               size_t numDependencies,
                                               const struct cudaKernelNodeParams *pNodeParams)
 {
-    API_ENTER();
-    node *nd;
-    cudaError_t e = add_node(pGraphNode, graph_h, pDependencies, numDependencies,
-                             cudaGraphNodeTypeEmpty, &nd);
-    if (e)
-        return cudart_leave(e);
-    if ((e = set_kernel(nd, pNodeParams))) {
-        add_undo(nd);
-        return cudart_leave(e);
-    }
-    nd->type = cudaGraphNodeTypeKernel;
-    *pGraphNode = nd->handle;
-    return cudart_leave(cudaSuccess);
+    if (!pNodeParams)
+        return cudart_error(cudaErrorInvalidValue);
+    struct cudaGraphNodeParams p = {.type = cudaGraphNodeTypeKernel};
+    p.kernel = (struct cudaKernelNodeParamsV2){pNodeParams->func,           pNodeParams->gridDim,
+                                               pNodeParams->blockDim,
+                                               pNodeParams->sharedMemBytes,
+                                               pNodeParams->kernelParams, pNodeParams->extra};
+    return add_typed(pGraphNode, graph_h, pDependencies, numDependencies, &p,
+                     "cudaGraphAddKernelNode");
 }
 
 CUDART_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
@@ -1225,15 +1954,10 @@ CUDART_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaG
 {
     if (!pCopyParams)
         return cudart_error(cudaErrorInvalidValue);
-    API_ENTER();
-    node *nd;
-    cudaError_t e = add_node(pGraphNode, graph_h, pDependencies, numDependencies,
-                             cudaGraphNodeTypeMemcpy, &nd);
-    if (e)
-        return cudart_leave(e);
-    nd->u.copy = *pCopyParams;
-    *pGraphNode = nd->handle;
-    return cudart_leave(cudaSuccess);
+    struct cudaGraphNodeParams p = {.type = cudaGraphNodeTypeMemcpy};
+    p.memcpy.copyParams = *pCopyParams;
+    return add_typed(pGraphNode, graph_h, pDependencies, numDependencies, &p,
+                     "cudaGraphAddMemcpyNode");
 }
 
 CUDART_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
@@ -1253,14 +1977,12 @@ CUDART_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaG
     cudaError_t e = check_memset(pMemsetParams);
     if (e)
         return cudart_error(e);
-    API_ENTER();
-    node *nd;
-    e = add_node(pGraphNode, graph_h, pDependencies, numDependencies, cudaGraphNodeTypeMemset, &nd);
-    if (e)
-        return cudart_leave(e);
-    nd->u.set = *pMemsetParams;
-    *pGraphNode = nd->handle;
-    return cudart_leave(cudaSuccess);
+    const struct cudaMemsetParams *m = pMemsetParams;
+    struct cudaGraphNodeParams p = {.type = cudaGraphNodeTypeMemset};
+    p.memset = (struct cudaMemsetParamsV2){m->dst,         m->pitch, m->value,
+                                           m->elementSize, m->width, m->height};
+    return add_typed(pGraphNode, graph_h, pDependencies, numDependencies, &p,
+                     "cudaGraphAddMemsetNode");
 }
 
 CUDART_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
@@ -1270,73 +1992,29 @@ CUDART_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGra
 {
     if (!pNodeParams || !pNodeParams->fn)
         return cudart_error(cudaErrorInvalidValue);
-    API_ENTER();
-    node *nd;
-    cudaError_t e = add_node(pGraphNode, graph_h, pDependencies, numDependencies,
-                             cudaGraphNodeTypeHost, &nd);
-    if (e)
-        return cudart_leave(e);
-    nd->u.host = *pNodeParams;
-    *pGraphNode = nd->handle;
-    return cudart_leave(cudaSuccess);
+    struct cudaGraphNodeParams p = {.type = cudaGraphNodeTypeHost};
+    p.host = (struct cudaHostNodeParamsV2){pNodeParams->fn, pNodeParams->userData};
+    return add_typed(pGraphNode, graph_h, pDependencies, numDependencies, &p,
+                     "cudaGraphAddHostNode");
 }
 
 CUDART_API cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
                                                   const cudaGraphNode_t *pDependencies,
                                                   size_t numDependencies, cudaGraph_t childGraph)
 {
-    API_ENTER();
-    graph *child = graph_of(childGraph);
-    if (!child || childGraph == graph_h)
-        return cudart_leave(cudaErrorInvalidValue);
-    if (has_mem_nodes(child)) {
-        cudart_say("cudaGraphAddChildGraphNode: a graph holding memory nodes cannot be cloned "
-                   "into a child graph node (CUDA's rule); CUDA moves it with cudaGraphAddNode "
-                   "and cudaGraphChildGraphOwnershipMove, which lockstep does not support");
-        return cudart_leave(cudaErrorNotSupported);
-    }
-    node *nd;
-    cudaError_t e = add_node(pGraphNode, graph_h, pDependencies, numDependencies,
-                             cudaGraphNodeTypeEmpty, &nd);
-    if (e)
-        return cudart_leave(e);
-    if (!(nd->u.child = graph_copy(child, 0))) {
-        add_undo(nd);
-        return cudart_leave(cudaErrorMemoryAllocation);
-    }
-    nd->u.child->owned = 1;
-    nd->type = cudaGraphNodeTypeGraph;
-    *pGraphNode = nd->handle;
-    return cudart_leave(cudaSuccess);
+    struct cudaGraphNodeParams p = {.type = cudaGraphNodeTypeGraph};
+    p.graph = (struct cudaChildGraphNodeParams){childGraph, cudaGraphChildGraphOwnershipClone};
+    return add_typed(pGraphNode, graph_h, pDependencies, numDependencies, &p,
+                     "cudaGraphAddChildGraphNode");
 }
 
 CUDART_API cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
                                              const cudaGraphNode_t *pDependencies,
                                              size_t numDependencies)
 {
-    API_ENTER();
-    node *nd;
-    cudaError_t e = add_node(pGraphNode, graph_h, pDependencies, numDependencies,
-                             cudaGraphNodeTypeEmpty, &nd);
-    if (!e)
-        *pGraphNode = nd->handle;
-    return cudart_leave(e);
-}
-
-static cudaError_t add_event_node(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
-                                  const cudaGraphNode_t *deps, size_t ndeps, cudaEvent_t event,
-                                  int type)
-{
-    API_ENTER();
-    if (!cudart_handle_live(event, H_EVENT))
-        return cudart_leave(cudaErrorInvalidResourceHandle);
-    node *nd;
-    cudaError_t e = add_node(pGraphNode, graph_h, deps, ndeps, type, &nd);
-    if (!e) {
-        nd->u.event = event;
-        *pGraphNode = nd->handle;
-    }
-    return cudart_leave(e);
+    struct cudaGraphNodeParams p = {.type = cudaGraphNodeTypeEmpty};
+    return add_typed(pGraphNode, graph_h, pDependencies, numDependencies, &p,
+                     "cudaGraphAddEmptyNode");
 }
 
 CUDART_API cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode,
@@ -1344,56 +2022,20 @@ CUDART_API cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode,
                                                    const cudaGraphNode_t *pDependencies,
                                                    size_t numDependencies, cudaEvent_t event)
 {
-    return add_event_node(pGraphNode, graph_h, pDependencies, numDependencies, event,
-                          cudaGraphNodeTypeEventRecord);
+    struct cudaGraphNodeParams p = {.type = cudaGraphNodeTypeEventRecord};
+    p.eventRecord.event = event;
+    return add_typed(pGraphNode, graph_h, pDependencies, numDependencies, &p,
+                     "cudaGraphAddEventRecordNode");
 }
 
 CUDART_API cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
                                                  const cudaGraphNode_t *pDependencies,
                                                  size_t numDependencies, cudaEvent_t event)
 {
-    return add_event_node(pGraphNode, graph_h, pDependencies, numDependencies, event,
-                          cudaGraphNodeTypeWaitEvent);
-}
-
-/* The parameters of an allocation node lockstep can make: device memory of
- * device 0, read-write for it, with no IPC handles. */
-static cudaError_t check_alloc_params(const struct cudaMemAllocNodeParams *p)
-{
-    const struct cudaMemPoolProps *pp = &p->poolProps;
-    if (p->bytesize == 0 || pp->allocType != cudaMemAllocationTypePinned ||
-        pp->handleTypes != cudaMemHandleTypeNone || p->accessDescCount > 1 ||
-        (p->accessDescCount && !p->accessDescs))
-        return cudaErrorInvalidValue; /* one device: at most one access descriptor */
-    if (pp->location.type != cudaMemLocationTypeDevice) {
-        /* host, a host NUMA node, or the current thread's (CUDA 13: 2, 3, 4) */
-        if (pp->location.type >= cudaMemLocationTypeHost && pp->location.type <= 4) {
-            cudart_say("cudaGraphAddMemAllocNode: graph allocations in host memory are not "
-                       "supported by lockstep: allocate device memory");
-            return cudaErrorNotSupported;
-        }
-        return cudaErrorInvalidValue;
-    }
-    if (pp->location.id != 0)
-        return cudaErrorInvalidDevice;
-    for (size_t i = 0; i < p->accessDescCount; i++) {
-        const struct cudaMemAccessDesc *a = &p->accessDescs[i];
-        if (a->location.type == cudaMemLocationTypeDevice && a->location.id != 0)
-            return cudaErrorInvalidDevice;
-        if (a->location.type != cudaMemLocationTypeDevice ||
-            a->flags != cudaMemAccessFlagsProtReadWrite)
-            return cudaErrorInvalidValue;
-    }
-    return cudaSuccess;
-}
-
-/* Memory nodes may not go into a child graph node's graph (CUDA's rule). */
-static int refuse_child(const graph *g, const char *who)
-{
-    if (!g || !g->owned)
-        return 0;
-    cudart_say("%s: a child graph node's graph cannot hold memory nodes", who);
-    return 1;
+    struct cudaGraphNodeParams p = {.type = cudaGraphNodeTypeWaitEvent};
+    p.eventWait.event = event;
+    return add_typed(pGraphNode, graph_h, pDependencies, numDependencies, &p,
+                     "cudaGraphAddEventWaitNode");
 }
 
 CUDART_API cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
@@ -1403,66 +2045,32 @@ CUDART_API cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cud
 {
     if (!nodeParams)
         return cudart_error(cudaErrorInvalidValue);
-    cudaError_t e = check_alloc_params(nodeParams);
-    if (e)
-        return cudart_error(e);
-    API_ENTER();
-    graph *g = graph_of(graph_h);
-    if (refuse_child(g, "cudaGraphAddMemAllocNode"))
-        return cudart_leave(cudaErrorInvalidValue);
-    node *nd;
-    if ((e = add_node(pGraphNode, graph_h, pDependencies, numDependencies,
-                      cudaGraphNodeTypeEmpty, &nd)))
-        return cudart_leave(e);
-    size_t n = nodeParams->accessDescCount;
-    struct cudaMemAccessDesc *access = n ? malloc(n * sizeof *access) : NULL;
-    if (n && !access) {
-        add_undo(nd);
-        return cudart_leave(cudaErrorMemoryAllocation);
-    }
-    if (n)
-        memcpy(access, nodeParams->accessDescs, n * sizeof *access);
-    if ((e = place_alloc(g, nd, nodeParams->bytesize))) {
-        free(access);
-        add_undo(nd);
-        return cudart_leave(e);
-    }
-    nd->u.alloc.props = nodeParams->poolProps;
-    nd->u.alloc.access = access;
-    nd->u.alloc.naccess = n;
-    nd->type = cudaGraphNodeTypeMemAlloc;
-    nodeParams->dptr = (void *)(uintptr_t)nd->u.alloc.blk->addr;
-    *pGraphNode = nd->handle;
-    return cudart_leave(cudaSuccess);
+    struct cudaGraphNodeParams p = {.type = cudaGraphNodeTypeMemAlloc};
+    memcpy(&p.alloc, nodeParams, sizeof p.alloc); /* the same layout */
+    cudaError_t e = add_typed(pGraphNode, graph_h, pDependencies, numDependencies, &p,
+                              "cudaGraphAddMemAllocNode");
+    if (!e)
+        nodeParams->dptr = p.alloc.dptr;
+    return e;
 }
 
 CUDART_API cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph_h,
                                                const cudaGraphNode_t *pDependencies,
                                                size_t numDependencies, void *dptr)
 {
-    API_ENTER();
-    graph *g = graph_of(graph_h);
-    if (refuse_child(g, "cudaGraphAddMemFreeNode"))
-        return cudart_leave(cudaErrorInvalidValue);
-    node *nd;
-    cudaError_t e = add_node(pGraphNode, graph_h, pDependencies, numDependencies,
-                             cudaGraphNodeTypeEmpty, &nd);
-    if (e)
-        return cudart_leave(e);
-    if ((e = set_free(g, nd, dptr, "cudaGraphAddMemFreeNode"))) {
-        add_undo(nd);
-        return cudart_leave(e);
-    }
-    nd->type = cudaGraphNodeTypeMemFree;
-    *pGraphNode = nd->handle;
-    return cudart_leave(cudaSuccess);
+    struct cudaGraphNodeParams p = {.type = cudaGraphNodeTypeMemFree};
+    p.free.dptr = dptr;
+    return add_typed(pGraphNode, graph_h, pDependencies, numDependencies, &p,
+                     "cudaGraphAddMemFreeNode");
 }
 
 CUDART_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph_h, const cudaGraphNode_t *from,
                                                 const cudaGraphNode_t *to, const void *edgeData,
                                                 size_t numDependencies)
 {
-    (void)edgeData; /* default edges: the only kind lockstep runs */
+    cudaError_t e = check_edges(edgeData, numDependencies, "cudaGraphAddDependencies");
+    if (e)
+        return cudart_error(e);
     API_ENTER();
     graph *g = graph_of(graph_h);
     if (!g || (numDependencies && (!from || !to)))
@@ -1666,6 +2274,11 @@ CUDART_API cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t h,
         return cudart_error(cudaErrorInvalidValue);
     API_ENTER();
     node *nd = typed(h, cudaGraphNodeTypeMemcpy);
+    if (nd && in_body(nd->g) && (p->srcArray || p->dstArray)) {
+        cudart_say("cudaGraphMemcpyNodeSetParams: a copy in a conditional node's body cannot "
+                   "read or write a CUDA array");
+        return cudart_leave(cudaErrorNotSupported);
+    }
     if (nd)
         nd->u.copy = *p;
     return cudart_leave(nd ? cudaSuccess : cudaErrorInvalidValue);
@@ -1766,17 +2379,26 @@ static void exec_free(graph_exec *x)
     free(x);
 }
 
-/* Whether a child graph, at any depth, has a dependency cycle. */
+/* Whether g itself has a dependency cycle. */
+static int cyclic(const graph *g)
+{
+    int cycle = 0;
+    free(topo_order(g, &cycle));
+    return cycle;
+}
+
+/* Whether a child graph or a conditional node's body, at any depth, has a
+ * dependency cycle. */
 static int children_cyclic(const graph *g)
 {
     for (uint32_t i = 0; i < g->n; i++) {
-        if (g->nodes[i]->type != cudaGraphNodeTypeGraph)
-            continue;
-        int cycle = 0;
-        uint32_t *order = topo_order(g->nodes[i]->u.child, &cycle);
-        free(order);
-        if (cycle || children_cyclic(g->nodes[i]->u.child))
+        const node *nd = g->nodes[i];
+        if (nd->type == cudaGraphNodeTypeGraph &&
+            (cyclic(nd->u.child) || children_cyclic(nd->u.child)))
             return 1;
+        for (uint32_t b = 0; nd->type == cudaGraphNodeTypeConditional && b < nd->u.cond.size; b++)
+            if (cyclic(nd->u.cond.body[b]) || children_cyclic(nd->u.cond.body[b]))
+                return 1;
     }
     return 0;
 }
@@ -1789,13 +2411,18 @@ static int reaches(const graph *g, const uint32_t *roots, uint32_t nroots, const
  * allocations depends on the node that allocates it. */
 static cudaError_t check_mem_graph(const graph *g)
 {
-    if (g->nexecs) {
+    if (g->nexecs && !g->owned) {
         cudart_say("cudaGraphInstantiate: a graph holding memory nodes can have one executable "
                    "graph at a time; destroy the other first");
         return cudaErrorInvalidValue;
     }
     for (uint32_t i = 0; i < g->n; i++) {
         const node *f = g->nodes[i];
+        if (f->type == cudaGraphNodeTypeGraph && has_mem_nodes(f->u.child)) {
+            cudaError_t e = check_mem_graph(f->u.child); /* a graph moved into its node */
+            if (e)
+                return e;
+        }
         if (f->type == cudaGraphNodeTypeMemFree && f->u.mfree.alloc != GMEM_NONE &&
             !reaches(g, f->deps, f->ndeps, &f->u.mfree.alloc, 1)) {
             cudart_say("cudaGraphInstantiate: the free node of the graph allocation at %p does "
@@ -1874,10 +2501,16 @@ CUDART_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t h)
 /* Before a launch: an allocation of an earlier launch still live is freed
  * with cudaGraphInstantiateFlagAutoFreeOnLaunch, else refused (CUDA's rule;
  * its address could not hold two allocations). */
-static cudaError_t free_earlier(graph_exec *x)
+static cudaError_t free_earlier(const graph_exec *x, const graph *g)
 {
-    for (uint32_t i = 0; i < x->g->n; i++) {
-        const node *nd = x->g->nodes[i];
+    for (uint32_t i = 0; i < g->n; i++) {
+        const node *nd = g->nodes[i];
+        if (nd->type == cudaGraphNodeTypeGraph) { /* a graph moved into its node */
+            cudaError_t e = free_earlier(x, nd->u.child);
+            if (e)
+                return e;
+            continue;
+        }
         if (nd->type != cudaGraphNodeTypeMemAlloc || !nd->u.alloc.blk->live_bytes)
             continue;
         if (!(x->flags & cudaGraphInstantiateFlagAutoFreeOnLaunch)) {
@@ -1903,25 +2536,35 @@ CUDART_API cudaError_t cudaGraphLaunch(cudaGraphExec_t h, cudaStream_t stream)
         return cudart_leave(cudaErrorInvalidResourceHandle);
     if (graph_capturing(stream)) {
         /* launching a graph into a capture records it as a child graph */
-        if (has_mem_nodes(x->g)) {
-            cudart_say("cudaGraphLaunch in a stream capture: a graph holding memory nodes "
-                       "cannot become a child graph node");
-            graph_capture_refuse(stream);
-            return cudart_leave(cudaErrorNotSupported);
+        const char *who = "cudaGraphLaunch in a stream capture";
+        const cap_stream *cs = cap_of(stream);
+        if (!cs->cap->invalid) {
+            if (has_mem_nodes(x->g) || has_cond_nodes(x->g)) {
+                cudart_say("%s: a graph holding %s nodes cannot become a child graph node", who,
+                           has_mem_nodes(x->g) ? "memory" : "conditional");
+                graph_capture_refuse(stream);
+                return cudart_leave(cudaErrorNotSupported);
+            }
+            if (in_body(cs->cap->g) && check_body(x->g, who)) {
+                graph_capture_refuse(stream);
+                return cudart_leave(cudaErrorStreamCaptureUnsupported);
+            }
         }
         node *nd;
-        cudaError_t e = capture_node(stream, cudaGraphNodeTypeEmpty, &nd);
+        cudaError_t e = capture_node(stream, cudaGraphNodeTypeGraph, &nd);
         if (e)
             return cudart_leave(e);
+        nd->type = cudaGraphNodeTypeEmpty; /* until it has its graph */
         if (!(nd->u.child = graph_copy(x->g, 0))) {
             capture_undo(stream, nd);
             return cudart_leave(cudaErrorMemoryAllocation);
         }
         nd->u.child->owned = 1;
+        nd->u.child->parent = nd;
         nd->type = cudaGraphNodeTypeGraph;
         return cudart_leave(cudaSuccess);
     }
-    cudaError_t e = free_earlier(x);
+    cudaError_t e = free_earlier(x, x->g);
     if (e)
         return cudart_leave(e);
     x->running++;
@@ -2041,8 +2684,12 @@ CUDART_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hx, cudaGraph_t hg,
         else if (a->ndeps != b->ndeps ||
                  (a->ndeps && memcmp(a->deps, b->deps, a->ndeps * sizeof *a->deps)))
             result = cudaGraphExecUpdateErrorTopologyChanged;
-        else if (a->type == cudaGraphNodeTypeGraph)
+        else if (a->type == cudaGraphNodeTypeGraph || a->type == cudaGraphNodeTypeConditional) {
+            cudart_say("cudaGraphExecUpdate: updating %s nodes is not supported by lockstep: "
+                       "instantiate the graph again",
+                       type_name(a->type));
             result = cudaGraphExecUpdateErrorNotSupported;
+        }
         else if ((a->type == cudaGraphNodeTypeMemAlloc &&
                   (a->u.alloc.blk != b->u.alloc.blk || a->u.alloc.bytes != b->u.alloc.bytes)) ||
                  (a->type == cudaGraphNodeTypeMemFree && a->u.mfree.blk != b->u.mfree.blk))
@@ -2063,4 +2710,101 @@ CUDART_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hx, cudaGraph_t hg,
         *info = (cudaGraphExecUpdateResultInfo){result, bad, NULL};
     return cudart_leave(result == cudaGraphExecUpdateSuccess ? cudaSuccess
                                                              : cudaErrorGraphExecUpdateFailure);
+}
+
+/* ---- the generic setters ---------------------------------------------------------------
+ * cudaGraphNodeSetParams and cudaGraphExecNodeSetParams take the node types
+ * whose parameters the typed Set functions change (kernel, memcpy, memset,
+ * host) and go through them; any other type is refused with a message. */
+
+/* The typed form of p for the generic setters: 0, or an error said. */
+static cudaError_t generic_params(const struct cudaGraphNodeParams *p, const char *who)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    if (p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2) {
+        cudart_say("%s: the reserved fields of cudaGraphNodeParams must be zero", who);
+        return cudaErrorInvalidValue;
+    }
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel:
+    case cudaGraphNodeTypeMemcpy:
+    case cudaGraphNodeTypeMemset:
+    case cudaGraphNodeTypeHost: return cudaSuccess;
+    default:
+        if (p->type < 0 || p->type > cudaGraphNodeTypeConditional) {
+            cudart_say("%s: %d is not a node type", who, p->type);
+            return cudaErrorInvalidValue;
+        }
+        cudart_say("%s: changing the parameters of %s nodes is not supported by lockstep (only "
+                   "kernel, memcpy, memset and host nodes)",
+                   who, type_name(p->type));
+        return cudaErrorNotSupported;
+    }
+}
+
+static struct cudaKernelNodeParams kernel_v1(const struct cudaKernelNodeParamsV2 *k)
+{
+    return (struct cudaKernelNodeParams){k->func,           k->gridDim,      k->blockDim,
+                                         k->sharedMemBytes, k->kernelParams, k->extra};
+}
+
+static struct cudaMemsetParams memset_v1(const struct cudaMemsetParamsV2 *m)
+{
+    return (struct cudaMemsetParams){m->dst, m->pitch, m->value, m->elementSize, m->width,
+                                     m->height};
+}
+
+CUDART_API cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node_h,
+                                              struct cudaGraphNodeParams *nodeParams)
+{
+    cudaError_t e = generic_params(nodeParams, "cudaGraphNodeSetParams");
+    if (e)
+        return cudart_error(e);
+    const struct cudaGraphNodeParams *p = nodeParams;
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel: {
+        struct cudaKernelNodeParams k = kernel_v1(&p->kernel);
+        return cudaGraphKernelNodeSetParams(node_h, &k);
+    }
+    case cudaGraphNodeTypeMemcpy:
+        if (p->memcpy.flags)
+            return cudart_error(cudaErrorInvalidValue);
+        return cudaGraphMemcpyNodeSetParams(node_h, &p->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset: {
+        struct cudaMemsetParams m = memset_v1(&p->memset);
+        return cudaGraphMemsetNodeSetParams(node_h, &m);
+    }
+    default: {
+        struct cudaHostNodeParams h = {p->host.fn, p->host.userData};
+        return cudaGraphHostNodeSetParams(node_h, &h);
+    }
+    }
+}
+
+CUDART_API cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t hx, cudaGraphNode_t node_h,
+                                                  struct cudaGraphNodeParams *nodeParams)
+{
+    cudaError_t e = generic_params(nodeParams, "cudaGraphExecNodeSetParams");
+    if (e)
+        return cudart_error(e);
+    const struct cudaGraphNodeParams *p = nodeParams;
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel: {
+        struct cudaKernelNodeParams k = kernel_v1(&p->kernel);
+        return cudaGraphExecKernelNodeSetParams(hx, node_h, &k);
+    }
+    case cudaGraphNodeTypeMemcpy:
+        if (p->memcpy.flags)
+            return cudart_error(cudaErrorInvalidValue);
+        return cudaGraphExecMemcpyNodeSetParams(hx, node_h, &p->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset: {
+        struct cudaMemsetParams m = memset_v1(&p->memset);
+        return cudaGraphExecMemsetNodeSetParams(hx, node_h, &m);
+    }
+    default: {
+        struct cudaHostNodeParams h = {p->host.fn, p->host.userData};
+        return cudaGraphExecHostNodeSetParams(hx, node_h, &h);
+    }
+    }
 }

@@ -172,6 +172,28 @@ int gmem_free(const void *ptr);
 /* cudaDeviceReset: every graph allocation is freed and its memory released. */
 void gmem_reset(void);
 
+/* ---- graphcond.c: conditional handles, the values conditional nodes test (lock held) ----
+ * A handle's value is a word of device memory that device code sets with
+ * cudaGraphSetConditional; the handle a program sees is the word's address,
+ * tagged (util/addrmap.h).  A handle lives while its graph or a node naming
+ * it does (its references). */
+typedef struct gcond {
+    lockstep_dptr addr;   /* the value's word */
+    uint64_t graph;       /* the id of the graph it was made for */
+    unsigned dflt, flags; /* its default value; cudaGraphCondAssignDefault or 0 */
+    uint32_t refs;
+    uint8_t used;         /* a conditional node (of a graph, not a copy) names it */
+} gcond;
+/* A new handle with one reference, its word zero: 0, or an error. */
+cudaError_t gcond_new(uint64_t graph, unsigned dflt, unsigned flags, gcond **out);
+void gcond_ref(gcond *c);
+void gcond_unref(gcond *c);
+/* The live handle a program's value names, or NULL. */
+gcond *gcond_find(cudaGraphConditionalHandle h);
+cudaGraphConditionalHandle gcond_handle(const gcond *c);
+uint32_t gcond_get(const gcond *c);
+void gcond_set(const gcond *c, uint32_t v);
+
 /* ---- mempool.c (lock held) ---- */
 /* ptr was freed (cudaFree): out of its pool's count; -1 if not a pool's. */
 int mempool_forget(const void *ptr);

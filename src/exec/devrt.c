@@ -25,6 +25,8 @@
  *   at every use; since the device runs a grid's children one after
  *   another in an order that keeps every stream's order, they order
  *   nothing beyond that.
+ * - cudaGraphSetConditional (CUDA graphs' conditional nodes) is a store to
+ *   the word its handle names (set_conditional).
  * - In timing mode the calls are built-ins and run in the serial step in
  *   the canonical order (docs/ARCHITECTURE.md), on the launch itself: one
  *   host thread at a time touches exec_cdp.
@@ -403,10 +405,38 @@ static const char *error_text(uint32_t e, int name)
     }
 }
 
+/* cudaGraphSetConditional(handle, value): a conditional handle is the
+ * tagged address of the word that holds the condition's value
+ * (util/addrmap.h; the CUDA runtime makes them and reads the word when the
+ * conditional node runs), so setting it is a 4-byte store there, made at
+ * the call.  Anything else passed as a handle stops the kernel. */
+static int set_conditional(const dr_call *d)
+{
+    uint64_t h = arg(d, 0), addr = ADDR_COND_HANDLE_ADDR(h);
+    uint32_t v = (uint32_t)arg(d, 1);
+    if (!ADDR_IS_COND_HANDLE(h) || addr < ADDR_GLOBAL_BASE) {
+        exec_fault(d->L, d->c, d->w, d->lane, d->pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, 0,
+                   "%s: 0x%llx is not a conditional handle (cudaGraphConditionalHandleCreate "
+                   "makes them)",
+                   dr_name(d), (unsigned long long)h);
+        return -1;
+    }
+    if (exec_write_generic(d->L, d->c, d->w, d->lane, addr, &v, 4)) {
+        exec_fault(d->L, d->c, d->w, d->lane, d->pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, addr,
+                   "%s: the conditional handle 0x%llx is no longer valid (the graph it was "
+                   "made for has been destroyed)",
+                   dr_name(d), (unsigned long long)h);
+        return -1;
+    }
+    return 0;
+}
+
 int exec_devrt_call(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, int lane)
 {
     const ir_call *cs = &L->mod->calls[in->aux];
     dr_call d = {L, c, w, cs, lane, exec_insn_pc(L, in), (int)cs->callee};
+    if (d.bi == BI_DR_GRAPH_SET_CONDITIONAL)
+        return set_conditional(&d); /* needs none of the device runtime's state */
     exec_cdp *p = L->cdp;
     if (d.bi == BI_DR_MISSING || !p) {
         const char *name = dr_name(&d);

@@ -323,7 +323,10 @@ typedef struct ir_param {
  * 12-byte dim3), ret the result's bytes.  A device-runtime function also
  * answers to the names nvcc 12 and later call, __cudaCDP2NAME without
  * "cuda" (__cudaCDP2LaunchDeviceV2), and to NAME_ptsz (the per-thread
- * default stream).  BI_DR_MISSING is any other device-runtime function
+ * default stream).  cudaGraphSetConditional, which a kernel of a CUDA
+ * graph calls to set a conditional node's value, is one of them too: nvcc
+ * emits it as a call of this extern function, with or without -rdc.
+ * BI_DR_MISSING is any other device-runtime function
  * (ir_devrt_name): it loads, and its call stops the kernel with a message
  * naming it.
  */
@@ -363,6 +366,7 @@ typedef struct ir_param {
     X(BI_DR_OCCUPANCY, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "8848", 4)         \
     X(BI_DR_OCCUPANCY_FLAGS, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",     \
       "88484", 4)                                                                          \
+    X(BI_DR_GRAPH_SET_CONDITIONAL, "cudaGraphSetConditional", "84", 0)                     \
     X(BI_DR_MISSING, "", "", 0)
 
 typedef enum ir_builtin {

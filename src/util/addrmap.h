@@ -34,6 +34,16 @@
 #define ADDR_WINDOWS_END   0x0000010400000000ull
 #define ADDR_GLOBAL_BASE   0x0000020000000000ull
 
+/* A CUDA graph conditional handle (cudaGraphConditionalHandle, which device
+ * code passes to cudaGraphSetConditional) is the device address of the
+ * 4-byte word holding the condition's value with this tag in bits 48-63,
+ * where no address lockstep uses has bits: so a made-up or uninitialized
+ * handle is told from a real one (cudart/graphcond.c, exec/devrt.c). */
+#define ADDR_COND_HANDLE_TAG 0xc0deull
+#define ADDR_COND_HANDLE(addr) ((ADDR_COND_HANDLE_TAG << 48) | (uint64_t)(addr))
+#define ADDR_COND_HANDLE_ADDR(h) ((uint64_t)(h) & 0x0000ffffffffffffull)
+#define ADDR_IS_COND_HANDLE(h) ((uint64_t)(h) >> 48 == ADDR_COND_HANDLE_TAG)
+
 static inline int addr_in_window(uint64_t a, uint64_t base)
 {
     return a - base < ADDR_WINDOW_SIZE;

@@ -250,6 +250,83 @@
     F(cudaMemAllocNodeParams, bytesize) \
     F(cudaMemAllocNodeParams, dptr) \
 
+#define FIELDS_cudaConditionalNodeParams(F) \
+    F(cudaConditionalNodeParams, handle) \
+    F(cudaConditionalNodeParams, type) \
+    F(cudaConditionalNodeParams, size) \
+    F(cudaConditionalNodeParams, phGraph_out) \
+
+#define FIELDS_cudaKernelNodeParamsV2(F) \
+    F(cudaKernelNodeParamsV2, func) \
+    F(cudaKernelNodeParamsV2, gridDim) \
+    F(cudaKernelNodeParamsV2, blockDim) \
+    F(cudaKernelNodeParamsV2, sharedMemBytes) \
+    F(cudaKernelNodeParamsV2, kernelParams) \
+    F(cudaKernelNodeParamsV2, extra) \
+
+#define FIELDS_cudaMemcpyNodeParams(F) \
+    F(cudaMemcpyNodeParams, flags) \
+    F(cudaMemcpyNodeParams, reserved) \
+    F(cudaMemcpyNodeParams, copyParams) \
+
+#define FIELDS_cudaMemsetParamsV2(F) \
+    F(cudaMemsetParamsV2, dst) \
+    F(cudaMemsetParamsV2, pitch) \
+    F(cudaMemsetParamsV2, value) \
+    F(cudaMemsetParamsV2, elementSize) \
+    F(cudaMemsetParamsV2, width) \
+    F(cudaMemsetParamsV2, height) \
+
+#define FIELDS_cudaHostNodeParamsV2(F) \
+    F(cudaHostNodeParamsV2, fn) \
+    F(cudaHostNodeParamsV2, userData) \
+
+#define FIELDS_cudaChildGraphNodeParams(F) \
+    F(cudaChildGraphNodeParams, graph) \
+    F(cudaChildGraphNodeParams, ownership) \
+
+#define FIELDS_cudaEventRecordNodeParams(F) \
+    F(cudaEventRecordNodeParams, event) \
+
+#define FIELDS_cudaEventWaitNodeParams(F) \
+    F(cudaEventWaitNodeParams, event) \
+
+#define FIELDS_cudaMemAllocNodeParamsV2(F) \
+    F(cudaMemAllocNodeParamsV2, poolProps) \
+    F(cudaMemAllocNodeParamsV2, accessDescs) \
+    F(cudaMemAllocNodeParamsV2, accessDescCount) \
+    F(cudaMemAllocNodeParamsV2, bytesize) \
+    F(cudaMemAllocNodeParamsV2, dptr) \
+
+#define FIELDS_cudaMemFreeNodeParams(F) \
+    F(cudaMemFreeNodeParams, dptr) \
+
+#define FIELDS_cudaGraphNodeParams(F) \
+    F(cudaGraphNodeParams, type) \
+    F(cudaGraphNodeParams, reserved0) \
+    F(cudaGraphNodeParams, reserved1) \
+    F(cudaGraphNodeParams, kernel) \
+    F(cudaGraphNodeParams, memcpy) \
+    F(cudaGraphNodeParams, memset) \
+    F(cudaGraphNodeParams, host) \
+    F(cudaGraphNodeParams, graph) \
+    F(cudaGraphNodeParams, eventWait) \
+    F(cudaGraphNodeParams, eventRecord) \
+    F(cudaGraphNodeParams, alloc) \
+    F(cudaGraphNodeParams, free) \
+    F(cudaGraphNodeParams, conditional) \
+    F(cudaGraphNodeParams, conditional.handle) \
+    F(cudaGraphNodeParams, conditional.type) \
+    F(cudaGraphNodeParams, conditional.size) \
+    F(cudaGraphNodeParams, conditional.phGraph_out) \
+    F(cudaGraphNodeParams, reserved2) \
+
+#define FIELDS_cudaGraphEdgeData_st(F) \
+    F(cudaGraphEdgeData_st, from_port) \
+    F(cudaGraphEdgeData_st, to_port) \
+    F(cudaGraphEdgeData_st, type) \
+    F(cudaGraphEdgeData_st, reserved) \
+
 #define STRUCTS_MORE(F) \
     FIELDS_cudaMemAccessDesc(F) \
     FIELDS_cudaMemAllocNodeParams(F) \
@@ -269,6 +346,18 @@
     FIELDS_cudaMemsetParams(F) \
     FIELDS_cudaHostNodeParams(F) \
     FIELDS_cudaGraphExecUpdateResultInfo_st(F) \
+    FIELDS_cudaConditionalNodeParams(F) \
+    FIELDS_cudaKernelNodeParamsV2(F) \
+    FIELDS_cudaMemcpyNodeParams(F) \
+    FIELDS_cudaMemsetParamsV2(F) \
+    FIELDS_cudaHostNodeParamsV2(F) \
+    FIELDS_cudaChildGraphNodeParams(F) \
+    FIELDS_cudaEventRecordNodeParams(F) \
+    FIELDS_cudaEventWaitNodeParams(F) \
+    FIELDS_cudaMemAllocNodeParamsV2(F) \
+    FIELDS_cudaMemFreeNodeParams(F) \
+    FIELDS_cudaGraphNodeParams(F) \
+    FIELDS_cudaGraphEdgeData_st(F) \
 
 #define SIZES(Z) \
     Z(cudaMemAccessDesc) \
@@ -289,6 +378,18 @@
     Z(cudaMemsetParams) \
     Z(cudaHostNodeParams) \
     Z(cudaGraphExecUpdateResultInfo_st) \
+    Z(cudaConditionalNodeParams) \
+    Z(cudaKernelNodeParamsV2) \
+    Z(cudaMemcpyNodeParams) \
+    Z(cudaMemsetParamsV2) \
+    Z(cudaHostNodeParamsV2) \
+    Z(cudaChildGraphNodeParams) \
+    Z(cudaEventRecordNodeParams) \
+    Z(cudaEventWaitNodeParams) \
+    Z(cudaMemAllocNodeParamsV2) \
+    Z(cudaMemFreeNodeParams) \
+    Z(cudaGraphNodeParams) \
+    Z(cudaGraphEdgeData_st) \
 
 #define ENUMS(E) \
     E(cudaSuccess) \
@@ -428,6 +529,19 @@
     E(cudaGraphNodeTypeEventRecord) \
     E(cudaGraphNodeTypeMemAlloc) \
     E(cudaGraphNodeTypeMemFree) \
+    E(cudaGraphNodeTypeExtSemaphoreSignal) \
+    E(cudaGraphNodeTypeExtSemaphoreWait) \
+    E(cudaGraphNodeTypeConditional) \
+    E(cudaGraphCondAssignDefault) \
+    E(cudaGraphCondTypeIf) \
+    E(cudaGraphCondTypeWhile) \
+    E(cudaGraphCondTypeSwitch) \
+    E(cudaGraphChildGraphOwnershipClone) \
+    E(cudaGraphChildGraphOwnershipMove) \
+    E(cudaGraphDependencyTypeDefault) \
+    E(cudaGraphDependencyTypeProgrammatic) \
+    E(cudaStreamAddCaptureDependencies) \
+    E(cudaStreamSetCaptureDependencies) \
     E(cudaGraphInstantiateFlagAutoFreeOnLaunch) \
     E(cudaGraphInstantiateFlagUpload) \
     E(cudaGraphInstantiateFlagDeviceLaunch) \
