@@ -745,7 +745,9 @@ oom:
  * read the destination before the copy completes; the reads go as a load's
  * line requests (through the L1 for .ca, around it for .cg) whose replies
  * write shared memory instead of registers.  The mop counts in its warp's
- * group (tm_warp.acp_n) until its last reply.
+ * group (tm_warp.acp_n) until its last reply.  (Under GPUDet a copy that
+ * reads the warp's own buffered stores is answered by the store buffer
+ * instead, at once: gpudet_request.)
  */
 static int acp_issue(tm_sm *sm, exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
                      exec_memres *res)
@@ -754,12 +756,6 @@ static int acp_issue(tm_sm *sm, exec_launch *L, exec_cta *c, exec_warp *w, const
     tm_warp *tw = w->timing;
     uint64_t now = sm->now;
     const ir_insn *in = rq->in;
-    if (g->det) {
-        exec_fault(L, c, w, ctz32(rq->lanes), rq->pc, LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION, 0,
-                   "cp.async under -lockstep_det gpudet is not implemented (its reads would "
-                   "miss the warp's buffered stores)");
-        return -1;
-    }
     if (in->mode == CPA_MBAR_ARRIVE) {
         /* the increment now; the arrival when the copies in flight are done */
         if (exec_acp_arrive(L, c, w, in, rq->lanes, &rq->ad, 0))

@@ -16,6 +16,8 @@
  * arrive.noComplete with a count, arrive_drop, try_wait and parity checks.
  * test_faults: a copy past its allocation and an arrive on shared memory
  * that holds no mbarrier stop the launch with the right error.
+ * test_store_then_copy: a thread copies what it just stored, in both modes
+ * and under GPUDet (the copy reads the warp's store buffer) and DAB.
  */
 #include <stdio.h>
 #include <string.h>
@@ -109,7 +111,22 @@ static const char *const acp_ptx =
     "  setp.eq.u32 %p1, %r1, 1; @%p1 bra ARR;\n"
     "  cp.async.cg.shared.global [%r2], [%rd1+4096], 16;\n"
     "  cp.async.wait_all;\n  ret;\n"
-    "ARR:\n  mbarrier.arrive.shared.b64 %rd2, [mbad];\n  ret;\n}\n";
+    "ARR:\n  mbarrier.arrive.shared.b64 %rd2, [mbad];\n  ret;\n}\n"
+    /* a copy of what the thread itself just stored (GPUDet: from its store buffer) */
+    ".visible .entry stcp(.param .u64 buf, .param .u64 out)\n{\n"
+    "  .reg .b32 %r<8>; .reg .b64 %rd<8>;\n"
+    "  .shared .align 16 .b8 ss[1024];\n"
+    "  ld.param.u64 %rd1, [buf]; ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x; mul.wide.u32 %rd3, %r1, 16; add.s64 %rd4, %rd1, %rd3;\n"
+    "  mul.lo.u32 %r2, %r1, 3; add.u32 %r2, %r2, 1000;\n"
+    "  st.global.u32 [%rd4+4], %r2;\n"
+    "  mov.u32 %r3, ss; shl.b32 %r4, %r1, 4; add.u32 %r3, %r3, %r4;\n"
+    "  cp.async.ca.shared.global [%r3], [%rd4], 16, 12;\n"
+    "  cp.async.commit_group;\n  cp.async.wait_group 0;\n"
+    "  ld.shared.v4.u32 {%r4, %r5, %r6, %r7}, [%r3];\n"
+    "  add.s64 %rd5, %rd2, %rd3;\n"
+    "  st.global.v4.u32 [%rd5], {%r4, %r5, %r6, %r7};\n"
+    "  ret;\n}\n";
 
 static lockstep_device *make_device(const char *mode)
 {
@@ -220,6 +237,55 @@ static void run_faults(const char *mode)
     }
 }
 
+/* stcp: each thread stores a word, copies the 16 bytes around it (12 read,
+ * 4 zeros) and writes them out; under GPUDet the copy finds the store in
+ * the warp's store buffer. */
+static void run_stcp(const char *mode, const char *det)
+{
+    lockstep_config *cfg;
+    lockstep_device *dev = NULL;
+    lockstep_config_create(&cfg);
+    lockstep_config_set(cfg, "-lockstep_mode", mode);
+    lockstep_config_set(cfg, "-lockstep_det", det);
+    CHECK(lockstep_device_create(cfg, &dev) == LOCKSTEP_SUCCESS);
+    lockstep_config_destroy(cfg);
+    lockstep_module *mod = load(dev);
+    lockstep_kernel *k;
+    if (!mod || lockstep_module_get_kernel(mod, "stcp", &k) != LOCKSTEP_SUCCESS) {
+        CHECK(0);
+        lockstep_device_destroy(dev);
+        return;
+    }
+    static uint32_t buf[256], out[256];
+    for (int i = 0; i < 256; i++)
+        buf[i] = (uint32_t)i * 77u + 5u;
+    lockstep_dptr db, dout;
+    lockstep_malloc(dev, sizeof buf, &db);
+    lockstep_malloc(dev, sizeof out, &dout);
+    lockstep_memcpy_htod(dev, db, buf, sizeof buf);
+    void *args[] = {&db, &dout};
+    lockstep_status st = lockstep_launch_args(dev, k, (lockstep_dim3){1, 1, 1},
+                                              (lockstep_dim3){64, 1, 1}, 0, args, NULL);
+    CHECK_MSG(st == LOCKSTEP_SUCCESS, "%s %s: %s", mode, det, lockstep_device_last_error(dev));
+    lockstep_memcpy_dtoh(dev, out, dout, sizeof out);
+    int bad = 0;
+    for (int t = 0; t < 64; t++) {
+        uint32_t want[4] = {buf[4 * t], 3u * (uint32_t)t + 1000u, buf[4 * t + 2], 0};
+        for (int j = 0; j < 4; j++)
+            bad += out[4 * t + j] != want[j];
+    }
+    CHECK_MSG(!bad, "%s %s: %d words wrong", mode, det, bad);
+    lockstep_device_destroy(dev);
+}
+
+static void test_store_then_copy(void)
+{
+    run_stcp("functional", "none");
+    run_stcp("timing", "none");
+    run_stcp("timing", "gpudet");
+    run_stcp("timing", "dab");
+}
+
 static void test_copies_functional(void) { run_copies("functional"); }
 static void test_copies_timing(void) { run_copies("timing"); }
 static void test_faults_functional(void) { run_faults("functional"); }
@@ -231,5 +297,6 @@ int main(void)
     RUN(test_copies_timing);
     RUN(test_faults_functional);
     RUN(test_faults_timing);
+    RUN(test_store_then_copy);
     return test_summary();
 }
