@@ -147,7 +147,7 @@ static uint32_t pred_of(const exec_launch *L, const exec_warp *w, const ir_opnd 
 static int mbarrier_op(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
                        uint32_t active)
 {
-    uint64_t t0[WARP_SIZE], t1[WARP_SIZE];
+    uint64_t t0[WARP_SIZE];
     uint64_t *R = w->regs + (size_t)w->reg_base * WARP_SIZE;
     if (in->mode == MBAR_PENDING_COUNT) {
         const uint64_t *S = exec_operand(L, c, w, &in->s[0], t0, active);
@@ -211,7 +211,6 @@ static int mbarrier_op(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn 
         uint32_t *P = w->preds + w->pred_base;
         P[in->d[0].idx] = (P[in->d[0].idx] & ~active) | done;
     }
-    (void)t1;
     return 0;
 }
 

@@ -14,6 +14,8 @@
  * thread reads its neighbour's copy (another warp's, for lane 31); a phase
  * of arrive / pending_count / test_wait on the state; and one thread's
  * arrive.noComplete with a count, arrive_drop, try_wait and parity checks.
+ * The copies count as ld_global; in timing mode the waits stall the warps
+ * (fence) and one and two host threads give the same counts.
  * test_faults: a copy past its allocation and an arrive on shared memory
  * that holds no mbarrier stop the launch with the right error.
  * test_store_then_copy: a thread copies what it just stored, in both modes
@@ -128,16 +130,19 @@ static const char *const acp_ptx =
     "  st.global.v4.u32 [%rd5], {%r4, %r5, %r6, %r7};\n"
     "  ret;\n}\n";
 
-static lockstep_device *make_device(const char *mode)
+static lockstep_device *make_device_threads(const char *mode, const char *threads)
 {
     lockstep_config *cfg;
     lockstep_device *dev = NULL;
     lockstep_config_create(&cfg);
     lockstep_config_set(cfg, "-lockstep_mode", mode);
+    lockstep_config_set(cfg, "-lockstep_threads", threads);
     CHECK(lockstep_device_create(cfg, &dev) == LOCKSTEP_SUCCESS);
     lockstep_config_destroy(cfg);
     return dev;
 }
+
+static lockstep_device *make_device(const char *mode) { return make_device_threads(mode, "1"); }
 
 static lockstep_module *load(lockstep_device *dev)
 {
@@ -147,9 +152,9 @@ static lockstep_module *load(lockstep_device *dev)
     return st == LOCKSTEP_SUCCESS ? mod : NULL;
 }
 
-static void run_copies(const char *mode)
+static void run_copies(const char *mode, const char *threads, lockstep_launch_stats *stats)
 {
-    lockstep_device *dev = make_device(mode);
+    lockstep_device *dev = make_device_threads(mode, threads);
     lockstep_module *mod = load(dev);
     lockstep_kernel *k;
     if (!mod || lockstep_module_get_kernel(mod, "acp", &k) != LOCKSTEP_SUCCESS) {
@@ -167,7 +172,7 @@ static void run_copies(const char *mode)
     lockstep_memset(dev, dout, 0xee, sizeof out);
     void *args[] = {&ds, &dout};
     lockstep_status st = lockstep_launch_args(dev, k, (lockstep_dim3){1, 1, 1},
-                                              (lockstep_dim3){64, 1, 1}, 0, args, NULL);
+                                              (lockstep_dim3){64, 1, 1}, 0, args, stats);
     CHECK_MSG(st == LOCKSTEP_SUCCESS, "%s: %s", mode, lockstep_device_last_error(dev));
     lockstep_memcpy_dtoh(dev, out, dout, sizeof out);
 
@@ -286,8 +291,29 @@ static void test_store_then_copy(void)
     run_stcp("timing", "dab");
 }
 
-static void test_copies_functional(void) { run_copies("functional"); }
-static void test_copies_timing(void) { run_copies("timing"); }
+static void test_copies_functional(void)
+{
+    lockstep_launch_stats s;
+    run_copies("functional", "1", &s);
+    /* 3 + 1 + 1 + 1 copy instructions per warp count as global loads */
+    CHECK_EQ_U64(s.mix[LOCKSTEP_MIX_LD_GLOBAL], 2 * 6);
+}
+
+/* Timing mode: the waits stall the warps (reason fence), and the result
+ * and every count are the same on one and on two host threads. */
+static void test_copies_timing(void)
+{
+    lockstep_launch_stats s1, s2;
+    run_copies("timing", "1", &s1);
+    run_copies("timing", "2", &s2);
+    CHECK(s1.timing && s2.timing);
+    CHECK_EQ_U64(s1.mix[LOCKSTEP_MIX_LD_GLOBAL], 2 * 6);
+    CHECK(s1.t.stall[LOCKSTEP_STALL_FENCE] > 0);
+    CHECK_EQ_U64(s1.t.cycles, s2.t.cycles);
+    CHECK_EQ_U64(s1.warp_insts, s2.warp_insts);
+    CHECK(!memcmp(s1.t.stall, s2.t.stall, sizeof s1.t.stall));
+    CHECK(!memcmp(s1.mix, s2.mix, sizeof s1.mix));
+}
 static void test_faults_functional(void) { run_faults("functional"); }
 static void test_faults_timing(void) { run_faults("timing"); }
 
