@@ -326,7 +326,7 @@ typedef enum lockstep_mix {
     LOCKSTEP_MIX_FP64,
     LOCKSTEP_MIX_FP16,
     LOCKSTEP_MIX_SFU,         /* f32 rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh */
-    LOCKSTEP_MIX_LD_GLOBAL,
+    LOCKSTEP_MIX_LD_GLOBAL,   /* ld.global, ld of a generic global address, cp.async's copies */
     LOCKSTEP_MIX_ST_GLOBAL,
     LOCKSTEP_MIX_LD_SHARED,
     LOCKSTEP_MIX_ST_SHARED,
@@ -339,7 +339,7 @@ typedef enum lockstep_mix {
     LOCKSTEP_MIX_ATOM_SHARED,
     LOCKSTEP_MIX_BRANCH,
     LOCKSTEP_MIX_CALL,        /* call, and ret from a function */
-    LOCKSTEP_MIX_BARRIER,     /* bar, barrier */
+    LOCKSTEP_MIX_BARRIER,     /* bar, barrier, mbarrier, cp.async's groups */
     LOCKSTEP_MIX_WARP,        /* shfl, vote, match, redux, activemask */
     LOCKSTEP_MIX_FENCE,       /* membar, fence */
     LOCKSTEP_MIX_OTHER,       /* exit and a kernel's ret, trap, nanosleep, prefetch, pmevent */

@@ -105,6 +105,8 @@ typedef struct exec_warp {
     uint64_t insts;       /* warp instructions executed (for %clock) */
     uint32_t spin;        /* uniform backward branches of the top path in a row (ITS) */
     uint32_t spin_pc;     /* ... to this target */
+    uint32_t acp_commits; /* cp.async groups committed (commit_group, wait_all): the
+                             group of the warp's next cp.async (async.c) */
     void *timing;         /* the timing model's state of this warp (timing mode) */
     uint32_t tid[3][WARP_SIZE]; /* %tid of each lane */
 } exec_warp;
@@ -537,6 +539,52 @@ void exec_global_read(exec_launch *L, uint64_t addr, uint8_t *dst, uint32_t n);
 /* Write the bytes of src selected by mask (bit i: byte i, n <= 128) at addr. */
 int exec_global_write(exec_launch *L, uint64_t addr, const uint8_t *src, const uint64_t mask[2],
                       uint32_t n);
+
+/* Report a bad global access of lane `lane` at a (no allocation holds the
+ * `size` bytes): a null pointer, a use after free, past an end, anywhere. */
+void exec_global_fault(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, int lane,
+                       uint64_t a, uint32_t size, uint32_t pc);
+
+/*
+ * Asynchronous copies and mbarrier objects (async.c; ir.h, "Asynchronous
+ * copies and mbarrier objects").  An mbarrier is 8 bytes of shared memory
+ * holding lockstep's encoding of its phase and counts (async.c); its
+ * operations are shared-memory accesses at issue in both modes.  A
+ * cp.async copy is a request whose addresses (rq->ad) are the global
+ * source's, with v[0] each lane's .shared destination and v[1] the bytes
+ * it reads from the source (src-size).  Functional mode
+ * (exec_async_perform) copies at once; the timing model checks the request
+ * (exec_acp_check), zeroes what is not read (exec_acp_zero), sends the
+ * reads through the memory system and writes shared memory as the data
+ * arrives (exec_acp_deliver).  cp.async.mbarrier.arrive is a request whose
+ * addresses are the mbarriers' (exec_acp_arrive).
+ */
+/* Execute an mbarrier or cp.async instruction for the active lanes: copies
+ * through the memory seam, the rest at once.  The answer is left in L->mem,
+ * and its status returned. */
+int exec_async(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active);
+/* The data access of a cp.async request, at once (exec_mem_perform calls
+ * it).  0, or -1 after a fault. */
+int exec_async_perform(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq);
+/* Check every lane of a cp.async request (addresses, alignment, sizes)
+ * without performing it: 0, or -1 after the fault. */
+int exec_acp_check(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq);
+/* Shared memory takes the part of each lane's copy in `lanes` that global
+ * bytes [base, base + n) (at bytes) hold: lane l copies len[l] bytes from
+ * src->a[l] to shared offset dst[l] (its low 32 bits). */
+void exec_acp_deliver(exec_launch *L, exec_cta *c, uint32_t lanes, const exec_addr *src,
+                      const uint64_t *dst, const uint64_t *len, uint64_t base, uint32_t n,
+                      const uint8_t *bytes);
+/* cp.async.mbarrier.arrive `in` on the mbarriers of `lanes` at ad: at
+ * issue (done 0: checks the objects and, without .noinc, counts one more
+ * pending arrival) or when the copies it waits for are done (done 1: the
+ * arrival).  0, or -1 after a fault. */
+int exec_acp_arrive(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t lanes,
+                    const exec_addr *ad, int done);
+/* Zero bytes len[l] .. size - 1 of each lane's destination dst[l] (a copy
+ * that reads fewer bytes than it writes: src-size, ignore-src). */
+void exec_acp_zero(exec_launch *L, exec_cta *c, uint32_t lanes, const uint64_t *dst,
+                   const uint64_t *len, uint32_t size);
 
 /* Texture objects (texture.c). */
 /* The live texture object behind a handle, or NULL. */

@@ -1833,6 +1833,27 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             pc++;
             break;
         }
+        case OP_CP: case OP_MBARRIER: {
+            /* asynchronous copies and mbarriers (async.c): a copy goes
+             * through the memory seam as a load does */
+            if (active) {
+                int st = exec_async(L, c, w, in, active);
+                if (st == EXEC_MEM_FAULT) {
+                    top->pc = pc;
+                    goto out_noreload;
+                }
+                if (st == EXEC_MEM_RETRY) {
+                    executed--;
+                    w->insts--;
+                    thread_insts -= (uint64_t)popc32(active);
+                    mix[in->mix]--;
+                    top->pc = pc;
+                    goto out_noreload;
+                }
+            }
+            pc++;
+            break;
+        }
         case OP_BRA: {
             uint32_t nt = top->mask & ~active;
             if (!nt) {

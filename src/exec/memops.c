@@ -124,6 +124,12 @@ static void global_fault(exec_launch *L, exec_cta *c, exec_warp *w, const ir_ins
                    kind_word(in), (unsigned long long)a);
 }
 
+void exec_global_fault(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, int lane,
+                       uint64_t a, uint32_t size, uint32_t pc)
+{
+    global_fault(L, c, w, in, lane, a, size, pc);
+}
+
 /*
  * Host pointers for `size` bytes at each active lane's address, every one
  * checked.  Lanes of a warp usually touch one allocation and one page, so
@@ -314,6 +320,8 @@ int exec_mem_perform(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memre
     uint32_t props = ptx_op_props(in->op);
     int n = props & (OPF_LOAD | OPF_STORE) ? in->vec : 1;
     uint32_t size = (uint32_t)(es * n);
+    if (UNLIKELY(props & OPF_ASYNC))
+        return exec_async_perform(L, c, w, rq);
     uint8_t *ptr[WARP_SIZE];
     if (resolve(L, c, w, in, active, ad, size, !(props & OPF_LOAD), ptr))
         return -1;

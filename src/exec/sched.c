@@ -322,6 +322,7 @@ void exec_cta_start(exec_launch *L, exec_cta *c, uint64_t linear)
         w->ncalls = 0;
         w->insts = 0;
         w->spin = 0;
+        w->acp_commits = 0;
         w->sp = 1;
         w->stack[0] = (simt_entry){k->start, IR_NO_PC, w->live, 0};
         exec_zero_rows(w->regs, k);

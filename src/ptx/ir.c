@@ -191,6 +191,9 @@ static ir_mix insn_mix(const ir_insn *in)
     case MK_TYPE2: return type_mix(in->type2); /* the comparison's type decides */
     case MK_TYPE: return type_mix(in->type);
     case MK_SFU: return in->type == PT_F64 ? MIX_FP64 : MIX_SFU;
+    case MK_ASYNC:
+        /* an asynchronous copy reads global memory; the rest synchronizes */
+        return in->op == OP_CP && in->mode == CPA_COPY ? MIX_LD_GLOBAL : MIX_BARRIER;
     default: return MIX_OTHER;
     }
 }

@@ -49,7 +49,7 @@ extern const char *const ptx_op_names[OP_COUNT];
     X(FP64,      "fp64")                                                     \
     X(FP16,      "fp16")      /* f16, bf16 and their x2 forms */             \
     X(SFU,       "sfu")       /* f32 rcp sqrt rsqrt sin cos lg2 ex2 tanh */  \
-    X(LD_GLOBAL, "ld_global")                                                \
+    X(LD_GLOBAL, "ld_global") /* and cp.async's copies */                     \
     X(ST_GLOBAL, "st_global")                                                \
     X(LD_SHARED, "ld_shared")                                                \
     X(ST_SHARED, "st_shared")                                                \
@@ -62,7 +62,7 @@ extern const char *const ptx_op_names[OP_COUNT];
     X(ATOM_SHARED, "atom_shared")                                            \
     X(BRANCH,    "branch")                                                   \
     X(CALL,      "call")      /* call, ret from a function */                \
-    X(BARRIER,   "barrier")   /* bar, barrier */                             \
+    X(BARRIER,   "barrier")   /* bar, barrier, mbarrier, cp.async groups */  \
     X(WARP,      "warp")      /* shfl, vote, match, redux, activemask */     \
     X(FENCE,     "fence")     /* membar, fence */                            \
     X(OTHER,     "other")     /* exit, a kernel's ret, trap, nanosleep, ... */
@@ -217,6 +217,47 @@ typedef struct ir_mma {
 /* Whether op is a matrix multiply-accumulate (its operands in ir_module.mmas). */
 #define IR_IS_MMA(op) ((op) == OP_WMMA || (op) == OP_MMA)
 
+/*
+ * Asynchronous copies and mbarrier objects (cp, mbarrier; exec/async.c).
+ * mode is the operation (ir_asyncop), bop its modifiers (IRA_*).  Operands:
+ *
+ *   mbarrier.init        addr: the object; s[0] the count
+ *   mbarrier.inval       addr
+ *   mbarrier.arrive      d[0] the state (a sink for '_'), addr, s[0] the count
+ *   .arrive_drop         (IRF_HAS_C; 1 without)
+ *   mbarrier.test_wait   d[0] waitComplete (a predicate), addr, s[0] the
+ *   .try_wait            state, or with IRA_PARITY the phase parity; s[1]
+ *                        try_wait's suspend-time hint (IRF_HAS_C; a hint
+ *                        lockstep does not need: try_wait answers at once)
+ *   mbarrier.pending_count  d[0], s[0] the state (no memory access)
+ *   cp.async.ca/.cg      addr: the source (.global); type B32, B64 or B128 for
+ *                        cp-size 4, 8 or 16; cache CACHE_CA or CACHE_CG; s[0]
+ *                        the destination's base (a register, a shared
+ *                        variable or a constant) and `target` a constant
+ *                        added to it (the destination is a 32-bit .shared
+ *                        offset); s[1] src-size (IRA_SRC_SIZE) or ignore-src
+ *                        (IRA_IGNORE_SRC, a predicate)
+ *   cp.async.commit_group, .wait_all   no operands
+ *   cp.async.wait_group  imm: N
+ *   cp.async.mbarrier.arrive  addr: the mbarrier (IRA_NOINC)
+ *
+ * An mbarrier's address is in addr, imm, amode and aux as any memory
+ * operand's, with space SP_SHARED or SP_GENERIC.
+ */
+typedef enum ir_asyncop {
+    MBAR_INIT, MBAR_INVAL, MBAR_ARRIVE, MBAR_ARRIVE_DROP, MBAR_TEST_WAIT, MBAR_TRY_WAIT,
+    MBAR_PENDING_COUNT,
+    CPA_COPY, CPA_COMMIT, CPA_WAIT_GROUP, CPA_WAIT_ALL, CPA_MBAR_ARRIVE,
+    ASYNC_OP_COUNT
+} ir_asyncop;
+enum {
+    IRA_PARITY = 1u << 0,     /* test_wait, try_wait: s[0] is a phase parity */
+    IRA_NOCOMPLETE = 1u << 1, /* arrive.noComplete: must not complete the phase */
+    IRA_NOINC = 1u << 3,      /* cp.async.mbarrier.arrive.noinc */
+    IRA_SRC_SIZE = 1u << 4,   /* cp.async: s[1] is src-size */
+    IRA_IGNORE_SRC = 1u << 5  /* cp.async: s[1] is ignore-src */
+};
+
 /* Memory semantics and scope (kept for timing models and litmus). */
 typedef enum ir_sem { SEM_NONE, SEM_WEAK, SEM_VOLATILE, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, SEM_SC } ir_sem;
 typedef enum ir_scope { SCOPE_NONE, SCOPE_CTA, SCOPE_CLUSTER, SCOPE_GPU, SCOPE_SYS } ir_scope;
@@ -273,8 +314,8 @@ typedef struct ir_insn {
     uint8_t type;    /* operation type (destination type for cvt, set) */
     uint8_t type2;   /* cvt/set/slct source type; mul.wide's result type */
     uint8_t rnd;     /* fp_rnd */
-    uint8_t mode;    /* ir_cmp, ir_atomop, ir_shflmode, ir_votemode, ir_prmtmode, fp_test, ir_barmode, ir_matchmode */
-    uint8_t bop;     /* ir_boolop of setp/set/bar.red/redux */
+    uint8_t mode;    /* ir_cmp, ir_atomop, ir_shflmode, ir_votemode, ir_prmtmode, fp_test, ir_barmode, ir_matchmode, ir_asyncop */
+    uint8_t bop;     /* ir_boolop of setp/set/bar.red/redux; IRA_* of cp and mbarrier */
     uint8_t space;   /* ptx_space of memory operations and cvta/isspacep */
     uint8_t vec;     /* vector width of ld/st, element count of pack/unpack */
     uint8_t ndst;
@@ -290,7 +331,7 @@ typedef struct ir_insn {
     ir_opnd s[4];
     ir_opnd addr;    /* base register of the address, or IRO_NONE */
     int64_t imm;     /* address offset; lop3 immLut; vop4 asel | bsel << 16 | mask << 32 */
-    uint32_t target; /* bra: target pc; call: callee function; builtin id */
+    uint32_t target; /* bra: target pc; call: callee function; builtin id; cp: offset */
     uint32_t reconv; /* bra: reconvergence pc (immediate post-dominator) */
     uint32_t aux;    /* call: call-site index; AM_SHSYM: ir_shref index */
 } ir_insn;

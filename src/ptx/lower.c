@@ -42,7 +42,11 @@
 /* The fields of MC_TEX words (their value's high byte). */
 enum { TXF_GEOM, TXF_QUERY, TXF_CLAMP, TXF_COMP, TXF_ACCESS, TXF_LOD,
        WMF_KIND, WMF_MAT, WMF_LAY1, WMF_LAY2, WMF_SHAPE, WMF_SATF, WMF_NUM, WMF_TRANS,
-       WMF_NOTRUN, TXF_COUNT };
+       WMF_NOTRUN,
+       /* MC_ASYNC words (cp, mbarrier): the operation (ir_asyncop + 1), .async,
+        * .mbarrier, .parity, .noComplete, .noinc, a .shared space (1 .shared,
+        * 2 .shared::cta, 3 .shared::cluster), .global */
+       AF_OP, AF_ASYNC, AF_MBAR, AF_PARITY, AF_NOCOMPLETE, AF_NOINC, AF_SP, AF_GSP, TXF_COUNT };
 
 typedef struct modword {
     const char *w;
@@ -161,6 +165,22 @@ static const modword modwords[] = {
     {".b4x16_p64", MC_WMMA, WMF_NOTRUN << 8 | 17}, {".b8x16", MC_WMMA, WMF_NOTRUN << 8 | 18},
     {".xor", MC_WMMA, WMF_NOTRUN << 8 | 19}, {".and", MC_WMMA, WMF_NOTRUN << 8 | 20},
     {".popc", MC_WMMA, WMF_NOTRUN << 8 | 21},
+    /* asynchronous copies and mbarriers: (field << 8) | value, fields AF_* */
+    {".init", MC_ASYNC, AF_OP << 8 | (MBAR_INIT + 1)},
+    {".inval", MC_ASYNC, AF_OP << 8 | (MBAR_INVAL + 1)},
+    {".arrive", MC_ASYNC, AF_OP << 8 | (MBAR_ARRIVE + 1)},
+    {".arrive_drop", MC_ASYNC, AF_OP << 8 | (MBAR_ARRIVE_DROP + 1)},
+    {".test_wait", MC_ASYNC, AF_OP << 8 | (MBAR_TEST_WAIT + 1)},
+    {".try_wait", MC_ASYNC, AF_OP << 8 | (MBAR_TRY_WAIT + 1)},
+    {".pending_count", MC_ASYNC, AF_OP << 8 | (MBAR_PENDING_COUNT + 1)},
+    {".commit_group", MC_ASYNC, AF_OP << 8 | (CPA_COMMIT + 1)},
+    {".wait_group", MC_ASYNC, AF_OP << 8 | (CPA_WAIT_GROUP + 1)},
+    {".wait_all", MC_ASYNC, AF_OP << 8 | (CPA_WAIT_ALL + 1)},
+    {".async", MC_ASYNC, AF_ASYNC << 8 | 1}, {".mbarrier", MC_ASYNC, AF_MBAR << 8 | 1},
+    {".parity", MC_ASYNC, AF_PARITY << 8 | 1}, {".noComplete", MC_ASYNC, AF_NOCOMPLETE << 8 | 1},
+    {".noinc", MC_ASYNC, AF_NOINC << 8 | 1},
+    {".shared", MC_ASYNC, AF_SP << 8 | 1}, {".shared::cta", MC_ASYNC, AF_SP << 8 | 2},
+    {".shared::cluster", MC_ASYNC, AF_SP << 8 | 3}, {".global", MC_ASYNC, AF_GSP << 8 | 1},
 };
 
 /* Valid PTX that lockstep does not implement (yet): a clear load-time error. */
@@ -170,7 +190,6 @@ static const struct {
 } unsupported_ops[] = {
     {"sured", "surface reductions"}, {"istypep", "texture/surface type tests"},
     {"wgmma", "warpgroup tensor core operations"}, {"stmatrix", "matrix stores"},
-    {"cp", "asynchronous copies"}, {"mbarrier", "memory barrier objects"},
     {"brx", "indirect branches (brx.idx)"}, {"elect", "elect.sync"},
     {"mapa", "distributed shared memory"}, {"getctarank", "cluster CTA ranks"},
     {"griddepcontrol", "programmatic dependent launch"}, {"setmaxnreg", "register reallocation"},
@@ -432,7 +451,7 @@ static int decode_mods(lower *L, const ast_insn *in, const ptx_opinfo *spec, mod
             md->tex[f] = (int)(mw->val & 0xff);
             continue;
         }
-        case MC_TEX: {
+        case MC_TEX: case MC_ASYNC: {
             int f = (int)(mw->val >> 8);
             if (md->tex[f]) {
                 diag_error(L->d, loc, "conflicting modifier '%s' on '%s'", w, in->op);
@@ -3321,6 +3340,364 @@ static int lower_wmma(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     return lower_wmma_ldst(L, in, md, sh, ir);
 }
 
+/* ---- asynchronous copies and mbarrier objects ------------------------------------- */
+
+/* The instruction's opcode and modifiers 0..k, for messages. */
+static const char *insn_text(const ast_insn *in, int k, char *buf, size_t n)
+{
+    size_t o = (size_t)snprintf(buf, n, "%s", in->op);
+    for (int i = 0; i <= k && i < in->nmods && o < n; i++)
+        o += (size_t)snprintf(buf + o, n - o, "%s", in->mods[i]);
+    return buf;
+}
+
+/*
+ * Valid PTX of the cp and mbarrier families that lockstep does not run:
+ * thread-block clusters (lockstep launches none: .cluster scope, another
+ * CTA's shared memory), the tensor memory accelerator, bulk reductions,
+ * prefetches, stores and bulk groups.  A load-time error naming the
+ * instruction; 1 when refused.
+ */
+static int async_refuse(lower *L, const ast_insn *in)
+{
+    static const struct {
+        const char *word, *what;
+    } refused[] = {
+        {".tensor", "tensor copies (the tensor memory accelerator)"},
+        {".reduce", "bulk asynchronous reductions"},
+        {".prefetch", "bulk prefetches"},
+        {".bulk_group", "bulk asynchronous-group completion"},
+        {".multicast::cluster", "multicast copies to thread-block clusters"},
+        {".cluster", "cluster-scope operations (thread-block clusters)"},
+        {".bulk", "bulk asynchronous copies"},
+        {".expect_tx", "mbarrier transaction counts"},
+        {".complete_tx", "mbarrier transaction counts"},
+    };
+    char text[160];
+    for (int i = 0; i < in->nmods; i++) {
+        const char *w = in->mods[i], *what = NULL;
+        for (size_t k = 0; k < ARRAY_LEN(refused) && !what; k++)
+            if (!strcmp(w, refused[k].word))
+                what = refused[k].what;
+        if (!what && !strcmp(w, ".shared::cluster"))
+            what = "operations on other CTAs' shared memory (thread-block clusters)";
+        if (what) {
+            diag_unsupported(L->d, in->loc,
+                             "unsupported instruction '%s' (%s are not implemented in lockstep)",
+                             insn_text(in, i, text, sizeof text), what);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The index of in's first modifier that is a word of field f (AF_*), or -1. */
+static int async_word(const ast_insn *in, int f)
+{
+    for (int i = 0; i < in->nmods; i++)
+        for (size_t k = 0; k < ARRAY_LEN(modwords); k++)
+            if (modwords[k].cat == MC_ASYNC && (int)(modwords[k].val >> 8) == f &&
+                !strcmp(modwords[k].w, in->mods[i]))
+                return i;
+    return -1;
+}
+
+/* Refuse the words of the fields in `bad` (AF_* bits) that the instruction
+ * has; 1 if it has none. */
+static int async_only(lower *L, const ast_insn *in, const mods *md, uint32_t bad)
+{
+    for (int f = AF_OP; f <= AF_GSP; f++) {
+        if (!(bad & (1u << (f - AF_OP))) || !md->tex[f])
+            continue;
+        int i = async_word(in, f);
+        diag_error(L->d, i >= 0 ? in->modlocs[i] : in->loc, "'%s' is not valid here for '%s'",
+                   i >= 0 ? in->mods[i] : "?", in->op);
+        return 0;
+    }
+    return 1;
+}
+#define AB(f) (1u << ((f) - AF_OP))
+
+/* A .shared address operand of an asynchronous copy, [reg+off], [var+off]
+ * or [off]: its base as a value operand (a register, the variable's shared
+ * offset with the offset folded in, or a constant) and the constant offset
+ * added to a register. */
+static int shared_ref(lower *L, const ast_insn *in, const ast_opnd *o, ir_opnd *base,
+                      uint32_t *off)
+{
+    if (o->kind != AO_ADDR || o->nelems)
+        return err_opnd(L, o, "expected a memory operand [address] for '%s'", in->op);
+    memset(base, 0, sizeof *base);
+    *off = 0;
+    if (!o->name) {
+        uint32_t row;
+        if (!const_row(L, (uint64_t)o->off, &row))
+            return 0;
+        base->kind = IRO_CONST;
+        base->idx = row;
+        return 1;
+    }
+    if (lookup_reg(L, o->name, in->scope, base, NULL)) {
+        if (base->kind != IRO_REG)
+            return err_opnd(L, o, "predicate '%s' cannot be an address", o->name);
+        *off = (uint32_t)o->off;
+        return 1;
+    }
+    ast_opnd v = *o;
+    v.kind = AO_NAME;
+    if (!src_opnd(L, in, &v, PT_U32, base))
+        return 0;
+    if (base->kind != IRO_SHSYM)
+        return err_opnd(L, o, "'%s' is not a .shared variable", o->name);
+    return 1;
+}
+
+/* The mbarrier operand [addr] of `in` in ir's addr fields: .shared (AF_SP)
+ * or a generic address. */
+static int mbar_addr(lower *L, const ast_insn *in, const mods *md, const ast_opnd *o, ir_insn *ir)
+{
+    ir->space = md->tex[AF_SP] ? SP_SHARED : SP_GENERIC;
+    if (!addr_opnd(L, in, o, ir))
+        return 0;
+    if (ir->space != SP_SHARED && ir->space != SP_GENERIC)
+        return err_opnd(L, o, "an mbarrier object of '%s' is in shared memory", in->op);
+    return 1;
+}
+
+/* mbarrier.OP{.parity}{.noComplete}{.sem}{.scope}{.shared{::cta}}.b64 operands
+ * (ir.h, "Asynchronous copies and mbarrier objects") */
+static int lower_mbarrier(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
+{
+    const int *af = md->tex;
+    int op = af[AF_OP] - 1;
+    if (op < 0 || op > MBAR_PENDING_COUNT) {
+        diag_error(L->d, in->loc, "'mbarrier' needs an operation (.init, .inval, .arrive, "
+                                  ".arrive_drop, .test_wait, .try_wait, .pending_count)");
+        return 0;
+    }
+    int arrive = op == MBAR_ARRIVE || op == MBAR_ARRIVE_DROP;
+    int wait = op == MBAR_TEST_WAIT || op == MBAR_TRY_WAIT;
+    uint32_t bad = AB(AF_ASYNC) | AB(AF_MBAR) | AB(AF_NOINC) | AB(AF_GSP);
+    if (!wait)
+        bad |= AB(AF_PARITY);
+    if (!arrive)
+        bad |= AB(AF_NOCOMPLETE);
+    if (op == MBAR_PENDING_COUNT)
+        bad |= AB(AF_SP);
+    if (!async_only(L, in, md, bad))
+        return 0;
+    if (!want_ntypes(L, in, md, 1))
+        return 0;
+    if (md->types[0] != PT_B64) {
+        diag_error(L->d, md->typelocs[0], "'mbarrier' takes .b64");
+        return 0;
+    }
+    /* .release/.acquire at CTA scope need no mechanism here: the CTA's warps
+     * share one SM and its paths (docs/MEMORY-MODEL.md) */
+    int sem_ok = md->sem < 0 || md->sem == SEM_RELAXED ||
+                 (arrive && md->sem == SEM_RELEASE) || (wait && md->sem == SEM_ACQUIRE);
+    if (!sem_ok || ((op == MBAR_INIT || op == MBAR_INVAL || op == MBAR_PENDING_COUNT) &&
+                    (md->sem >= 0 || md->scope >= 0))) {
+        diag_error(L->d, in->loc, "'mbarrier%s' does not take that memory semantics or scope",
+                   in->nmods ? in->mods[0] : "");
+        return 0;
+    }
+    if (md->scope >= 0 && md->scope != SCOPE_CTA) {
+        diag_error(L->d, in->loc, "'mbarrier' synchronizes a CTA (.cta)");
+        return 0;
+    }
+    ir->type = PT_B64;
+    ir->mode = (uint8_t)op;
+    ir->bop = (uint8_t)((af[AF_PARITY] ? IRA_PARITY : 0) | (af[AF_NOCOMPLETE] ? IRA_NOCOMPLETE : 0));
+    switch (op) {
+    case MBAR_INIT:
+        if (!want_nops(L, in, 2, 2) || !mbar_addr(L, in, md, &in->ops[0], ir) ||
+            !src_opnd(L, in, &in->ops[1], PT_U32, &ir->s[0]))
+            return 0;
+        ir->nsrc = 1;
+        return 1;
+    case MBAR_INVAL:
+        return want_nops(L, in, 1, 1) && mbar_addr(L, in, md, &in->ops[0], ir);
+    case MBAR_ARRIVE: case MBAR_ARRIVE_DROP: {
+        int need = (ir->bop & IRA_NOCOMPLETE) ? 3 : 2;
+        if (!want_nops(L, in, (uint32_t)need, 3) || !dst_reg(L, in, &in->ops[0], &ir->d[0]) ||
+            !mbar_addr(L, in, md, &in->ops[1], ir))
+            return 0;
+        ir->ndst = 1;
+        if (in->nops == 3) {
+            if (!src_opnd(L, in, &in->ops[2], PT_U32, &ir->s[0]))
+                return 0;
+            ir->nsrc = 1;
+            ir->flags |= IRF_HAS_C;
+        }
+        return 1;
+    }
+    case MBAR_TEST_WAIT: case MBAR_TRY_WAIT: {
+        const ast_opnd *d = &in->ops[0];
+        if (!want_nops(L, in, 3, op == MBAR_TRY_WAIT ? 4 : 3))
+            return 0;
+        if (d->kind != AO_NAME || d->off) {
+            diag_error(L->d, d->loc, "expected a predicate destination for '%s'", in->op);
+            return 0;
+        }
+        if (!dst_pred(L, in, d->name, d->loc, &ir->d[0]) || !mbar_addr(L, in, md, &in->ops[1], ir) ||
+            !src_opnd(L, in, &in->ops[2], (ir->bop & IRA_PARITY) ? PT_U32 : PT_B64, &ir->s[0]))
+            return 0;
+        ir->ndst = 1;
+        ir->nsrc = 1;
+        if (in->nops == 4) {
+            if (!src_opnd(L, in, &in->ops[3], PT_U32, &ir->s[1]))
+                return 0;
+            ir->nsrc = 2;
+            ir->flags |= IRF_HAS_C;
+        }
+        return 1;
+    }
+    default: /* MBAR_PENDING_COUNT */
+        if (!want_nops(L, in, 2, 2) || !dst_reg(L, in, &in->ops[0], &ir->d[0]) ||
+            !src_opnd(L, in, &in->ops[1], PT_B64, &ir->s[0]))
+            return 0;
+        ir->ndst = ir->nsrc = 1;
+        return 1;
+    }
+}
+
+/* The cache-policy operand that .L2::cache_hint adds: checked, not used
+ * (a hint). */
+static int cache_hint(const ast_insn *in)
+{
+    for (int i = 0; i < in->nmods; i++)
+        if (!strcmp(in->mods[i], ".L2::cache_hint"))
+            return 1;
+    return 0;
+}
+
+/* cp.async.{ca,cg}.shared{::cta}.global{.L2::...} [dst], [src], cp-size{, src-size |
+ * ignore-src}{, policy}; cp.async.commit_group; cp.async.wait_group N;
+ * cp.async.wait_all; cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [mbar] */
+static int lower_cp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
+{
+    const int *af = md->tex;
+    int op = af[AF_OP] - 1, hint = cache_hint(in);
+    ir_opnd policy;
+    if (!af[AF_ASYNC]) {
+        diag_error(L->d, in->loc, "'cp' needs .async (cp.async)");
+        return 0;
+    }
+    const uint32_t not_mbar = AB(AF_PARITY) | AB(AF_NOCOMPLETE);
+    if (af[AF_MBAR]) {
+        if (op != MBAR_ARRIVE) {
+            diag_error(L->d, in->loc, "expected cp.async.mbarrier.arrive");
+            return 0;
+        }
+        if (!async_only(L, in, md, not_mbar | AB(AF_GSP)) ||
+            !want_ntypes(L, in, md, 1))
+            return 0;
+        if (md->types[0] != PT_B64 || md->cache >= 0) {
+            diag_error(L->d, in->loc, "'cp.async.mbarrier.arrive' takes .b64 and no cache operator");
+            return 0;
+        }
+        ir->type = PT_B64;
+        ir->mode = CPA_MBAR_ARRIVE;
+        ir->bop = af[AF_NOINC] ? IRA_NOINC : 0;
+        return want_nops(L, in, 1, 1) && mbar_addr(L, in, md, &in->ops[0], ir);
+    }
+    if (md->ntypes) {
+        diag_error(L->d, md->typelocs[0], "'cp.async' takes no type here");
+        return 0;
+    }
+    if (!async_only(L, in, md, not_mbar | AB(AF_NOINC)))
+        return 0;
+    if (op == CPA_COMMIT || op == CPA_WAIT_ALL || op == CPA_WAIT_GROUP) {
+        if (!async_only(L, in, md, AB(AF_SP) | AB(AF_GSP)))
+            return 0;
+        if (md->cache >= 0) {
+            diag_error(L->d, in->loc, "'%s%s' takes no cache operator", in->op, in->mods[0]);
+            return 0;
+        }
+        ir->mode = (uint8_t)op;
+        if (op != CPA_WAIT_GROUP)
+            return want_nops(L, in, 0, 0);
+        if (!want_nops(L, in, 1, 1))
+            return 0;
+        if (in->ops[0].kind != AO_INT || (int64_t)in->ops[0].bits < 0) {
+            diag_error(L->d, in->ops[0].loc, "'cp.async.wait_group' takes a constant N >= 0");
+            return 0;
+        }
+        ir->imm = (int64_t)in->ops[0].bits;
+        return 1;
+    }
+    if (op >= 0) {
+        int i = async_word(in, AF_OP);
+        diag_error(L->d, i >= 0 ? in->modlocs[i] : in->loc, "'%s' is not valid here for 'cp'",
+                   i >= 0 ? in->mods[i] : "?");
+        return 0;
+    }
+    /* a copy: its destination's space first, then .global */
+    int si = async_word(in, AF_SP), gi = async_word(in, AF_GSP);
+    if (si < 0 || gi < 0 || si > gi) {
+        diag_error(L->d, in->loc, "'cp.async' copies from .global to .shared: it needs "
+                                  ".shared{::cta}.global");
+        return 0;
+    }
+    uint32_t off;
+    if (af[AF_SP] == 3) {
+        diag_error(L->d, in->loc, "'cp.async.ca' and '.cg' copy into the CTA's own .shared "
+                                  "memory");
+        return 0;
+    }
+    if (md->cache != CACHE_CA && md->cache != CACHE_CG) {
+        diag_error(L->d, in->loc, "'cp.async' needs .ca or .cg");
+        return 0;
+    }
+    if (!want_nops(L, in, (uint32_t)(3 + hint), (uint32_t)(4 + hint)))
+        return 0;
+    const ast_opnd *sz = &in->ops[2];
+    if (sz->kind != AO_INT || (sz->bits != 4 && sz->bits != 8 && sz->bits != 16) ||
+        (md->cache == CACHE_CG && sz->bits != 16)) {
+        diag_error(L->d, sz->loc, md->cache == CACHE_CG ? "'cp.async.cg' copies 16 bytes"
+                                                        : "'cp.async' copies 4, 8 or 16 bytes");
+        return 0;
+    }
+    ir->type = sz->bits == 4 ? PT_B32 : sz->bits == 8 ? PT_B64 : PT_B128;
+    ir->cache = (uint8_t)md->cache;
+    ir->mode = CPA_COPY;
+    if (!shared_ref(L, in, &in->ops[0], &ir->s[0], &off))
+        return 0;
+    ir->target = off;
+    ir->space = SP_GLOBAL;
+    if (!addr_opnd(L, in, &in->ops[1], ir))
+        return 0;
+    if (ir->space != SP_GLOBAL)
+        return err_opnd(L, &in->ops[1], "the source of '%s' is in global memory", in->op);
+    ir->nsrc = 1;
+    if (in->nops == (uint32_t)(4 + hint)) {
+        /* src-size (an integer) or ignore-src (a predicate) */
+        const ast_opnd *x = &in->ops[3];
+        ir_opnd t;
+        if (x->kind == AO_NAME && lookup_reg(L, x->name, in->scope, &t, NULL) &&
+            t.kind == IRO_PRED) {
+            if (!src_pred(L, in, x, &ir->s[1]))
+                return 0;
+            ir->bop = IRA_IGNORE_SRC;
+        } else {
+            if (!src_opnd(L, in, x, PT_U32, &ir->s[1]))
+                return 0;
+            ir->bop = IRA_SRC_SIZE;
+        }
+        ir->nsrc = 2;
+    }
+    if (hint && !src_opnd(L, in, &in->ops[in->nops - 1], PT_B64, &policy))
+        return 0;
+    return 1;
+}
+#undef AB
+
+static int lower_async(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
+{
+    return ir->op == OP_MBARRIER ? lower_mbarrier(L, in, md, ir) : lower_cp(L, in, md, ir);
+}
+
 /* Lower one instruction into ir; 0 on error (already reported). */
 /* The lowering of each family (ptx_family), in the table's order. */
 typedef int (*lower_fn)(lower *L, const ast_insn *in, const mods *md, ir_insn *ir);
@@ -3330,7 +3707,7 @@ static const lower_fn lower_family[FAM_COUNT] = {
     [FAM_CVTA] = lower_cvta,   [FAM_MEM] = lower_mem,   [FAM_ATOM] = lower_atom,
     [FAM_BAR] = lower_bar,     [FAM_WARP] = lower_warp, [FAM_CALL] = lower_call,
     [FAM_VOP4] = lower_vop4,   [FAM_MISC] = lower_misc,  [FAM_TEX] = lower_tex,
-    [FAM_WMMA] = lower_wmma,
+    [FAM_WMMA] = lower_wmma,   [FAM_ASYNC] = lower_async,
 };
 
 static int lower_insn(lower *L, const ast_insn *in, ir_insn *ir)
@@ -3364,6 +3741,8 @@ static int lower_insn(lower *L, const ast_insn *in, ir_insn *ir)
         g.neg = in->guard_neg;
         ir->guard = g;
     }
+    if (spec->fam == FAM_ASYNC && async_refuse(L, in))
+        return 0;
     mods md;
     if (!decode_mods(L, in, spec, &md))
         return 0;

@@ -58,7 +58,7 @@ typedef enum ptx_latcls { LAT_ADD, LAT_MAX, LAT_MUL, LAT_MAD, LAT_DIV, LAT_NONE 
 /* Lowering families: one lower_<family> function each (lower.c). */
 typedef enum ptx_family {
     FAM_ARITH, FAM_SFU, FAM_BITS, FAM_CMP, FAM_CVT, FAM_MOV, FAM_CVTA, FAM_MEM, FAM_ATOM,
-    FAM_BAR, FAM_WARP, FAM_CALL, FAM_VOP4, FAM_MISC, FAM_TEX, FAM_WMMA, FAM_COUNT
+    FAM_BAR, FAM_WARP, FAM_CALL, FAM_VOP4, FAM_MISC, FAM_TEX, FAM_WMMA, FAM_ASYNC, FAM_COUNT
 } ptx_family;
 
 /* Instruction-mix kinds (ir_classify turns them into ir_mix classes). */
@@ -69,7 +69,8 @@ typedef enum ptx_mixkind {
     MK_INT,     /* always integer (mov) */
     MK_SFU,     /* special function (f64: fp64) */
     MK_MEM,     /* by operation and state space */
-    MK_BRANCH, MK_CALL, MK_BARRIER, MK_WARP, MK_FENCE, MK_OTHER
+    MK_BRANCH, MK_CALL, MK_BARRIER, MK_WARP, MK_FENCE, MK_OTHER,
+    MK_ASYNC    /* cp.async's copies: a global load; its groups and mbarriers: barrier */
 } ptx_mixkind;
 
 /* Modifier categories (lower.c's modifier words each belong to some). */
@@ -94,9 +95,13 @@ enum ptx_modcat {
     MC_BAR = 1u << 17,
     MC_MATCH = 1u << 18,
     MC_TEX = 1u << 19,  /* geometry, query, clamp mode, tld4 channel, .level/.grad */
-    MC_WMMA = 1u << 20  /* wmma, mma, ldmatrix, movmatrix: .load/.store/.mma, .a/.b/.c/.d,
+    MC_WMMA = 1u << 20, /* wmma, mma, ldmatrix, movmatrix: .load/.store/.mma, .a/.b/.c/.d,
                          * .row/.col, shape, .satfinite, .x1/.x2/.x4, .trans, and the
                          * words of forms lockstep does not run (.sp, sub-byte types) */
+    MC_ASYNC = 1u << 21 /* cp.async and mbarrier: the operation (.init, .arrive, .test_wait,
+                         * .commit_group, ...), .async, .mbarrier, .parity, .noComplete,
+                         * .noinc, and their state spaces (.shared, .shared::cta,
+                         * .shared::cluster, .global: a copy names two) */
 };
 #define MC_ALLT MC_TYPE
 #define MC_MEMC (MC_TYPE | MC_SPACE | MC_SEM | MC_SCOPE | MC_CACHE | MC_VEC | MC_HINT)
@@ -126,6 +131,7 @@ enum ptx_opprop {
     OPF_INTALU = 1u << 12,  /* the integer ALU whatever the type (mov, activemask) */
     OPF_TEX = 1u << 13,     /* a texture or surface instruction (exec_texop) */
     OPF_SAMPLE = 1u << 14,  /* samples a texture: values at issue, timing through the texture cache */
+    OPF_ASYNC = 1u << 15,   /* an asynchronous copy or mbarrier operation (exec/async.c) */
 };
 #define OPF_ENDS (OPF_RET | OPF_EXIT | OPF_STOP) /* no fall-through to the next pc */
 
@@ -151,6 +157,7 @@ enum ptx_opprop {
     X(CNOT,       "cnot",       UNIT_INT,  LAT_ADD, FAM_BITS,  MK_TYPE,    MC_ALLT,                    0, 0,                                                                   "cnot.b32 %r1, %r2;") \
     X(COPYSIGN,   "copysign",   UNIT_FP,   LAT_ADD, FAM_BITS,  MK_TYPE,    MC_ALLT,                    0, 0,                                                                   "copysign.f32 %f1, %f2, %f3;") \
     X(COS,        "cos",        UNIT_SFU,  LAT_DIV, FAM_SFU,   MK_SFU,     MC_ALLT,                    MF(APPROX) | MF(FTZ), 0,                                                "cos.approx.f32 %f1, %f2;") \
+    X(CP,         "cp",         UNIT_MEM,  LAT_NONE,FAM_ASYNC, MK_ASYNC,   MC_ASYNC | MC_CACHE | MC_TYPE, 0, OPF_MEM | OPF_ASYNC,                                   "cp.async.ca.shared.global [sh+16], [%rd1], 4;") \
     X(CVT,        "cvt",        UNIT_INT,  LAT_ADD, FAM_CVT,   MK_CVT,     MC_ALLT | MC_RND | MC_IRND, MF(FTZ) | MF(SAT) | MF(RELU), 0,                                        "cvt.rn.f32.s32 %f1, %r2;") \
     X(CVTA,       "cvta",       UNIT_INT,  LAT_ADD, FAM_CVTA,  MK_TYPE,    MC_ALLT | MC_SPACE,         MF(TO), 0,                                                              "cvta.shared.u64 %rd1, %rd2;") \
     X(DIV,        "div",        UNIT_INT,  LAT_DIV, FAM_ARITH, MK_TYPE,    MC_ALLT | MC_RND,           MF(FTZ) | MF(APPROX) | MF(FULL), 0,                                     "div.u32 %r1, %r2, %r3;") \
@@ -171,6 +178,7 @@ enum ptx_opprop {
     X(MADC,       "madc",       UNIT_INT,  LAT_MAD, FAM_ARITH, MK_TYPE,    MC_ALLT,                    MF(CC) | MF(LO) | MF(HI), 0,                                            "madc.lo.u32 %r1, %r2, %r3, %r4;") \
     X(MATCH,      "match",      UNIT_WARP, LAT_ADD, FAM_WARP,  MK_WARP,    MC_ALLT | MC_MATCH,         MF(SYNC), OPF_WARPX,                                                    "match.any.sync.b32 %r1, %r2, 0xffffffff;") \
     X(MAX,        "max",        UNIT_INT,  LAT_MAX, FAM_ARITH, MK_TYPE,    MC_ALLT,                    MF(FTZ) | MF(NAN) | MF(XORSIGN) | MF(ABS) | MF(RELU), 0,                "max.s32 %r1, %r2, %r3;") \
+    X(MBARRIER,   "mbarrier",   UNIT_MEM,  LAT_NONE,FAM_ASYNC, MK_ASYNC,   MC_ASYNC | MC_TYPE | MC_SEM | MC_SCOPE, 0, OPF_MEM | OPF_ASYNC,                          "mbarrier.init.shared.b64 [sh+8], %r3;") \
     X(MEMBAR,     "membar",     UNIT_SYNC, LAT_NONE,FAM_MISC,  MK_FENCE,   MC_SCOPE | MC_HINT,         MF(PROXY), OPF_FENCE,                                                   "membar.gl;") \
     X(MIN,        "min",        UNIT_INT,  LAT_MAX, FAM_ARITH, MK_TYPE,    MC_ALLT,                    MF(FTZ) | MF(NAN) | MF(XORSIGN) | MF(ABS) | MF(RELU), 0,                "min.u32 %r1, %r2, %r3;") \
     X(MMA,        "mma",        UNIT_TENSOR,LAT_NONE,FAM_WMMA, MK_TYPE,    MC_WMMA | MC_TYPE | MC_RND, MF(SYNC) | MF(ALIGNED), 0,                                       "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f5, %f6, %f7}, {%r1, %r2}, {%r3}, {%f2, %f3, %f4, %f5};") \

@@ -234,10 +234,13 @@ int gpudet_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_mem
     tm_warp *tw = w->timing;
     tm_detwarp *d = &tw->det;
     const ir_insn *in = rq->in;
+    /* a cp.async copy reads global memory as a load does: its lanes
+     * that read bytes (src-size), each its own number of them */
+    int cp = in->op == OP_CP;
     uint32_t glob = 0;
     for (uint32_t m = rq->lanes; m; m &= m - 1) {
         int l = ctz32(m);
-        if (is_global(rq->ad.space[l]))
+        if (is_global(rq->ad.space[l]) && (!cp || rq->v[1][l]))
             glob |= 1u << l;
     }
     if (!glob || (ptx_op_props(in->op) & OPF_ATOMIC))
@@ -281,7 +284,7 @@ int gpudet_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_mem
         res->ready = now + 1;
         return 1;
     }
-    if (in->op != OP_LD || !d->n)
+    if ((in->op != OP_LD && !cp) || !d->n)
         return 0;
     if (d->searched_pc == rq->pc + 1) {
         d->searched_pc = 0;
@@ -295,8 +298,9 @@ int gpudet_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_mem
     overlay hit[2 * WARP_SIZE];
     for (uint32_t m = glob; m; m &= m - 1) {
         int l = ctz32(m);
+        uint32_t size = cp ? (uint32_t)rq->v[1][l] : rq->size;
         uint64_t first = rq->ad.a[l] & ~(uint64_t)(CHUNK - 1);
-        uint64_t last = (rq->ad.a[l] + rq->size - 1) & ~(uint64_t)(CHUNK - 1);
+        uint64_t last = (rq->ad.a[l] + size - 1) & ~(uint64_t)(CHUNK - 1);
         for (uint64_t ch = first; ch <= last; ch += CHUNK) {
             uint32_t j = 0;
             while (j < nseen && seen[j] != ch)
@@ -331,15 +335,21 @@ int gpudet_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_mem
         res->ready = now + cost;
         return 1;
     }
-    if (exec_mem_check(L, c, w, in, rq->lanes, &rq->ad))
+    /* answer it here: memory overlaid with the log, lane by lane (a copy:
+     * into shared memory, the bytes it does not read zeroed) */
+    if (cp) {
+        if (exec_acp_check(L, c, w, rq))
+            return -1;
+        exec_acp_zero(L, c, rq->lanes, rq->v[0], rq->v[1], rq->size);
+    } else if (exec_mem_check(L, c, w, in, rq->lanes, &rq->ad) ||
+               perform_other_lanes(L, c, w, rq, glob)) {
         return -1;
-    /* answer it here: memory overlaid with the log, lane by lane */
-    if (perform_other_lanes(L, c, w, rq, glob))
-        return -1;
+    }
     uint8_t bytes[32];
     for (uint32_t m = glob; m; m &= m - 1) {
         int l = ctz32(m);
-        uint32_t n = rq->size < sizeof bytes ? rq->size : sizeof bytes;
+        uint32_t size = cp ? (uint32_t)rq->v[1][l] : rq->size;
+        uint32_t n = size < sizeof bytes ? size : sizeof bytes;
         exec_global_read(L, rq->ad.a[l], bytes, n);
         const overlay *o = NULL;
         for (uint32_t b = 0; b < n; b++) {
@@ -354,7 +364,10 @@ int gpudet_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_mem
             if (o && (o->mask[off / 64] >> (off % 64) & 1))
                 bytes[b] = o->data[off];
         }
-        exec_reply_load(L, c, w, w->reg_base, in, 1u << l, &rq->ad, rq->ad.a[l], bytes);
+        if (cp)
+            exec_acp_deliver(L, c, 1u << l, &rq->ad, rq->v[0], rq->v[1], rq->ad.a[l], n, bytes);
+        else
+            exec_reply_load(L, c, w, w->reg_base, in, 1u << l, &rq->ad, rq->ad.a[l], bytes);
     }
     sm->st.det_sb_load_hits++;
     res->status = EXEC_MEM_DONE;

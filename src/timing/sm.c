@@ -188,6 +188,8 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     tw->tc = tc;
     w->timing = tw;
     tw->loads_out = tw->stores_out = tw->replays = tw->rp_queued = 0;
+    memset(tw->acp_n, 0, sizeof tw->acp_n);
+    tw->acp_narr = tw->acp_seq = tw->acp_live = 0;
     tw->sleep_until = 0;
     tm_warp_wait(sm, tw, 0, LOCKSTEP_STALL_SCOREBOARD);
     tw->age = age;
@@ -321,6 +323,28 @@ static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
     sm_mop_finish(sm, m, t);
 }
 
+/* A cp.async copy of tw's is done: out of its group, and the arrivals
+ * (cp.async.mbarrier.arrive) that waited for it and nothing else happen,
+ * in issue order. */
+static void acp_done(tm_sm *sm, tm_warp *tw, const tm_mop *m)
+{
+    tw->acp_n[m->acp_group % TM_ACP_SLOTS]--;
+    tw->acp_live--;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < tw->acp_narr; i++) {
+        struct tm_acparrive *e = &tw->acp_arr[i];
+        if (m->acp_seq < e->seq && !--e->left) {
+            /* a fault stops the launch; the SM's loop sees it */
+            exec_acp_arrive(&sm->L, tw->tc->c, tw->w, e->in, e->lanes, &e->ad, 1);
+            continue;
+        }
+        if (k != i)
+            tw->acp_arr[k] = *e;
+        k++;
+    }
+    tw->acp_narr = k;
+}
+
 void sm_mop_finish(tm_sm *sm, tm_mop *m, uint64_t t)
 {
     tm_warp *tw = m->tw;
@@ -335,6 +359,8 @@ void sm_mop_finish(tm_sm *sm, tm_mop *m, uint64_t t)
         tw->stores_out--;
     else
         tw->loads_out--;
+    if (m->acp)
+        acp_done(sm, tw, m);
     if (m->replayed)
         tw->replays--;
     if (!tw->loads_out && !tw->stores_out && tw->w->state != WARP_RUNNING)
@@ -367,6 +393,11 @@ void sm_mop_finish(tm_sm *sm, tm_mop *m, uint64_t t)
 static inline void load_reply(tm_sm *sm, tm_mop *m, uint32_t lanes, uint64_t base,
                               const uint8_t *bytes)
 {
+    if (m->acp) {
+        /* a cp.async copy: shared memory takes the bytes */
+        exec_acp_deliver(&sm->L, m->tw->tc->c, lanes, &m->ad, m->b, m->cv, base, TM_LINE, bytes);
+        return;
+    }
     if (m->lv && dmr_lvq_reply(m, lanes, base, bytes))
         return;
     exec_reply_load(&sm->L, m->tw->tc->c, m->tw->w, m->reg_base, m->in, lanes, &m->ad, base,
@@ -708,11 +739,154 @@ oom:
     return -1;
 }
 
+/*
+ * A cp.async copy (async.c): checked whole at issue; the bytes a lane does
+ * not read (src-size, ignore-src) are zeroed at once, since nothing may
+ * read the destination before the copy completes; the reads go as a load's
+ * line requests (through the L1 for .ca, around it for .cg) whose replies
+ * write shared memory instead of registers.  The mop counts in its warp's
+ * group (tm_warp.acp_n) until its last reply.  (Under GPUDet a copy that
+ * reads the warp's own buffered stores is answered by the store buffer
+ * instead, at once: gpudet_request.)
+ */
+static int acp_issue(tm_sm *sm, exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
+                     exec_memres *res)
+{
+    timing_gpu *g = sm->g;
+    tm_warp *tw = w->timing;
+    uint64_t now = sm->now;
+    const ir_insn *in = rq->in;
+    if (in->mode == CPA_MBAR_ARRIVE) {
+        /* the increment now; the arrival when the copies in flight are done */
+        if (exec_acp_arrive(L, c, w, in, rq->lanes, &rq->ad, 0))
+            return -1;
+        res->status = EXEC_MEM_DONE;
+        res->ready = now + 1;
+        res->token = NULL;
+        if (!tw->acp_live)
+            return exec_acp_arrive(L, c, w, in, rq->lanes, &rq->ad, 1);
+        LS_ASSERT(tw->acp_narr < TM_ACP_ARRIVES); /* can_issue waited for room */
+        struct tm_acparrive *e = &tw->acp_arr[tw->acp_narr++];
+        e->in = in;
+        e->lanes = rq->lanes;
+        e->seq = tw->acp_seq;
+        e->left = tw->acp_live;
+        memcpy(&e->ad, &rq->ad, sizeof e->ad);
+        return 0;
+    }
+    if (exec_acp_check(L, c, w, rq))
+        return -1;
+    exec_acp_zero(L, c, rq->lanes, rq->v[0], rq->v[1], rq->size);
+    uint32_t glob = 0;
+    for (uint32_t m = rq->lanes; m; m &= m - 1)
+        if (rq->v[1][ctz32(m)])
+            glob |= 1u << ctz32(m);
+    sm->ldst_busy_until = now + 1;
+    res->status = EXEC_MEM_DONE;
+    res->ready = now + 1;
+    res->token = NULL;
+    if (!glob)
+        return 0;
+    tm_mop *mop = mop_new(sm);
+    if (!mop)
+        goto oom;
+    mop->tw = tw;
+    mop->in = in;
+    mop->reg_base = w->reg_base;
+    mop->is_store = 0;
+    mop->values = 1;
+    mop->acp = 1;
+    mop->acp_group = w->acp_commits;
+    memcpy(&mop->ad, &rq->ad, sizeof mop->ad);
+    for (uint32_t m = glob; m; m &= m - 1) {
+        int l = ctz32(m);
+        mop->b[l] = rq->v[0][l];
+        mop->cv[l] = rq->v[1][l];
+    }
+    int cached = g->have_l1 && !g->cfg->gmem_skip_l1 && in->cache == CACHE_CA;
+    tm_req *reqs[WARP_SIZE];
+    uint32_t nl = 0;
+    for (uint32_t m = glob; m; m &= m - 1) {
+        int l = ctz32(m);
+        uint64_t a = rq->ad.a[l], line = a & ~(uint64_t)(TM_LINE - 1);
+        uint32_t j = 0;
+        while (j < nl && reqs[j]->line != line)
+            j++;
+        if (j == nl) {
+            if (!(reqs[nl] = req_make(sm, mop, line, REQ_RD, REQF_VALUES)))
+                goto oom;
+            nl++;
+        }
+        /* an aligned copy of at most 16 bytes never leaves its line */
+        uint32_t off = (uint32_t)(a - line), n = (uint32_t)rq->v[1][l];
+        reqs[j]->lanes |= 1u << l;
+        for (uint32_t s = off / TM_SECTOR; s <= (off + n - 1) / TM_SECTOR; s++)
+            reqs[j]->sectors |= 1u << s;
+    }
+    for (uint32_t j = 0; j < nl; j++) {
+        tm_cta *tc = tw->tc;
+        if (tc->dmr_pair) {
+            reqs[j]->dmr_pair = tc->dmr_pair;
+            reqs[j]->dmr_copy = tc->dmr_copy;
+            reqs[j]->dmr_warp = (uint16_t)w->id;
+        }
+        lq_push(sm, reqs[j], cached);
+    }
+    sm->st.mem_requests += nl;
+    mop->done_at = now + 1;
+    tw->loads_out++;
+    tw->acp_n[mop->acp_group % TM_ACP_SLOTS]++;
+    tw->acp_g[mop->acp_group % TM_ACP_SLOTS] = mop->acp_group;
+    mop->acp_seq = tw->acp_seq++;
+    tw->acp_live++;
+    res->status = EXEC_MEM_PENDING;
+    res->token = mop;
+    return 0;
+oom:
+    L->oom = 1;
+    exec_fault(L, c, w, -1, rq->pc, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+               "out of host memory in the timing model");
+    return -1;
+}
+
+/* Must warp tw wait before cp.async instruction `in` issues: a wait for
+ * copies of its groups still in flight (wait_group N: groups older than
+ * the N most recently committed; wait_all: all), a copy whose group slot
+ * an older group still holds, or a cp.async.mbarrier.arrive with no room
+ * to wait for its copies? */
+static int acp_blocked(const tm_warp *tw, const ir_insn *in)
+{
+    uint32_t commits = tw->w->acp_commits;
+    if (in->mode == CPA_MBAR_ARRIVE)
+        return tw->acp_narr == TM_ACP_ARRIVES;
+    for (uint32_t k = 0; k < TM_ACP_SLOTS; k++) {
+        if (!tw->acp_n[k])
+            continue;
+        switch (in->mode) {
+        case CPA_COPY:
+            if (k == commits % TM_ACP_SLOTS && tw->acp_g[k] != commits)
+                return 1;
+            break;
+        case CPA_WAIT_GROUP:
+            if ((uint64_t)tw->acp_g[k] + (uint64_t)in->imm < commits)
+                return 1;
+            break;
+        case CPA_WAIT_ALL:
+            return 1;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
 int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *rq,
                  exec_memres *res)
 {
     if (ptx_op_props(rq->in->op) & OPF_SAMPLE)
         return tex_issue(L->timing, L, c, w, rq, res);
+    if (rq->in->op == OP_CP)
+        return acp_issue(L->timing, L, c, w, rq, res);
     tm_sm *sm = L->timing;
     timing_gpu *g = sm->g;
     tm_warp *tw = w->timing;
@@ -1384,6 +1558,12 @@ __attribute__((noinline)) static int can_issue_checks(tm_sm *sm, tm_warp *tw, ui
         *when = t;
         tm_warp_wait(sm, tw, t, LOCKSTEP_STALL_SCOREBOARD);
         return LOCKSTEP_STALL_SCOREBOARD;
+    }
+    if (UNLIKELY(in->op == OP_CP) && acp_blocked(tw, in)) {
+        /* cp.async's waits: the last of the copies waited for wakes it
+         * (sm_mop_finish) */
+        tm_warp_wait(sm, tw, TM_NEVER, LOCKSTEP_STALL_FENCE);
+        return LOCKSTEP_STALL_FENCE;
     }
     if (tw->loads_out || tw->stores_out) {
         /* the orders the warp's outstanding memory operations impose (an

@@ -77,6 +77,9 @@ typedef struct tm_mop {
     int values;            /* global data travels with the requests */
     int acquire;           /* an acquire load: invalidates the L1 when done (if configured) */
     int replayed;          /* has passes in the SM's replay queue (tm_warp.replays) */
+    int acp;               /* a cp.async copy: b[] its lanes' shared destinations, cv[]
+                              the bytes each reads; of group acp_group */
+    uint32_t acp_group, acp_seq;
     /* DMR load-value replication (-dmr_load_values, dmr.c): the global
      * lanes' values as they arrive; copy 0's becomes the queue's entry,
      * copy 1's is what it falls back to when the pair fails */
@@ -284,6 +287,9 @@ static inline void tm_rq_del(tm_rq *q, uint64_t bit, uint64_t at)
     }
 }
 
+#define TM_ACP_SLOTS 16
+#define TM_ACP_ARRIVES 4
+
 typedef struct tm_warp {
     exec_warp *w;
     tm_cta *tc;
@@ -329,6 +335,20 @@ typedef struct tm_warp {
     uint32_t dmr_lo;
     uint32_t dmr_ldseq;    /* DMR load-value replication: global loads issued (its key) */
     uint32_t dmr_gen;      /* DMR: changes to dmr_seq, dmr_acks (a write issued or answered) */
+    /* cp.async copies in flight by group (exec_warp.acp_commits at issue):
+     * slot g % TM_ACP_SLOTS counts group acp_g[slot]'s; a copy whose slot
+     * holds an older group waits for it (can_issue) */
+    uint32_t acp_n[TM_ACP_SLOTS], acp_g[TM_ACP_SLOTS];
+    /* cp.async.mbarrier.arrive waiting for the copies in flight at its
+     * issue: `left` of them (those numbered below seq) not done yet; in
+     * issue order.  acp_seq numbers the warp's copies, acp_live counts
+     * those in flight. */
+    struct tm_acparrive {
+        const ir_insn *in;
+        uint32_t lanes, seq, left;
+        exec_addr ad;
+    } acp_arr[TM_ACP_ARRIVES];
+    uint32_t acp_narr, acp_seq, acp_live;
 } tm_warp;
 
 struct tm_cta {

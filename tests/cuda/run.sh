@@ -5,7 +5,7 @@
 # Each tests/cuda/NAME.cu is built, when BUILD_DIR/cuda/NAME is missing or
 # older than its source (or a header tests/cuda/*.cuh), with exactly
 #     nvcc -cudart shared -O2 -o BUILD_DIR/cuda/NAME tests/cuda/NAME.cu
-# (fault.cu adds -lineinfo, mma.cu -arch=sm_80: its instructions need it,
+# (fault.cu adds -lineinfo, mma.cu and memcpy_async.cu -arch=sm_80: their instructions need it,
 # driver_api.cu -lcuda: it calls the driver API,
 # cdp_*.cu -rdc=true -lcudadevrt: they launch kernels from device code)
 # and each directory tests/cuda/NAME/ holding a main.cu (a program in
@@ -94,6 +94,8 @@ for name in $names; do
     # driver_api.cu calls the driver API: it links libcuda (the toolkit's
     # stub library; lockstep's libcuda.so.1 is found at run time)
     [ "$name" = driver_api ] && flags="-lcuda -L$(dirname "$(command -v nvcc)")/../lib64/stubs"
+    # memcpy_async.cu: cp.async and mbarrier are sm_80 instructions
+    [ "$name" = memcpy_async ] && flags=-arch=sm_80
     # cdp_*.cu launch kernels from device code (dynamic parallelism): they
     # need relocatable device code and CUDA's device runtime
     case $name in cdp_*) flags="-rdc=true -lcudadevrt" ;; esac
