@@ -15,17 +15,19 @@ check() {
     lines=$2
     shift 2
     n=$((n + 1))
+    t0=$(date +%s)
     if out=$("$@" 2>&1); then
+        secs=$(($(date +%s) - t0))
         last=$(printf '%s\n' "$out" | tail -n 1)
         case $last in
         SKIP*)
             skip=$((skip + 1))
             printf 'SKIP %s: %s\n' "$name" "$last"
             ;;
-        *) printf 'PASS %s: %s\n' "$name" "$last" ;;
+        *) printf 'PASS %s (%d s): %s\n' "$name" "$secs" "$last" ;;
         esac
     else
-        printf 'FAIL %s\n' "$name"
+        printf 'FAIL %s (%d s)\n' "$name" "$(($(date +%s) - t0))"
         printf '%s\n' "$out" | tail -n "$lines" | sed 's/^/    /'
         fail=$((fail + 1))
     fi
