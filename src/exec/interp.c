@@ -1805,10 +1805,15 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             break;
         }
         case OP_LD: case OP_ST: case OP_ATOM: case OP_RED:
-        case OP_TEX: case OP_TLD4: case OP_TXQ: case OP_SULD: case OP_SUST: case OP_SUQ: {
+        case OP_TEX: case OP_TLD4: case OP_TXQ: case OP_SULD: case OP_SUST: case OP_SUQ:
+        case OP_CP: case OP_MBARRIER: {
+            /* asynchronous copies and mbarriers (async.c) go through the
+             * memory seam as a load does */
             if (active) {
-                int st = (ptx_op_props(in->op) & OPF_TEX) ? exec_texop(L, c, w, in, active)
-                                                          : mem_issue(L, c, w, in, active);
+                int async = in->op == OP_CP || in->op == OP_MBARRIER;
+                int st = async ? exec_async(L, c, w, in, active)
+                         : (ptx_op_props(in->op) & OPF_TEX) ? exec_texop(L, c, w, in, active)
+                                                            : mem_issue(L, c, w, in, active);
                 if (st == EXEC_MEM_FAULT) {
                     top->pc = pc;
                     goto out_noreload;
@@ -1823,32 +1828,11 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
                     top->pc = pc;
                     goto out_noreload;
                 }
-                if (in->space == SP_GENERIC) {
+                if (in->space == SP_GENERIC && !async) {
                     /* class a generic access by where its first lane went */
                     ir_mix m = ir_mem_mix(in, L->mem_space);
                     mix[in->mix]--;
                     mix[m]++;
-                }
-            }
-            pc++;
-            break;
-        }
-        case OP_CP: case OP_MBARRIER: {
-            /* asynchronous copies and mbarriers (async.c): a copy goes
-             * through the memory seam as a load does */
-            if (active) {
-                int st = exec_async(L, c, w, in, active);
-                if (st == EXEC_MEM_FAULT) {
-                    top->pc = pc;
-                    goto out_noreload;
-                }
-                if (st == EXEC_MEM_RETRY) {
-                    executed--;
-                    w->insts--;
-                    thread_insts -= (uint64_t)popc32(active);
-                    mix[in->mix]--;
-                    top->pc = pc;
-                    goto out_noreload;
                 }
             }
             pc++;
