@@ -184,7 +184,8 @@ static enum elf_verdict inspect_elf(const char *path, char *lib, size_t liblen)
         goto out;
     memcpy(&eh, d, sizeof eh);
     if (eh.e_shoff == 0 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
-        eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > n || eh.e_shstrndx >= eh.e_shnum)
+        eh.e_shoff > n || (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > n - eh.e_shoff ||
+        eh.e_shstrndx >= eh.e_shnum)
         goto out;
     Elf64_Shdr shstr;
     memcpy(&shstr, d + eh.e_shoff + (size_t)eh.e_shstrndx * sizeof(Elf64_Shdr), sizeof shstr);
@@ -192,8 +193,9 @@ static enum elf_verdict inspect_elf(const char *path, char *lib, size_t liblen)
     for (unsigned i = 0; i < eh.e_shnum; i++) {
         Elf64_Shdr sh;
         memcpy(&sh, d + eh.e_shoff + (size_t)i * sizeof sh, sizeof sh);
-        if (shstr.sh_offset + sh.sh_name < n &&
-            !strncmp((const char *)d + shstr.sh_offset + sh.sh_name, ".nv_fatbin", 11))
+        if (shstr.sh_offset <= n && sh.sh_name <= n - shstr.sh_offset &&
+            n - shstr.sh_offset - sh.sh_name >= 11 &&
+            !memcmp(d + shstr.sh_offset + sh.sh_name, ".nv_fatbin", 11))
             has_fatbin = 1;
         if ((sh.sh_type != SHT_DYNAMIC && sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
             sh.sh_link >= eh.e_shnum || sh.sh_offset > n || sh.sh_size > n - sh.sh_offset)
@@ -209,7 +211,7 @@ static enum elf_verdict inspect_elf(const char *path, char *lib, size_t liblen)
                  off += sizeof(Elf64_Sym)) {
                 Elf64_Sym sym;
                 memcpy(&sym, d + sh.sh_offset + off, sizeof sym);
-                if (sym.st_shndx != SHN_UNDEF && sym.st_name + 24 <= str.sh_size &&
+                if (sym.st_shndx != SHN_UNDEF && (uint64_t)sym.st_name + 24 <= str.sh_size &&
                     !memcmp(strs + sym.st_name, "__cudaRegisterFatBinary", 24))
                     runtime_inside = 1;
             }

@@ -1505,14 +1505,14 @@ static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lo
                               const void *params, size_t params_bytes,
                               lockstep_launch_stats *stats, int cooperative)
 {
+    if (stats)
+        memset(stats, 0, sizeof *stats);
     if (!dev)
         return LOCKSTEP_ERROR_INVALID_VALUE;
     if (!k || k->mod->dev != dev)
         return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE, "lockstep_launch: kernel is not from this device");
     const lockstep_config *cfg = dev->cfg;
     const ir_func *f = &k->mod->ir->funcs[k->func];
-    if (stats)
-        memset(stats, 0, sizeof *stats);
     char msg[512];
     lockstep_status st = check_shape(dev, k, grid, block, dynamic_shared_bytes, msg, sizeof msg);
     if (st != LOCKSTEP_SUCCESS)
@@ -1575,6 +1575,8 @@ static lockstep_status launch_args(lockstep_device *dev, const lockstep_kernel *
                                    uint32_t dynamic_shared_bytes, void *const *args,
                                    lockstep_launch_stats *stats, int cooperative)
 {
+    if (stats) /* a launch refused here reports zeros, as launch() does */
+        memset(stats, 0, sizeof *stats);
     if (!dev)
         return LOCKSTEP_ERROR_INVALID_VALUE;
     if (!k || k->mod->dev != dev)

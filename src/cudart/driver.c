@@ -22,6 +22,7 @@
  *   returns CUDA_ERROR_NOT_SUPPORTED.
  */
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,13 +125,23 @@ static CUresult check_ctx(void)
         CUresult r_ = check_ctx();                                                         \
         if (r_)                                                                            \
             return r_;                                                                     \
-        cudaError_t saved_ = cudart_last_error();                                          \
-        in_driver++;                                                                       \
+        cudaError_t saved_ = drv_rt_begin();                                               \
         cudaError_t e_ = (call);                                                           \
-        in_driver--;                                                                       \
-        cudart_set_last_error(saved_);                                                     \
+        drv_rt_end(saved_);                                                                \
         return drv_result(e_);                                                             \
     } while (0)
+
+cudaError_t drv_rt_begin(void)
+{
+    in_driver++;
+    return cudart_last_error();
+}
+
+void drv_rt_end(cudaError_t saved)
+{
+    cudart_set_last_error(saved);
+    in_driver--;
+}
 
 /* The primary context's handle, made on first use (lock held); NULL when
  * out of memory. */
@@ -143,6 +154,10 @@ static CUcontext primary(void)
 
 void drv_bind_thread(void)
 {
+    /* the runtime initializes the driver, as CUDA's does: no cuInit
+     * needed after a runtime call */
+    if (!drv.initialized)
+        drv.initialized = 1;
     if (in_driver || (ctx_depth && ctx_stack[ctx_depth - 1]))
         return;
     CUcontext c = primary();
@@ -379,11 +394,9 @@ static CUresult props(struct cudaDeviceProp *p, CUdevice dev)
     CUresult r = check_device(dev);
     if (r)
         return r;
-    cudaError_t saved = cudart_last_error();
-    in_driver++;
+    cudaError_t saved = drv_rt_begin();
     cudaError_t e = cudaGetDeviceProperties(p, 0);
-    in_driver--;
-    cudart_set_last_error(saved);
+    drv_rt_end(saved);
     return drv_result(e);
 }
 
@@ -443,11 +456,9 @@ CUDRV_API CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUde
         return r;
     if (!pi)
         return CUDA_ERROR_INVALID_VALUE;
-    cudaError_t saved = cudart_last_error();
-    in_driver++;
+    cudaError_t saved = drv_rt_begin();
     cudaError_t e = cudaDeviceGetAttribute(pi, attrib, 0);
-    in_driver--;
-    cudart_set_last_error(saved);
+    drv_rt_end(saved);
     return drv_result(e);
 }
 
@@ -500,11 +511,9 @@ CUDRV_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
     CUresult r = check_device(dev);
     if (r)
         return r;
-    cudaError_t saved = cudart_last_error();
-    in_driver++;
+    cudaError_t saved = drv_rt_begin();
     cudaError_t e = cudaDeviceReset();
-    in_driver--;
-    cudart_set_last_error(saved);
+    drv_rt_end(saved);
     return drv_result(e);
 }
 
@@ -816,7 +825,7 @@ static cudaError_t fill(CUdeviceptr dst, unsigned value, size_t size, size_t n, 
     unsigned char b[4];
     memcpy(b, &value, 4);
     int same = size == 1 || (b[0] == b[1] && (size == 2 || (b[1] == b[2] && b[2] == b[3])));
-    if (size > 1 && dst % size)
+    if ((size > 1 && dst % size) || n > SIZE_MAX / size)
         return cudaErrorInvalidValue;
     if (same)
         return async ? cudaMemsetAsync(DPTR(dst), b[0], n * size, s)
@@ -826,8 +835,10 @@ static cudaError_t fill(CUdeviceptr dst, unsigned value, size_t size, size_t n, 
          * capture would need a memset node of 2- or 4-byte elements */
         if (cudart_drv_enter(0))
             return cudaErrorInitializationError;
-        int capturing = graph_capturing(s);
+        int valid = cudart_stream_valid(s), capturing = valid && graph_capturing(s);
         cudart_drv_leave();
+        if (!valid)
+            return cudaErrorInvalidResourceHandle;
         if (capturing) {
             cudart_say("cuMemsetD%zuAsync of a value whose bytes differ cannot be captured into "
                        "a graph by lockstep (CUDA_ERROR_NOT_SUPPORTED)",
@@ -964,12 +975,10 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
     void **args = owned ? owned : params ? params : none;
     drv_leave(CUDA_SUCCESS);
     dim3 grid = {gx, gy, gz}, block = {bx, by, bz};
-    cudaError_t saved = cudart_last_error();
-    in_driver++;
+    cudaError_t saved = drv_rt_begin();
     cudaError_t e = cooperative ? cudaLaunchCooperativeKernel(f, grid, block, args, shared, s)
                                 : cudaLaunchKernel(f, grid, block, args, shared, s);
-    in_driver--;
-    cudart_set_last_error(saved);
+    drv_rt_end(saved);
     free(owned);
     return drv_result(e);
 }
@@ -1122,9 +1131,9 @@ CUDRV_API CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
     CUresult r = check_device(dev);
     if (r)
         return r;
-    cudaError_t saved = cudart_last_error();
+    cudaError_t saved = drv_rt_begin();
     cudaError_t e = cudaDeviceGetPCIBusId(pciBusId, len, 0);
-    cudart_set_last_error(saved);
+    drv_rt_end(saved);
     return drv_result(e);
 }
 
@@ -1378,11 +1387,9 @@ CUDRV_API CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribu
     if (!data)
         return CUDA_ERROR_INVALID_VALUE;
     struct cudaPointerAttributes a;
-    cudaError_t saved = cudart_last_error();
-    in_driver++;
+    cudaError_t saved = drv_rt_begin();
     cudaError_t e = cudaPointerGetAttributes(&a, DPTR(ptr));
-    in_driver--;
-    cudart_set_last_error(saved);
+    drv_rt_end(saved);
     if (e)
         return drv_result(e);
     if (a.type == cudaMemoryTypeUnregistered)

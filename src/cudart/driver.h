@@ -42,5 +42,11 @@ CUresult drv_leave(CUresult r);
  * library API, queries of handles). */
 CUresult drv_enter(void);
 
+/* Around a call of a runtime entry point from the driver: the runtime
+ * binds no context to the thread (drv_bind_thread) and its last error is
+ * left as it was.  drv_rt_begin returns what drv_rt_end restores. */
+cudaError_t drv_rt_begin(void);
+void drv_rt_end(cudaError_t saved);
+
 
 #endif

@@ -15,11 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cudart/driver.h"
 #include "cudart/fatbin.h"
 #include "cudart/modload.h"
 #include "cudart/runtime.h"
+#include "util/strbuf.h"
 
 typedef struct drv_module {
     struct rt_module *rtm;
@@ -155,41 +157,41 @@ static CUresult module_new(CUmodule *out, const void *image, size_t size, const 
     return CUDA_SUCCESS;
 }
 
-/* A whole file, NUL-terminated: malloc'd, or NULL (*r says why). */
+/* A whole file, NUL-terminated: malloc'd, or NULL (*r says why, and a
+ * message what, unless the file is missing or unreadable).  At
+ * most SB_MAX_PTX bytes: a larger file, or one that never ends, is refused
+ * with a message rather than read until the host runs out of memory. */
 static char *read_file(const char *fname, size_t *size, CUresult *r)
 {
-    FILE *f = fopen(fname, "rb");
-    if (!f) {
+    struct stat st;
+    if (stat(fname, &st)) {
         *r = CUDA_ERROR_FILE_NOT_FOUND;
         return NULL;
     }
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (cap - n < 65536) {
-            char *b = realloc(buf, cap = cap * 2 + 65536 + 1);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                *r = CUDA_ERROR_OUT_OF_MEMORY;
-                return NULL;
-            }
-            buf = b;
-        }
-        size_t k = fread(buf + n, 1, cap - n - 1, f);
-        n += k;
-        if (!k)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || n < 4) {
-        free(buf);
-        *r = bad ? CUDA_ERROR_FILE_NOT_FOUND : CUDA_ERROR_INVALID_IMAGE;
+    if (!S_ISREG(st.st_mode)) {
+        cudart_say("cannot load %s: not a regular file", fname);
+        *r = CUDA_ERROR_INVALID_IMAGE;
         return NULL;
     }
-    buf[n] = 0;
-    *size = n;
+    strbuf sb = {0};
+    int rc = sb_read_file(&sb, fname, SB_MAX_PTX);
+    if (rc || sb.len < 4) {
+        if (rc == -3)
+            cudart_say("cannot load %s: a module file of more than %u MiB", fname,
+                       SB_MAX_PTX >> 20);
+        else if (!rc)
+            cudart_say("cannot load %s: it is not a PTX, fat binary or cubin file", fname);
+        *r = rc == -1   ? CUDA_ERROR_FILE_NOT_FOUND
+             : rc == -2 ? CUDA_ERROR_OUT_OF_MEMORY
+                        : CUDA_ERROR_INVALID_IMAGE;
+        sb_free(&sb);
+        return NULL;
+    }
+    *size = sb.len;
+    char *buf = sb_detach(&sb); /* NUL-terminated */
+    sb_free(&sb);
+    if (!buf)
+        *r = CUDA_ERROR_OUT_OF_MEMORY;
     return buf;
 }
 
@@ -201,11 +203,8 @@ static CUresult load_file(CUmodule *module, const char *fname, unsigned nopt, CU
     CUresult r = CUDA_SUCCESS;
     size_t size;
     char *buf = read_file(fname, &size, &r);
-    if (!buf) {
-        if (r == CUDA_ERROR_INVALID_IMAGE)
-            cudart_say("cannot load %s: it is not a PTX, fat binary or cubin file", fname);
-        return r;
-    }
+    if (!buf)
+        return r; /* read_file said why */
     if ((r = drv_enter_ctx())) {
         free(buf);
         return r;
@@ -390,12 +389,8 @@ static CUresult load_file_any(CUmodule *mod, const void *fname)
     if (!fname)
         return CUDA_ERROR_INVALID_VALUE;
     char *buf = read_file(fname, &size, &r);
-    if (!buf) {
-        if (r == CUDA_ERROR_INVALID_IMAGE)
-            cudart_say("cannot load %s: it is not a PTX, fat binary or cubin file",
-                       (const char *)fname);
-        return r;
-    }
+    if (!buf)
+        return r; /* read_file said why */
     if ((r = drv_enter())) {
         free(buf);
         return r;
@@ -515,9 +510,9 @@ CUDRV_API CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfu
         return drv_leave(CUDA_ERROR_INVALID_HANDLE);
     drv_leave(CUDA_SUCCESS);
     struct cudaFuncAttributes a;
-    cudaError_t saved = cudart_last_error();
+    cudaError_t saved = drv_rt_begin();
     cudaError_t e = cudaFuncGetAttributes(&a, hfunc);
-    cudart_set_last_error(saved);
+    drv_rt_end(saved);
     if (e)
         return drv_result(e);
     switch (attrib) {
@@ -549,9 +544,9 @@ CUDRV_API CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute att
         return drv_leave(CUDA_ERROR_INVALID_HANDLE);
     drv_leave(CUDA_SUCCESS);
     /* the writable attributes have the runtime's numbers */
-    cudaError_t saved = cudart_last_error();
+    cudaError_t saved = drv_rt_begin();
     cudaError_t e = cudaFuncSetAttribute(hfunc, attrib, value);
-    cudart_set_last_error(saved);
+    drv_rt_end(saved);
     return drv_result(e);
 }
 

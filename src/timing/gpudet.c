@@ -236,6 +236,8 @@ int gpudet_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_mem
     const ir_insn *in = rq->in;
     /* a cp.async copy reads global memory as a load does: its lanes
      * that read bytes (src-size), each its own number of them */
+    if (in->op == OP_CP && in->mode != CPA_COPY)
+        return 0; /* cp.async.mbarrier.arrive: no bytes of its own to read */
     int cp = in->op == OP_CP;
     uint32_t glob = 0;
     for (uint32_t m = rq->lanes; m; m &= m - 1) {
@@ -298,7 +300,9 @@ int gpudet_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_mem
     overlay hit[2 * WARP_SIZE];
     for (uint32_t m = glob; m; m &= m - 1) {
         int l = ctz32(m);
-        uint32_t size = cp ? (uint32_t)rq->v[1][l] : rq->size;
+        /* a copy's src-size is checked when it is performed (a fault
+         * above the copy's size): bounded here by the copy's size */
+        uint32_t size = cp ? (uint32_t)MIN(rq->v[1][l], (uint64_t)rq->size) : rq->size;
         uint64_t first = rq->ad.a[l] & ~(uint64_t)(CHUNK - 1);
         uint64_t last = (rq->ad.a[l] + size - 1) & ~(uint64_t)(CHUNK - 1);
         for (uint64_t ch = first; ch <= last; ch += CHUNK) {
@@ -311,6 +315,8 @@ int gpudet_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_mem
                 seen[nseen++] = ch;
             if (g->det_bloom_bits && !bloom_maybe(g, d, ch))
                 continue;
+            if (nhit == 2 * WARP_SIZE)
+                break; /* cannot happen: a lane reads at most 2 chunks */
             overlay *o = &hit[nhit];
             o->chunk = ch;
             overlay_build(d, o);
@@ -348,7 +354,9 @@ int gpudet_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_mem
     uint8_t bytes[32];
     for (uint32_t m = glob; m; m &= m - 1) {
         int l = ctz32(m);
-        uint32_t size = cp ? (uint32_t)rq->v[1][l] : rq->size;
+        /* a copy's src-size is checked when it is performed (a fault
+         * above the copy's size): bounded here by the copy's size */
+        uint32_t size = cp ? (uint32_t)MIN(rq->v[1][l], (uint64_t)rq->size) : rq->size;
         uint32_t n = size < sizeof bytes ? size : sizeof bytes;
         exec_global_read(L, rq->ad.a[l], bytes, n);
         const overlay *o = NULL;

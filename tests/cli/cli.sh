@@ -232,6 +232,33 @@ EOT
             echo "FAIL: run a driver-API program: misdiagnosed"; fails=$((fails + 1)) ;; esac
         check "run a cuBLAS program" 2 "$L" run --no-stats -- "$tmp/blas"
         contains "run a cuBLAS program" "needs libcublas.so.13 (cuBLAS), which lockstep does not provide"
+        # crafted section tables, which the program's loader never reads:
+        # a symbol name offset near 4 GiB, a section table whose end wraps past 2^64
+        if python3 - "$tmp/drv" "$tmp/drv-badsym" "$tmp/drv-badshoff" <<'PY'; then
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+shoff, = struct.unpack_from("<Q", d, 0x28)
+shentsize, shnum = struct.unpack_from("<HH", d, 0x3a)
+for i in range(shnum):
+    name, typ, _, _, off, size = struct.unpack_from("<IIQQQQ", d, shoff + i * shentsize)
+    if typ == 2:  # SHT_SYMTAB: the first defined symbol's name
+        for s in range(off, off + size, 24):
+            st_name, _, _, shndx = struct.unpack_from("<IBBH", d, s)
+            if shndx and st_name:
+                struct.pack_into("<I", d, s, 0xfffffff0)
+                break
+open(sys.argv[2], "wb").write(d)
+d = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<HH", d, 0x3c, 65535, 0)  # e_shnum, e_shstrndx
+struct.pack_into("<Q", d, 0x28, (1 << 64) - 65535 * 64 + 64)  # the end wraps to 64
+open(sys.argv[3], "wb").write(d)
+PY
+            chmod +x "$tmp/drv-badsym" "$tmp/drv-badshoff"
+            check "run a program with a bad symbol name" 0 "$L" run --no-stats -- "$tmp/drv-badsym"
+            check "run a program with a bad section table" 0 "$L" run --no-stats -- "$tmp/drv-badshoff"
+        else
+            echo "FAIL: cannot patch $tmp/drv"; fails=$((fails + 1))
+        fi
     else
         echo "FAIL: cannot build the stand-in libraries with $CC"; fails=$((fails + 1))
     fi

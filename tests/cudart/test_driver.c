@@ -10,6 +10,8 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cudart/cuda_drv.h"
@@ -73,6 +75,32 @@ static CUresult capture_stderr(CUresult (*fn)(void), char *buf, size_t len)
 }
 
 static CUresult call_stub(void) { return cuArrayCreate_v2(); }
+
+/* In a process whose first CUDA call is the runtime's, the driver needs no
+ * cuInit, and the primary context is current (as CUDA's runtime does).
+ * A fresh process (this program again, with --runtime-first): a forked
+ * child of a process that loaded the runtime makes no CUDA calls. */
+static int runtime_first(void)
+{
+    CUcontext c = NULL;
+    int n = 0;
+    return cudaFree(NULL) != cudaSuccess ? 1
+           : cuCtxGetCurrent(&c) != CUDA_SUCCESS ? 2
+           : c == NULL ? 3
+           : cuDeviceGetCount(&n) != CUDA_SUCCESS || n != 1 ? 4 : 0;
+}
+
+static void test_runtime_initializes(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/proc/self/exe", "test_driver", "--runtime-first", (char *)NULL);
+        _exit(127);
+    }
+    int status = -1;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+}
 
 static void test_before_init(void)
 {
@@ -200,6 +228,19 @@ static void test_modules_and_launches(void)
           v == 1024);
     CHECK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS && v > 0);
     CHECK(cuFuncGetName(&name, f) == CUDA_SUCCESS && !strcmp(name, "axpb"));
+    /* a query through the runtime makes no context current */
+    CUcontext stack[8], none_cur = (CUcontext)1;
+    int depth = 0;
+    while (depth < 8 && cuCtxGetCurrent(&stack[depth]) == CUDA_SUCCESS && stack[depth])
+        CHECK(cuCtxPopCurrent_v2(&stack[depth++]) == CUDA_SUCCESS);
+    CHECK(depth > 0 && depth < 8);
+    CHECK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS);
+    CHECK(cuCtxGetCurrent(&none_cur) == CUDA_SUCCESS && none_cur == NULL);
+    while (depth > 0)
+        CHECK(cuCtxPushCurrent_v2(stack[--depth]) == CUDA_SUCCESS);
+    /* a NULL argument refuses the launch, with its statistics zero */
+    void *nullarg[] = {NULL, NULL, NULL};
+    CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, nullarg, NULL) != CUDA_SUCCESS);
     /* the runtime launches a driver function too: one function table */
     unsigned h[4] = {1, 2, 3, 4}, n = 4, a = 2;
     void *hd;
@@ -247,6 +288,8 @@ static void test_images(void)
     CHECK(cuLibraryUnload(lib) == CUDA_SUCCESS);
     unlink(path);
     CHECK(cuModuleLoad(&m, "/nonexistent/x.ptx") == CUDA_ERROR_FILE_NOT_FOUND);
+    /* not a regular file: refused before it is read (it never ends) */
+    CHECK(cuModuleLoad(&m, "/dev/zero") == CUDA_ERROR_INVALID_IMAGE);
     /* bad PTX: the error log says why */
     char log[1024] = "";
     CUjit_option opt[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -301,6 +344,11 @@ static void test_memory_streams_events(void)
     CHECK(cuEventDestroy_v2(a) == CUDA_SUCCESS && cuEventDestroy_v2(b) == CUDA_SUCCESS);
     CHECK(cuStreamDestroy_v2(s) == CUDA_SUCCESS);
     CHECK(cuStreamSynchronize(s) == CUDA_ERROR_INVALID_HANDLE);
+    /* a fill of differing bytes on a destroyed stream, a count whose bytes
+     * do not fit in size_t */
+    CHECK(cuMemsetD32Async(e, 0x01020304u, 16, s) == CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuMemsetD32_v2(e, 0x01020304u, SIZE_MAX / 2) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuMemsetD16_v2(e, 7, SIZE_MAX / 2 + 1) == CUDA_ERROR_INVALID_VALUE);
     void *p;
     CHECK(cuMemAllocHost_v2(&p, 128) == CUDA_SUCCESS && cuMemFreeHost(p) == CUDA_SUCCESS);
     CHECK(cuMemHostAlloc(&p, 128, CU_MEMHOSTALLOC_PORTABLE) == CUDA_SUCCESS &&
@@ -386,8 +434,11 @@ static void test_sticky_fault(void)
     CHECK(cuMemAlloc_v2(&d, 4) == CUDA_SUCCESS && cuMemFree_v2(d) == CUDA_SUCCESS);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--runtime-first"))
+        return runtime_first();
+    RUN(test_runtime_initializes);
     RUN(test_before_init);
     RUN(test_device);
     RUN(test_contexts);

@@ -111,9 +111,21 @@ static const char *const acp_ptx =
     "  .shared .align 8 .b64 mbad;\n"
     "  ld.param.u64 %rd1, [src]; ld.param.u32 %r1, [kind]; mov.u32 %r2, sb;\n"
     "  setp.eq.u32 %p1, %r1, 1; @%p1 bra ARR;\n"
+    "  setp.eq.u32 %p1, %r1, 2; @%p1 bra BIG;\n"
+    "  setp.eq.u32 %p1, %r1, 3; @%p1 bra GLOB;\n"
     "  cp.async.cg.shared.global [%r2], [%rd1+4096], 16;\n"
     "  cp.async.wait_all;\n  ret;\n"
-    "ARR:\n  mbarrier.arrive.shared.b64 %rd2, [mbad];\n  ret;\n}\n"
+    "ARR:\n  mbarrier.arrive.shared.b64 %rd2, [mbad];\n  ret;\n"
+    /* stores in 3 chunks a lane (under GPUDet 96 in the store buffer), then
+     * a copy whose src-size is over its size: a fault, in every mode */
+    "BIG:\n  mov.u32 %r3, %tid.x; mul.wide.u32 %rd3, %r3, 48; add.s64 %rd4, %rd1, %rd3;\n"
+    "  st.global.u32 [%rd4], %r3;\n  st.global.u32 [%rd4+16], %r3;\n"
+    "  st.global.u32 [%rd4+32], %r3;\n"
+    "  shl.b32 %r4, %r3, 1; add.u32 %r4, %r2, %r4; and.b32 %r4, %r4, -16;\n"
+    "  mov.u32 %r5, 384;\n"
+    "  cp.async.ca.shared.global [%r4], [%rd4], 16, %r5;\n  cp.async.wait_all;\n  ret;\n"
+    /* an arrive on a generic address in global memory */
+    "GLOB:\n  cp.async.mbarrier.arrive.b64 [%rd1];\n  ret;\n}\n"
     /* a copy of what the thread itself just stored (GPUDet: from its store buffer) */
     ".visible .entry stcp(.param .u64 buf, .param .u64 out)\n{\n"
     "  .reg .b32 %r<8>; .reg .b64 %rd<8>;\n"
@@ -141,8 +153,6 @@ static lockstep_device *make_device_threads(const char *mode, const char *thread
     lockstep_config_destroy(cfg);
     return dev;
 }
-
-static lockstep_device *make_device(const char *mode) { return make_device_threads(mode, "1"); }
 
 static lockstep_module *load(lockstep_device *dev)
 {
@@ -214,10 +224,16 @@ static void run_copies(const char *mode, const char *threads, lockstep_launch_st
     lockstep_device_destroy(dev);
 }
 
-static void run_faults(const char *mode)
+static void run_faults(const char *mode, const char *det)
 {
-    for (uint32_t kind = 0; kind < 2; kind++) {
-        lockstep_device *dev = make_device(mode);
+    for (uint32_t kind = 0; kind < 4; kind++) {
+        lockstep_config *cfg;
+        lockstep_device *dev = NULL;
+        lockstep_config_create(&cfg);
+        lockstep_config_set(cfg, "-lockstep_mode", mode);
+        lockstep_config_set(cfg, "-lockstep_det", det);
+        CHECK(lockstep_device_create(cfg, &dev) == LOCKSTEP_SUCCESS);
+        lockstep_config_destroy(cfg);
         lockstep_module *mod = load(dev);
         lockstep_kernel *k;
         if (!mod || lockstep_module_get_kernel(mod, "bad", &k) != LOCKSTEP_SUCCESS) {
@@ -233,11 +249,18 @@ static void run_faults(const char *mode)
         const char *msg = lockstep_device_last_error(dev);
         if (kind == 0)
             CHECK_MSG(st == LOCKSTEP_ERROR_ILLEGAL_ADDRESS && strstr(msg, "past the end"),
-                      "%s: out-of-bounds copy: %d %s", mode, st, msg);
-        else
+                      "%s %s: out-of-bounds copy: %d %s", mode, det, st, msg);
+        else if (kind == 1)
             CHECK_MSG(st == LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION &&
                           strstr(msg, "no initialized mbarrier"),
-                      "%s: arrive on no mbarrier: %d %s", mode, st, msg);
+                      "%s %s: arrive on no mbarrier: %d %s", mode, det, st, msg);
+        else if (kind == 2)
+            CHECK_MSG(st == LOCKSTEP_ERROR_ILLEGAL_INSTRUCTION &&
+                          strstr(msg, "src-size 384 is larger"),
+                      "%s %s: src-size over the copy's size: %d %s", mode, det, st, msg);
+        else
+            CHECK_MSG(st == LOCKSTEP_ERROR_ILLEGAL_ADDRESS && strstr(msg, "not in shared memory"),
+                      "%s %s: arrive on a global address: %d %s", mode, det, st, msg);
         lockstep_device_destroy(dev);
     }
 }
@@ -314,8 +337,13 @@ static void test_copies_timing(void)
     CHECK(!memcmp(s1.t.stall, s2.t.stall, sizeof s1.t.stall));
     CHECK(!memcmp(s1.mix, s2.mix, sizeof s1.mix));
 }
-static void test_faults_functional(void) { run_faults("functional"); }
-static void test_faults_timing(void) { run_faults("timing"); }
+static void test_faults_functional(void) { run_faults("functional", "none"); }
+static void test_faults_timing(void)
+{
+    run_faults("timing", "none");
+    run_faults("timing", "gpudet");
+    run_faults("timing", "dab");
+}
 
 int main(void)
 {
