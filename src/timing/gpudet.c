@@ -385,6 +385,19 @@ int gpudet_request(void *ud, exec_launch *L, exec_cta *c, exec_warp *w, exec_mem
 
 /* ---- the gate and the issue count -------------------------------------------------------- */
 
+/* Whether `in` releases: it makes the warp's earlier stores visible to
+ * another thread that observes it (st.release, a release or stronger
+ * shared atomic, an mbarrier arrive: release unless .relaxed, which is
+ * treated as release here).  Like a fence, it waits for the warp's store
+ * buffer to be committed, or a reader could see it before those stores:
+ * the flag or the mbarrier is in shared memory, or in the same commit. */
+static int releases(const ir_insn *in)
+{
+    if (in->sem == SEM_RELEASE || in->sem == SEM_ACQ_REL || in->sem == SEM_SC)
+        return 1;
+    return in->op == OP_MBARRIER && (in->mode == MBAR_ARRIVE || in->mode == MBAR_ARRIVE_DROP);
+}
+
 /* Why the instruction at pc ends the warp's parallel mode (DET_END_*), 0
  * if it does not; *serial: it runs in serial mode. */
 static int ends_quantum(const timing_gpu *g, const tm_warp *tw, const ir_insn *in, uint32_t pc,
@@ -404,7 +417,7 @@ static int ends_quantum(const timing_gpu *g, const tm_warp *tw, const ir_insn *i
         return 0; /* a fence or barrier first in a quantum runs in it */
     if (tw->det.q_insts >= g->det_quantum)
         return DET_END_COUNT;
-    if (props & OPF_FENCE)
+    if ((props & OPF_FENCE) || releases(in))
         return DET_END_FENCE;
     if ((props & OPF_BARRIER) && !g->det_bta)
         return DET_END_BARRIER;

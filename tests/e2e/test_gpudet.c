@@ -471,6 +471,70 @@ static void test_livelock(void)
     CHECK_MSG(rc == LOCKSTEP_SUCCESS, "%s: %s", lockstep_status_name(rc), err);
 }
 
+/* Release orders the warp's earlier stores before it (PTX memory model):
+ * warp 1 stores 32 words, then releases a flag in shared memory (kernel
+ * rel: st.release) or arrives on an mbarrier (kernel mbar: release by
+ * default); warp 0 waits for it with acquire and copies the words.  Under
+ * GPUDet the stores sit in warp 1's store buffer until a commit, and the
+ * flag and the mbarrier are in shared memory, which is not buffered: the
+ * release ends the quantum as a fence does, or warp 0 reads zeros. */
+static const char release_ptx[] =
+    ".version 7.8\n.target sm_80\n.address_size 64\n"
+    ".visible .entry rel(.param .u64 buf)\n{\n"
+    "  .reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .pred %p<4>;\n"
+    "  .shared .align 4 .b32 flag;\n"
+    "  ld.param.u64 %rd1, [buf]; mov.u32 %r1, %tid.x;\n"
+    "  setp.ne.u32 %p1, %r1, 0; @%p1 bra S;\n  st.shared.u32 [flag], 0;\nS:\n  bar.sync 0;\n"
+    "  setp.lt.u32 %p3, %r1, 32; @%p3 bra WAITER;\n"
+    "  and.b32 %r3, %r1, 31; mul.wide.u32 %rd4, %r3, 4; add.s64 %rd4, %rd4, 4096;\n"
+    "  add.s64 %rd4, %rd1, %rd4; add.u32 %r6, %r1, 1000; st.global.u32 [%rd4], %r6;\n"
+    "  st.release.cta.shared.u32 [flag], 1;\n  ret;\n"
+    "WAITER:\n  ld.acquire.cta.shared.u32 %r7, [flag];\n"
+    "  setp.eq.u32 %p2, %r7, 0; @%p2 bra WAITER;\n"
+    "  mul.wide.u32 %rd4, %r1, 4; add.s64 %rd5, %rd4, 4096; add.s64 %rd5, %rd1, %rd5;\n"
+    "  ld.global.u32 %r6, [%rd5]; add.s64 %rd3, %rd1, %rd4; st.global.u32 [%rd3], %r6;\n"
+    "  ret;\n}\n"
+    ".visible .entry mbar(.param .u64 buf)\n{\n"
+    "  .reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .pred %p<4>;\n"
+    "  .shared .align 8 .b64 mb;\n"
+    "  ld.param.u64 %rd1, [buf]; mov.u32 %r1, %tid.x;\n"
+    "  setp.ne.u32 %p1, %r1, 0; @%p1 bra S;\n  mbarrier.init.shared.b64 [mb], 32;\nS:\n"
+    "  bar.sync 0;\n"
+    "  setp.lt.u32 %p3, %r1, 32; @%p3 bra WAITER;\n"
+    "  and.b32 %r3, %r1, 31; mul.wide.u32 %rd4, %r3, 4; add.s64 %rd4, %rd4, 4096;\n"
+    "  add.s64 %rd4, %rd1, %rd4; add.u32 %r6, %r1, 1000; st.global.u32 [%rd4], %r6;\n"
+    "  mbarrier.arrive.shared.b64 %rd2, [mb];\n  ret;\n"
+    "WAITER:\n  mbarrier.try_wait.parity.shared.b64 %p2, [mb], 0;\n  @!%p2 bra WAITER;\n"
+    "  mul.wide.u32 %rd4, %r1, 4; add.s64 %rd5, %rd4, 4096; add.s64 %rd5, %rd1, %rd5;\n"
+    "  ld.global.u32 %r6, [%rd5]; add.s64 %rd3, %rd1, %rd4; st.global.u32 [%rd3], %r6;\n"
+    "  ret;\n}\n";
+
+static void test_release(void)
+{
+    static const char *const kernels[] = {"rel", "mbar"};
+    for (int i = 0; i < 2; i++) {
+        lockstep_device *dev = e2e_timing_device("configs/gtx480.config", "-lockstep_det gpudet\n");
+        lockstep_module *mod = NULL;
+        lockstep_kernel *k = ptx_kernel(dev, release_ptx, "release.ptx", kernels[i], &mod);
+        lockstep_dptr b = k ? e2e_alloc(dev, 8192) : 0;
+        uint32_t out[32];
+        if (k && b) {
+            lockstep_memset(dev, b, 0, 8192);
+            void *args[] = {&b};
+            if (E2E_OK(dev, lockstep_launch_args(dev, k, e2e_dim3(1, 1, 1), e2e_dim3(64, 1, 1),
+                                                 0, args, NULL)) &&
+                e2e_download(dev, out, b, sizeof out)) {
+                int bad = 0;
+                for (uint32_t t = 0; t < 32; t++)
+                    bad += out[t] != 1032 + t;
+                CHECK_MSG(!bad, "%s: %d of 32 words read before the release wrong (word 0: %u)",
+                          kernels[i], bad, out[0]);
+            }
+        }
+        e2e_device_destroy(dev);
+    }
+}
+
 static void test_bad_options(void)
 {
     static const char *const bad[] = {
@@ -493,6 +557,7 @@ int main(void)
     RUN(test_livelock);
     RUN(test_ztest);
     RUN(test_atomic_first);
+    RUN(test_release);
     RUN(test_bad_options);
     return test_summary();
 }
