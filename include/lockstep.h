@@ -166,6 +166,14 @@ LOCKSTEP_API lockstep_status lockstep_memset(lockstep_device *dev, lockstep_dptr
  * or another mapping.  The host memory must stay valid until unmapped. */
 LOCKSTEP_API lockstep_status lockstep_map_host(lockstep_device *dev, void *host, size_t bytes);
 LOCKSTEP_API lockstep_status lockstep_unmap_host(lockstep_device *dev, void *host);
+/* The mapped host buffers (lockstep_map_host) that kernels read or wrote
+ * since the last call: at most max of them, their host addresses and sizes
+ * in address order, into host[] and bytes[] (NULL when max is 0).  Returns
+ * how many there were, and clears the record.  A CUDA runtime uses it to
+ * tell when the host changes memory a kernel saw before the program
+ * synchronized with that kernel (docs/CUDART.md). */
+LOCKSTEP_API size_t lockstep_mapped_accesses(lockstep_device *dev, void **host, size_t *bytes,
+                                             size_t max);
 /* ---- Textures and surfaces ----
  * A texture object describes device memory as an image of texels that the
  * PTX texture instructions (tex, tld4, txq) sample and the surface

@@ -370,6 +370,13 @@ lockstep_status lockstep_map_host(lockstep_device *dev, void *host, size_t bytes
     return ok(dev);
 }
 
+size_t lockstep_mapped_accesses(lockstep_device *dev, void **host, size_t *bytes, size_t max)
+{
+    if (!dev || (max && (!host || !bytes)))
+        return 0;
+    return devmem_take_host_accesses(dev->dm, host, bytes, max);
+}
+
 lockstep_status lockstep_unmap_host(lockstep_device *dev, void *host)
 {
     if (!dev)

@@ -314,6 +314,7 @@ static int ensure_device(void)
             return set_error(cudaErrorInitializationError);                                \
         }                                                                                  \
         drv_bind_thread();                                                                 \
+        hostwatch_check();                                                                 \
         if (rt.sticky) {                                                                   \
             cudaError_t e_ = rt.sticky;                                                    \
             unlock();                                                                      \
@@ -324,6 +325,7 @@ static int ensure_device(void)
 #define LEAVE(e)                                                                           \
     do {                                                                                   \
         cudaError_t e2_ = (e);                                                             \
+        hostwatch_refresh();                                                               \
         unlock();                                                                          \
         return set_error(e2_);                                                             \
     } while (0)
@@ -357,6 +359,7 @@ static cudaError_t from_status(lockstep_status st)
 /* Deliver device printf output (a synchronization point). */
 static void sync_point(void)
 {
+    hostwatch_clear(); /* the program has waited for the kernels */
     if (rt.dev)
         lockstep_synchronize(rt.dev);
 }
@@ -382,6 +385,7 @@ cudaError_t cudart_drv_enter(int sticky)
         unlock();
         return cudaErrorInitializationError;
     }
+    hostwatch_check();
     if (sticky && rt.sticky) {
         cudaError_t e = rt.sticky;
         unlock();
@@ -390,7 +394,11 @@ cudaError_t cudart_drv_enter(int sticky)
     return cudaSuccess;
 }
 
-void cudart_drv_leave(void) { unlock(); }
+void cudart_drv_leave(void)
+{
+    hostwatch_refresh();
+    unlock();
+}
 
 cudaError_t cudart_last_error(void) { return last_error; }
 
@@ -414,6 +422,7 @@ void cudart_sync_point(void) { sync_point(); }
 
 void cudart_call_host(cudaHostFn_t fn, void *data)
 {
+    hostwatch_clear(); /* it runs after the work before it: may write what that work read */
     unlock();
     fn(data);
     lock();
@@ -908,6 +917,7 @@ static cudaError_t launch(struct rt_function *f, dim3 grid, dim3 block, void **a
         cooperative ? lockstep_launch_cooperative(rt.dev, f->k, lg, lb, (uint32_t)shared, args, &st)
                     : lockstep_launch_args(rt.dev, f->k, lg, lb, (uint32_t)shared, args, &st);
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    hostwatch_kernel(rt.dev, f->name);
     rt.host_seconds += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     double ns;
     if (st.timing) {
@@ -1180,6 +1190,7 @@ CUDART_API cudaError_t cudaFree(void *devPtr)
         LEAVE(cudaSuccess);
     rt_host_alloc *h = find_host(devPtr);
     if (h && h->managed) {
+        hostwatch_forget(h->ptr, h->size);
         lockstep_unmap_host(rt.dev, h->ptr);
         munmap(h->ptr, h->size);
         *h = rt.hosts[--rt.nhosts];
@@ -1243,6 +1254,7 @@ CUDART_API cudaError_t cudaFreeHost(void *ptr)
     rt_host_alloc *h = find_host(ptr);
     if (!h || h->managed || h->registered)
         LEAVE(cudaErrorInvalidValue);
+    hostwatch_forget(h->ptr, h->size);
     lockstep_unmap_host(rt.dev, h->ptr);
     munmap(h->ptr, h->size);
     *h = rt.hosts[--rt.nhosts];
@@ -1274,6 +1286,7 @@ CUDART_API cudaError_t cudaHostUnregister(void *ptr)
     rt_host_alloc *h = ptr ? find_host(ptr) : NULL;
     if (!h || !h->registered)
         LEAVE(cudaErrorHostMemoryNotRegistered);
+    hostwatch_forget(h->ptr, h->size);
     lockstep_unmap_host(rt.dev, h->ptr);
     *h = rt.hosts[--rt.nhosts];
     LEAVE(cudaSuccess);
@@ -1693,6 +1706,7 @@ CUDART_API cudaError_t cudaStreamQuery(cudaStream_t stream)
     CHECK_STREAM(stream);
     if (graph_capturing(stream))
         LEAVE(graph_capture_refuse(stream));
+    hostwatch_clear(); /* "done": the program may now write what the work read */
     LEAVE(cudaSuccess); /* work completes when it is issued */
 }
 
@@ -1955,6 +1969,7 @@ CUDART_API cudaError_t cudaEventQuery(cudaEvent_t event)
     ENTER();
     if (!handle_get(event, H_EVENT))
         LEAVE(cudaErrorInvalidResourceHandle);
+    hostwatch_clear(); /* "done", as cudaStreamQuery */
     LEAVE(cudaSuccess);
 }
 

@@ -106,6 +106,18 @@ const char *cudart_function_name(const struct rt_function *f);
  * it; nothing during a driver call that goes through the runtime. */
 void drv_bind_thread(void);
 
+/* ---- hostwatch.c: host writes into mapped memory a kernel saw (lock held) -------------
+ * After a launch, hostwatch_kernel copies the mapped buffers the kernel
+ * accessed; every runtime call compares them on entry (hostwatch_check:
+ * a difference is said once, naming the kernel) and copies them again on
+ * return (hostwatch_refresh); a synchronization ends the watch
+ * (hostwatch_clear); unmapping a buffer ends its (hostwatch_forget). */
+void hostwatch_kernel(lockstep_device *dev, const char *kernel);
+void hostwatch_check(void);
+void hostwatch_refresh(void);
+void hostwatch_clear(void);
+void hostwatch_forget(const void *host, size_t size);
+
 /* ---- graph.c: graphs, and stream capture (lock held) ---------------------------------- */
 /* Whether stream s records into a graph rather than executing. */
 int graph_capturing(cudaStream_t s);

@@ -192,6 +192,8 @@ static int resolve(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in,
                 lo = al->base;
                 hi = al->base + al->size;
                 host = al->host;
+                if (host) /* for the runtime's host-write check (hostwatch.c) */
+                    devmem_note_host_access(L->dm, al);
             }
             if (host) { /* a mapped host buffer (pinned or managed memory) */
                 ptr[l] = host + (a - lo);
@@ -438,6 +440,8 @@ int exec_read_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint6
             const devmem_alloc *al = devmem_find(L->dm, a, 1, &hint);
             if (!al)
                 return -1;
+            if (al->host)
+                devmem_note_host_access(L->dm, al);
             uint64_t left = al->base + al->size - a;
             uint64_t page_left = DEVMEM_PAGE_SIZE - (a & (DEVMEM_PAGE_SIZE - 1));
             avail = (uint32_t)MIN((uint64_t)avail, al->host ? left : MIN(left, page_left));
@@ -478,6 +482,7 @@ int exec_write_generic(exec_launch *L, exec_cta *c, exec_warp *w, int lane, uint
     if (!al || addr < al->base || addr - al->base + n > al->size)
         return -1;
     if (al->host) {
+        devmem_note_host_access(L->dm, al);
         memcpy(al->host + (addr - al->base), sp, n);
         return 0;
     }
@@ -557,8 +562,10 @@ static uint8_t *global_ptr(exec_launch *L, uint64_t a, uint32_t size, int write,
         return NULL;
     }
     *room = al->base + al->size - a;
-    if (al->host)
+    if (al->host) {
+        devmem_note_host_access(L->dm, al);
         return al->host + (a - al->base);
+    }
     uint64_t page_left = DEVMEM_PAGE_SIZE - (a & (DEVMEM_PAGE_SIZE - 1));
     if (*room > page_left)
         *room = page_left;
@@ -607,6 +614,7 @@ void exec_global_read(exec_launch *L, uint64_t addr, uint8_t *dst, uint32_t n)
             if (k > left)
                 k = (uint32_t)left;
             if (al->host) {
+                devmem_note_host_access(L->dm, al);
                 memcpy(dst, al->host + (addr - al->base), k);
             } else {
                 uint64_t page_left = DEVMEM_PAGE_SIZE - (addr & (DEVMEM_PAGE_SIZE - 1));

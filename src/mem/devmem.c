@@ -125,6 +125,7 @@ struct devmem {
     uint64_t phys_next; /* modelled physical address of the next host mapping */
     uint64_t freed_n;   /* device blocks freed so far (ring position) */
     devmem_alloc freed[FREED_RING];
+    uint8_t host_accessed; /* some rec[i].accessed is set (relaxed atomic) */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -858,6 +859,36 @@ int devmem_map_host(devmem *dm, void *host, uint64_t size, uint32_t tag)
     live_add(dm, (devmem_alloc){.base = base, .size = size, .phys = phys, .tag = tag,
                                 .host = (uint8_t *)host});
     return 0;
+}
+
+void devmem_note_host_access(const devmem *dm, const devmem_alloc *a)
+{
+    /* the allocation records belong to dm, which the caller holds; only
+     * these two flags change, and only ever to 1 during a launch */
+    uint8_t *flag = &((devmem_alloc *)a)->accessed, *any = &((devmem *)dm)->host_accessed;
+    if (!__atomic_load_n(flag, __ATOMIC_RELAXED))
+        __atomic_store_n(flag, 1, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(any, __ATOMIC_RELAXED))
+        __atomic_store_n(any, 1, __ATOMIC_RELAXED);
+}
+
+size_t devmem_take_host_accesses(devmem *dm, void **host, size_t *size, size_t max)
+{
+    if (!__atomic_load_n(&dm->host_accessed, __ATOMIC_RELAXED))
+        return 0;
+    __atomic_store_n(&dm->host_accessed, 0, __ATOMIC_RELAXED);
+    size_t n = 0;
+    for (const devmem_alloc *a = devmem_next(dm, 0); a; a = devmem_next(dm, a->base)) {
+        if (!a->host || !__atomic_load_n(&a->accessed, __ATOMIC_RELAXED))
+            continue;
+        __atomic_store_n(&((devmem_alloc *)a)->accessed, 0, __ATOMIC_RELAXED);
+        if (n < max) {
+            host[n] = a->host;
+            size[n] = (size_t)a->size;
+        }
+        n++;
+    }
+    return n;
 }
 
 int devmem_unmap_host(devmem *dm, void *host)

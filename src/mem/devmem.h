@@ -30,6 +30,8 @@ typedef struct devmem_alloc {
     uint8_t reserved; /* mapped in a reserved range (devmem_map_reserved): only
                          devmem_unmap_reserved ends it, never devmem_free_block */
     uint8_t *host;  /* a mapped host buffer (devmem_map_host), else NULL */
+    uint8_t accessed; /* a mapped host buffer a kernel has accessed since the
+                         last devmem_take_host_accesses (devmem_note_host_access) */
 } devmem_alloc;
 
 /* capacity: bytes of device memory (the sum of live allocation sizes, each
@@ -80,6 +82,14 @@ void devmem_uncharge(devmem *dm, uint64_t bytes);
 int devmem_map_host(devmem *dm, void *host, uint64_t size, uint32_t tag);
 /* Undo devmem_map_host: 0, or -1 if host is not a mapped buffer's start. */
 int devmem_unmap_host(devmem *dm, void *host);
+/* A kernel reads or writes the mapped host buffer a (found by devmem_find):
+ * remembered until devmem_take_host_accesses.  Safe from SMs on several host
+ * threads at once (relaxed atomics: the flags are only read between launches). */
+void devmem_note_host_access(const devmem *dm, const devmem_alloc *a);
+/* The mapped host buffers kernels accessed since the last call, in address
+ * order: at most max of them into host[] and size[] (NULL when max is 0);
+ * returns how many there are (all of them, even past max).  Clears the record. */
+size_t devmem_take_host_accesses(devmem *dm, void **host, size_t *size, size_t max);
 
 /* Free every allocation (not mapping) carrying `tag`. */
 void devmem_free_tagged(devmem *dm, uint32_t tag);

@@ -9,7 +9,10 @@
  * error names, and the stubs of unimplemented functions.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cudart/cuda_abi.h"
 #include "cudart/cuda_api.h"
@@ -153,6 +156,84 @@ static void test_managed_and_pinned(void)
     }
     CHECK(cudaFree(m) == cudaSuccess);
     CHECK(cudaFreeHost(p) == cudaSuccess);
+}
+
+/* What the runtime writes on stderr while fn runs, into buf. */
+static void stderr_of(void (*fn)(void), char *buf, size_t len)
+{
+    char path[] = "/tmp/test_runtime_stderr_XXXXXX";
+    int fd = mkstemp(path), saved = dup(2);
+    fflush(stderr);
+    dup2(fd, 2);
+    fn();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ssize_t n = pread(fd, buf, len - 1, 0);
+    buf[n > 0 ? n : 0] = 0;
+    close(fd);
+    unlink(path);
+}
+
+static unsigned *hw_buf;
+
+static void hw_launch(void)
+{
+    unsigned n = 4, k = 1;
+    void *a[] = {&hw_buf, &n, &k};
+    CHECK(cudaLaunchKernel(&host_scale, (dim3){1, 1, 1}, (dim3){32, 1, 1}, a, 0, NULL) ==
+          cudaSuccess);
+}
+
+/* the host writes what the kernel read before synchronizing: said */
+static void hw_racy(void)
+{
+    hw_launch();
+    hw_buf[2] = 77;
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+}
+
+/* after the synchronization, after a query that says the work is done, or
+ * through the runtime: nothing said */
+static void hw_clean(void)
+{
+    hw_launch();
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    hw_buf[2] = 78;
+    hw_launch();
+    CHECK(cudaStreamQuery(NULL) == cudaSuccess);
+    hw_buf[2] = 79;
+    hw_launch();
+    unsigned v[4] = {1, 2, 3, 4};
+    CHECK(cudaMemcpy(hw_buf, v, sizeof v, cudaMemcpyHostToHost) == cudaSuccess);
+    hw_launch(); /* a second kernel writes it too */
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+}
+
+/* a watched buffer freed before any synchronization: forgotten, not read */
+static void hw_free(void)
+{
+    hw_launch();
+    CHECK(cudaFreeHost(hw_buf) == cudaSuccess);
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+}
+
+/* Mapped memory a kernel accessed, written by the host after the launch
+ * returned and before the program synchronized: on a GPU the kernel may
+ * still run (a host latch, or a race); lockstep says so (hostwatch.c). */
+static void test_host_writes(void)
+{
+    char err[4096];
+    CHECK(cudaMallocHost((void **)&hw_buf, 4 * sizeof *hw_buf) == cudaSuccess);
+    memset(hw_buf, 0, 4 * sizeof *hw_buf);
+    stderr_of(hw_racy, err, sizeof err);
+    CHECK_STR_CONTAINS(err, "the host wrote mapped memory at");
+    CHECK_STR_CONTAINS(err, "byte 8 of the 16-byte buffer");
+    CHECK_STR_CONTAINS(err, "kernel 'scale'");
+    stderr_of(hw_clean, err, sizeof err);
+    CHECK_MSG(!strstr(err, "the host wrote"), "said without a race: %s", err);
+    stderr_of(hw_free, err, sizeof err);
+    CHECK_MSG(!strstr(err, "the host wrote"), "said after a free: %s", err);
 }
 
 static void test_events_and_streams(void)
@@ -991,6 +1072,7 @@ int main(void)
     RUN(test_register_and_launch);
     RUN(test_copies_never_touch_simulated_addresses);
     RUN(test_managed_and_pinned);
+    RUN(test_host_writes);
     RUN(test_events_and_streams);
     RUN(test_bad_handles);
     RUN(test_sticky_fault_and_reset);
