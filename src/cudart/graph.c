@@ -1756,12 +1756,6 @@ static cudaError_t set_cond(graph *g, node *nd, struct cudaConditionalNodeParams
                    who, (unsigned long long)p->handle);
         return cudaErrorInvalidValue;
     }
-    if (c->used) {
-        cudart_say("%s: the conditional handle 0x%llx belongs to another conditional node "
-                   "already (a handle serves one node)",
-                   who, (unsigned long long)p->handle);
-        return cudaErrorInvalidValue;
-    }
     uint32_t n = p->size;
     int ok = p->type == cudaGraphCondTypeIf       ? n == 1 || n == 2
              : p->type == cudaGraphCondTypeWhile  ? n == 1
@@ -1800,7 +1794,6 @@ static cudaError_t set_cond(graph *g, node *nd, struct cudaConditionalNodeParams
     nd->u.cond.body = body;
     nd->u.cond.out = out;
     gcond_ref(c);
-    c->used = 1;
     p->phGraph_out = out;
     return cudaSuccess;
 }

@@ -193,8 +193,7 @@ typedef struct gcond {
     lockstep_dptr addr;   /* the value's word */
     uint64_t graph;       /* the id of the graph it was made for */
     unsigned dflt, flags; /* its default value; cudaGraphCondAssignDefault or 0 */
-    uint32_t refs;
-    uint8_t used;         /* a conditional node (of a graph, not a copy) names it */
+    uint32_t refs;        /* the nodes that name it (several may: they share the value) */
 } gcond;
 /* A new handle with one reference, its word zero: 0, or an error. */
 cudaError_t gcond_new(uint64_t graph, unsigned dflt, unsigned flags, gcond **out);

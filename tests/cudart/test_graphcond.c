@@ -178,6 +178,20 @@ static void test_if(void)
     CHECK(cudaGraphExecDestroy(x) == cudaSuccess);
     CHECK(cudaGraphDestroy(g) == cudaSuccess);
 
+    /* two IF nodes testing one handle, one after the other: both run */
+    CHECK(cudaGraphCreate(&g, 0) == cudaSuccess);
+    CHECK(cudaGraphConditionalHandleCreate(&h, g, 1, cudaGraphCondAssignDefault) == cudaSuccess);
+    cudaGraphNode_t first = cond_node(g, NULL, h, cudaGraphCondTypeIf, 1, body);
+    kernel_node(body[0], NULL, &host_add, a1);
+    cond_node(g, first, h, cudaGraphCondTypeIf, 1, body);
+    kernel_node(body[0], NULL, &host_add, a1);
+    CHECK(cudaGraphInstantiate(&x, g, 0) == cudaSuccess);
+    set_u32(d, 0);
+    CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);
+    CHECK_EQ_U64(get_u32(d), 2);
+    CHECK(cudaGraphExecDestroy(x) == cudaSuccess);
+    CHECK(cudaGraphDestroy(g) == cudaSuccess);
+
     /* without cudaGraphCondAssignDefault the value is what was set last: a
      * kernel outside the graph sets it (as the program may) */
     CHECK(cudaGraphCreate(&g, 0) == cudaSuccess);
@@ -329,10 +343,9 @@ static void test_cond_errors(void)
     CHECK(cudaGraphAddNode(&n, g, NULL, NULL, 0, &p) == cudaErrorInvalidValue);
     cudaGetLastError();
     cond_node(g, NULL, h, cudaGraphCondTypeIf, 2, body);
-    /* a handle serves one node */
+    /* a handle may serve several nodes (they test one value) */
     p.conditional = (struct cudaConditionalNodeParams){h, cudaGraphCondTypeIf, 1, NULL};
-    CHECK(cudaGraphAddNode(&n, g, NULL, NULL, 0, &p) == cudaErrorInvalidValue);
-    cudaGetLastError();
+    CHECK(cudaGraphAddNode(&n, g, NULL, NULL, 0, &p) == cudaSuccess);
     /* a body holds kernel, memcpy, memset, empty, child graph and conditional nodes only */
     struct cudaHostNodeParams hp = {host_fn, NULL};
     CHECK(cudaGraphAddHostNode(&n, body[0], NULL, 0, &hp) == cudaErrorNotSupported);
