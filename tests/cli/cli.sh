@@ -198,6 +198,8 @@ check "run --config /dev/zero" 2 timeout 20 "$L" run --config /dev/zero -- /bin/
 contains "run --config /dev/zero" "more than 16 MiB"
 
 # lockstep run and the libraries a program needs, without nvcc: programs
+# (run with $LOCKSTEP_RUN_ENV, which preloads ASan in the sanitizer build:
+# the program loads lockstep's libcuda.so.1, built with it)
 # linked with stand-ins of libcuda.so.1 (the driver API, which lockstep
 # provides: the program gets lockstep's at run time) and libcublas.so.13
 # (which lockstep does not provide: refused, naming it)
@@ -226,7 +228,7 @@ EOT
             "$tmp/fakecublas.c" &&
         "$CC" -o "$tmp/drv" "$tmp/drv.c" "$tmp/libcuda.so.1" &&
         "$CC" -o "$tmp/blas" "$tmp/blas.c" "$tmp/libcublas.so.13"; then
-        check "run a driver-API program" 0 "$L" run --no-stats -- "$tmp/drv"
+        check "run a driver-API program" 0 env ${LOCKSTEP_RUN_ENV:-} "$L" run --no-stats -- "$tmp/drv"
         contains "run a driver-API program" "cuInit and cuDeviceGetCount: 0, 1 devices"
         case "$LAST" in *"static CUDA runtime"*|*"does not use"*)
             echo "FAIL: run a driver-API program: misdiagnosed"; fails=$((fails + 1)) ;; esac
@@ -254,8 +256,8 @@ struct.pack_into("<Q", d, 0x28, (1 << 64) - 65535 * 64 + 64)  # the end wraps to
 open(sys.argv[3], "wb").write(d)
 PY
             chmod +x "$tmp/drv-badsym" "$tmp/drv-badshoff"
-            check "run a program with a bad symbol name" 0 "$L" run --no-stats -- "$tmp/drv-badsym"
-            check "run a program with a bad section table" 0 "$L" run --no-stats -- "$tmp/drv-badshoff"
+            check "run a program with a bad symbol name" 0 env ${LOCKSTEP_RUN_ENV:-} "$L" run --no-stats -- "$tmp/drv-badsym"
+            check "run a program with a bad section table" 0 env ${LOCKSTEP_RUN_ENV:-} "$L" run --no-stats -- "$tmp/drv-badshoff"
         else
             echo "FAIL: cannot patch $tmp/drv"; fails=$((fails + 1))
         fi
