@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cudart/cuda_drv.h"
+#include "ptx_fatbin.h"
 #include "test.h"
 
 CUresult cuArrayCreate_v2(void); /* a generated stub (driver_stubs.c) */
@@ -37,22 +38,8 @@ static _Alignas(8) unsigned char fatbin[4096];
 
 static void build_fatbin(void)
 {
-    size_t n = sizeof ptx, padded = (n + 7) & ~(size_t)7;
-    uint32_t magic = 0xBA55ED50u, ehs = 80, arch = 75;
-    uint16_t ver = 1, hs = 16, kind = 1, ever = 0x0101;
-    uint64_t total = 80 + padded, psize = padded, flags = 0x11;
-    memcpy(fatbin, &magic, 4);
-    memcpy(fatbin + 4, &ver, 2);
-    memcpy(fatbin + 6, &hs, 2);
-    memcpy(fatbin + 8, &total, 8);
-    unsigned char *e = fatbin + 16;
-    memcpy(e, &kind, 2);
-    memcpy(e + 2, &ever, 2);
-    memcpy(e + 4, &ehs, 4);
-    memcpy(e + 8, &psize, 8);
-    memcpy(e + 28, &arch, 4);
-    memcpy(e + 40, &flags, 8);
-    memcpy(e + 80, ptx, n);
+    fatbin_wrapper w; /* the runtime's wrapper: not used by the driver */
+    CHECK(ptx_fatbin(ptx, sizeof ptx, fatbin, sizeof fatbin, &w) == 0);
 }
 
 /* Run fn with stderr going to a file; what it wrote is returned in buf. */

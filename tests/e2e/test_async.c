@@ -142,16 +142,25 @@ static const char *const acp_ptx =
     "  st.global.v4.u32 [%rd5], {%r4, %r5, %r6, %r7};\n"
     "  ret;\n}\n";
 
-static lockstep_device *make_device_threads(const char *mode, const char *threads)
+/* A device in `mode` under determinism mode det, on `threads` host threads
+ * (NULL: the default, every online CPU). */
+static lockstep_device *make_device_det(const char *mode, const char *threads, const char *det)
 {
     lockstep_config *cfg;
     lockstep_device *dev = NULL;
     lockstep_config_create(&cfg);
     lockstep_config_set(cfg, "-lockstep_mode", mode);
-    lockstep_config_set(cfg, "-lockstep_threads", threads);
+    if (threads)
+        lockstep_config_set(cfg, "-lockstep_threads", threads);
+    lockstep_config_set(cfg, "-lockstep_det", det);
     CHECK(lockstep_device_create(cfg, &dev) == LOCKSTEP_SUCCESS);
     lockstep_config_destroy(cfg);
     return dev;
+}
+
+static lockstep_device *make_device_threads(const char *mode, const char *threads)
+{
+    return make_device_det(mode, threads, "none");
 }
 
 static lockstep_module *load(lockstep_device *dev)
@@ -227,13 +236,7 @@ static void run_copies(const char *mode, const char *threads, lockstep_launch_st
 static void run_faults(const char *mode, const char *det)
 {
     for (uint32_t kind = 0; kind < 4; kind++) {
-        lockstep_config *cfg;
-        lockstep_device *dev = NULL;
-        lockstep_config_create(&cfg);
-        lockstep_config_set(cfg, "-lockstep_mode", mode);
-        lockstep_config_set(cfg, "-lockstep_det", det);
-        CHECK(lockstep_device_create(cfg, &dev) == LOCKSTEP_SUCCESS);
-        lockstep_config_destroy(cfg);
+        lockstep_device *dev = make_device_det(mode, NULL, det);
         lockstep_module *mod = load(dev);
         lockstep_kernel *k;
         if (!mod || lockstep_module_get_kernel(mod, "bad", &k) != LOCKSTEP_SUCCESS) {
@@ -270,13 +273,7 @@ static void run_faults(const char *mode, const char *det)
  * the warp's store buffer. */
 static void run_stcp(const char *mode, const char *det)
 {
-    lockstep_config *cfg;
-    lockstep_device *dev = NULL;
-    lockstep_config_create(&cfg);
-    lockstep_config_set(cfg, "-lockstep_mode", mode);
-    lockstep_config_set(cfg, "-lockstep_det", det);
-    CHECK(lockstep_device_create(cfg, &dev) == LOCKSTEP_SUCCESS);
-    lockstep_config_destroy(cfg);
+    lockstep_device *dev = make_device_det(mode, NULL, det);
     lockstep_module *mod = load(dev);
     lockstep_kernel *k;
     if (!mod || lockstep_module_get_kernel(mod, "stcp", &k) != LOCKSTEP_SUCCESS) {
