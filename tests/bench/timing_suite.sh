@@ -1,5 +1,8 @@
 #!/bin/sh
-# tests/bench/timing_suite.sh BUILD -- the workload suite on the timing model.
+# tests/bench/timing_suite.sh BUILD [PART...] -- the workload suite on the
+# timing model.  PART names the sections to run (default: all of them):
+# suite (1, 2), seeds (3), gpudet, dab and dabv (4), dmr (5), threads (6),
+# skip (7, 8); tests/run.sh runs them as separate tests, side by side.
 #
 #  1. every workload passes its own check in timing mode (default config);
 #     race-free workloads give exactly functional mode's output hash
@@ -19,8 +22,18 @@
 #     and the stressmark (bench/rel/stressmark.cu) give the unprotected
 #     output; core pairs raise the texture-cache hit rate, a perfect texture
 #     cache misses nothing;
+#  6. host threads: byte-identical statistics on 1, 2, 3 and 4 threads;
+#  7. jumping over idle cycles is exact (-lockstep_skip 0 gives the same);
+#  8. the same seed twice gives the same statistics.
 # Needs nvcc (the workloads are CUDA programs) and python3.
 build=${1:-build}
+[ $# -gt 0 ] && shift
+parts=${*:-all}
+# want PART: whether this run includes section PART
+want() {
+    case " $parts " in *" all "* | *" $1 "*) return 0 ;; esac
+    return 1
+}
 lockstep=$build/lockstep
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -62,6 +75,7 @@ if [ -n "$LOCKSTEP_RUN_ENV" ]; then
 else
     all=""
 fi
+if want suite; then
 say "== the suite in timing mode (default config)"
 python3 bench/run --lockstep "$lockstep" --json-file "$tmp/timing.json" $all >"$tmp/out" 2>&1 ||
     { cat "$tmp/out"; bad "timing suite"; }
@@ -76,6 +90,8 @@ for cfg in configs/gtx480.config configs/titanv.config configs/m2070.config; do
     compare "$tmp/cfg.json"
 done
 
+fi
+if want seeds; then
 say "== nondeterminism seeds: every race-free workload gives functional mode's output"
 if [ -n "$LOCKSTEP_RUN_ENV" ]; then snames="atomic_reduce bfs_racy aes hotspot"; else snames=""; fi
 for s in 1 2 3; do
@@ -111,6 +127,8 @@ print("%d race-free workloads: one output over 3 seeds, functional mode's" % len
 sys.exit(bad)
 PY
 
+fi
+if want gpudet; then
 say "== GPUDet: the racy workloads pass and give one output over seeds"
 if [ -n "$LOCKSTEP_RUN_ENV" ]; then dnames="atomic_reduce"; else dnames="atomic_reduce bfs_racy ht"; fi
 for s in 1 2; do
@@ -130,6 +148,8 @@ print("GPUDet: %s one output over 2 seeds" % " ".join(sorted(runs[0])))
 sys.exit(bad)
 PY
 
+fi
+if want dab; then
 say "== DAB: every workload passes; those whose only races are atomics give one output over seeds"
 # atm reads account balances with plain loads while other threads update them
 # atomically, and bfs_racy's races are plain loads and stores (the GPUDet
@@ -174,6 +194,8 @@ print("DAB: %d workloads, one output over 2 seeds each (atm, bfs_racy aside); %s
 sys.exit(bad)
 PY
 
+fi
+if want dabv; then
 say "== DAB on the TITAN V config (independent thread scheduling): the paper's workloads pass, one output over seeds and threads"
 # pagerank's divergent push loop let a warp into its CTA barrier while others
 # still took atomic turns: the turn passed to it and never came back (a
@@ -207,6 +229,8 @@ print("DAB on TITAN V: %s, one output over seeds 1, 2 and 2 threads" % " ".join(
 sys.exit(bad)
 PY
 
+fi
+if want dmr; then
 say "== DMR: race-free workloads and the stressmark give the unprotected output under both pairings"
 if [ -n "$LOCKSTEP_RUN_ENV" ]; then
     dnames="hotspot"
@@ -263,6 +287,8 @@ print("stressmark 64x64, 4 reads: one output; hit rate %.2f unprotected, %.2f co
 sys.exit(bad)
 PY
 
+fi
+if want threads; then
 say "== host threads: the same statistics, byte for byte, on 1, 2 and 4 threads"
 # (window order 1 with 3 threads too); host_seconds is the host's own time,
 # and the configuration listed names the thread count and window order asked for
@@ -288,6 +314,8 @@ for w in $tnames; do
 done
 say "threads: $(echo $tnames | wc -w) workloads, identical on 1, 2, 3 and 4 threads"
 
+fi
+if want skip; then
 say "== jumping over idle cycles is exact: the same statistics without it (-lockstep_skip 0)"
 # (not under the determinism modes: their controllers act at window ends)
 if [ -n "$LOCKSTEP_RUN_ENV" ]; then knames="bfs_racy"; else knames="bfs cfd ht heartwall nw pagerank"; fi
@@ -316,5 +344,6 @@ if cmp -s "$tmp/st1.cmp" "$tmp/st2.cmp"; then
 else
     bad "statistics differ between two runs with seed 7"
 fi
-[ "$fail" -eq 0 ] && say "timing suite: ok"
+fi
+[ "$fail" -eq 0 ] && say "timing suite ($parts): ok"
 exit "$fail"
