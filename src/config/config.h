@@ -101,6 +101,9 @@
     X(U32, icnt_bypass, "-lockstep_icnt_bypass", "0", 0, 64,                                     \
       "crossbar input bypass: a request whose partition is busy lets the oldest of the next N "  \
       "requests to free partitions go first (per-partition order kept; 0: one FIFO per SM)")    \
+    X(U32, store_path, "-lockstep_store_path", "0", 0, 1,                                      \
+      "stores enter the crossbar through a second input of their SM, which its loads and "      \
+      "atomics pass; a request to a line the other input still holds follows it (0: one input)") \
     X(U32, icnt_start, "-lockstep_icnt_start", "1", 0, 1,                                        \
       "seeded: each crossbar output's round-robin pointer starts at a random input (0: at 0)") \
     X(U32, sched_start, "-lockstep_sched_start", "1", 0, 1,                                      \

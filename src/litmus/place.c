@@ -98,7 +98,8 @@ int lp_sizes_of(const lp_test *t, const lp_opts *o, lp_sizes *s, char *msg, int 
             wide = 1;
     }
     uint32_t stride = o->stride < 8 && wide ? 8 : o->stride;
-    s->region_bytes = (uint64_t)(nglobal ? nglobal : 1) * s->max_inst * stride;
+    s->loc_span = ((uint64_t)s->max_inst * stride + LP_LOC_ALIGN - 1) / LP_LOC_ALIGN * LP_LOC_ALIGN;
+    s->region_bytes = (uint64_t)(nglobal ? nglobal : 1) * s->loc_span;
     s->sstride = wide ? 8 : 4;
     /* a CTA holds at most warps * 32 instances */
     s->smem_loc_bytes = (uint32_t)nshared * o->warps * 32 * s->sstride;
@@ -217,7 +218,7 @@ void lp_place(const lp_test *t, const lp_opts *o, const lp_sizes *s, uint64_t *r
             shuffle(perm, inst, rng);
             for (uint32_t i = 0; i < inst; i++)
                 l->offs[(uint64_t)i * (uint32_t)t->nlocs + (uint32_t)k] =
-                    ((uint64_t)gord * s->max_inst + perm[i]) * stride;
+                    (uint64_t)gord * s->loc_span + (uint64_t)perm[i] * stride;
             gord++;
             continue;
         }

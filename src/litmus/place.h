@@ -53,11 +53,20 @@ typedef struct lp_opts {
                              * interleave), they share a partition, drawn each iteration */
 } lp_opts;
 
+/* Each global location's copies start on a boundary of this many bytes: a
+ * line of every shipped configuration and the Fermi and Kepler configs'
+ * partition interleave, so two locations of one instance never share a
+ * line, however few instances a launch holds (with one, x and y would
+ * otherwise be 16 bytes apart, and one line keeps their accesses in order). */
+#define LP_LOC_ALIGN 256u
+
 /* Sizes that do not change over a run (allocate once). */
 typedef struct lp_sizes {
     uint32_t threads;       /* ctas * warps * 32: role-table entries */
     uint32_t max_inst;      /* instances a launch can hold */
     uint64_t region_bytes;  /* the global locations' region */
+    uint64_t loc_span;      /* bytes from one global location's copies to the next's: the
+                               copies' extent rounded up to LP_LOC_ALIGN */
     uint32_t smem_loc_bytes;/* the shared locations' part of each CTA's shared array */
     uint32_t sstride;       /* bytes between instances' copies of a shared location */
 } lp_sizes;

@@ -79,6 +79,7 @@ typedef struct icnt_pkt {
     uint64_t push; /* cycle it was pushed */
     uint64_t when; /* cycle it becomes deliverable (set when its last flit crosses) */
     uint64_t seq;  /* per-source sequence number */
+    uint64_t tag;  /* the pusher's key (icnt_push_tag; 0 from icnt_push) */
     uint32_t src, dst, nflits;
 } icnt_pkt;
 
@@ -307,6 +308,12 @@ int icnt_has_space(const icnt *n, uint32_t src, uint32_t bytes)
  * active list (O(active), only when an input wakes up). */
 int icnt_push(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes, void *payload)
 {
+    return icnt_push_tag(n, now, src, dst, bytes, payload, 0);
+}
+
+int icnt_push_tag(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes, void *payload,
+                  uint64_t tag)
+{
     if (src >= n->c.nin || dst >= n->c.nout)
         return -1;
     if (!icnt_has_space_at(n, src, bytes, now > n->now ? now : n->now + 1)) {
@@ -321,11 +328,23 @@ int icnt_push(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes,
     p->push = now > n->now ? now : n->now;
     p->when = 0;
     p->seq = in->seq++;
+    p->tag = tag;
     p->src = src;
     p->dst = dst;
     p->nflits = icnt_packet_flits(n, bytes);
     in->count++;
     in->qflits += p->nflits;
+    return 0;
+}
+
+int icnt_in_holds(const icnt *n, uint32_t src, uint64_t tag)
+{
+    if (src >= n->c.nin)
+        return 0;
+    const icnt_in *in = &n->in[src];
+    for (uint32_t k = 0; k < in->count; k++)
+        if (icnt_in_pkt(n, in, k)->tag == tag)
+            return 1;
     return 0;
 }
 

@@ -103,6 +103,13 @@ uint64_t icnt_space_from(const icnt *n, uint32_t src, uint32_t bytes, uint64_t t
  * advanced time if earlier); payload is opaque.  0, or -1 if there is no space
  * (counted in push_refused) or src/dst is out of range. */
 int icnt_push(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes, void *payload);
+/* icnt_push with a key the pusher can look for while the packet waits at
+ * its input (icnt_in_holds). */
+int icnt_push_tag(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes, void *payload,
+                  uint64_t tag);
+/* Whether input src still holds (has not sent every flit of) a packet pushed
+ * with this tag.  A query of the input's own state, like icnt_has_space_at. */
+int icnt_in_holds(const icnt *n, uint32_t src, uint64_t tag);
 /* Simulate cycles up to and including `now` (non-decreasing; an earlier time
  * is a no-op).  Idle stretches are jumped, not looped over. */
 void icnt_advance(icnt *n, uint64_t now);

@@ -244,7 +244,8 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     if (cfg->window > icnt_lat)
         g->window = cfg->window;
     g->exact = g->window == icnt_lat;
-    icnt_config ic = {g->nsms, g->nparts, flit, icnt_lat, cfg->icnt_in_buf,
+    g->store_path = cfg->store_path != 0;
+    icnt_config ic = {g->nsms * (g->store_path ? 2 : 1), g->nparts, flit, icnt_lat, cfg->icnt_in_buf,
                       cfg->icnt_out_buf, cfg->nondet && cfg->icnt_random, g->window - 1,
                       cfg->icnt_bypass, cfg->nondet && cfg->icnt_start};
     if (!(g->reqnet = icnt_create(&ic, seed, 0)))
@@ -1185,6 +1186,21 @@ static uint64_t sm_next(const timing_gpu *g, const tm_sm *sm, uint64_t t)
     return nx > t ? nx : t + 1;
 }
 
+/* The request network's input that request r of SM sm enters: the SM's
+ * own, or with -lockstep_store_path its store input (nsms + id) for a store.
+ * A request to a line that the other input still holds follows it there,
+ * so one SM's requests to one line stay in order: a thread never reads
+ * around its own store, and never reads its own later one. */
+static uint32_t sm_req_input(const timing_gpu *g, const tm_sm *sm, const tm_req *r)
+{
+    if (!g->store_path)
+        return sm->id;
+    uint32_t ld = sm->id, st = g->nsms + sm->id;
+    if (r->type == REQ_WR)
+        return icnt_in_holds(g->reqnet, ld, r->line) ? ld : st;
+    return icnt_in_holds(g->reqnet, st, r->line) ? st : ld;
+}
+
 /* SM s through the cycles [t, end): take the replies delivered, step the
  * pipeline, offer requests to the crossbar.  It touches only its own state,
  * its crossbar ports and its view of the launch (docs/ARCHITECTURE.md).
@@ -1213,12 +1229,13 @@ static uint64_t sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
         while (sm->out.head && t >= sm->out_wait) {
             tm_req *r = sm->out.head;
             uint32_t bytes = tm_req_bytes(r, 0);
-            if (!icnt_has_space_at(g->reqnet, sm->id, bytes, t)) {
-                sm->out_wait = icnt_space_from(g->reqnet, sm->id, bytes, t);
+            uint32_t in = sm_req_input(g, sm, r);
+            if (!icnt_has_space_at(g->reqnet, in, bytes, t)) {
+                sm->out_wait = icnt_space_from(g->reqnet, in, bytes, t);
                 break;
             }
             reqq_pop(&sm->out);
-            icnt_push(g->reqnet, t, sm->id, r->part, bytes, r);
+            icnt_push_tag(g->reqnet, t, in, r->part, bytes, r, r->line);
         }
         if (sm->out_waiters && sm->out.n < g->cfg->ldst_queue)
             sm_out_drained(sm, t);

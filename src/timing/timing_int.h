@@ -647,6 +647,7 @@ typedef struct tm_tally {
 struct timing_gpu {
     const lockstep_config *cfg;
     uint32_t nsms, nparts, nsched;
+    int store_path;                  /* -lockstep_store_path: SM s's stores enter input nsms + s */
     uint32_t xwin;                   /* the exact window: the crossbar latency in core cycles */
     uint32_t *sys_next;              /* run_syscalls' scratch: per SM, the calls taken */
     double mhz[4];

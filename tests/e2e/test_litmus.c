@@ -54,9 +54,11 @@ static lockstep_config *config(const char *name, const char *det, const char *op
     return c;
 }
 
-/* Run rel on cfg; the histogram in h (caller frees); 0 on success. */
-static int run_opt(const char *rel, const char *cfgname, const char *det, const char *opt,
-                   unsigned inc, uint64_t n, uint64_t seed, uint64_t place_seed, lit_histo *h)
+/* Run rel on cfg with at most inst instances a launch (0: as many as fit);
+ * the histogram in h (caller frees); 0 on success. */
+static int run_inst(const char *rel, const char *cfgname, const char *det, const char *opt,
+                    unsigned inc, uint64_t n, uint64_t seed, uint64_t place_seed, uint32_t inst,
+                    lit_histo *h)
 {
     lit_test *t = load(rel);
     lockstep_config *c = config(cfgname, det, opt);
@@ -69,6 +71,7 @@ static int run_opt(const char *rel, const char *cfgname, const char *det, const 
         o.incant = inc;
         o.seed = seed;
         o.place_seed = place_seed;
+        o.max_instances = inst;
         strbuf err = STRBUF_INIT;
         rc = lit_run(t, c, &o, h, &err);
         if (rc)
@@ -78,6 +81,12 @@ static int run_opt(const char *rel, const char *cfgname, const char *det, const 
     free(t);
     lockstep_config_destroy(c);
     return rc;
+}
+
+static int run_opt(const char *rel, const char *cfgname, const char *det, const char *opt,
+                   unsigned inc, uint64_t n, uint64_t seed, uint64_t place_seed, lit_histo *h)
+{
+    return run_inst(rel, cfgname, det, opt, inc, n, seed, place_seed, 0, h);
 }
 
 static int run(const char *rel, const char *cfgname, const char *det, unsigned inc, uint64_t n,
@@ -93,9 +102,12 @@ static void test_accounting(void)
     /* without replayed loads (-lockstep_ldst_replay 0), a reader's loads
      * reach the partitions in program order, and without the L2's write
      * merge (-lockstep_l2_write_merge 0) a load waiting for a fill is not
-     * passed by a later store */
+     * passed by a later store, and with one crossbar input per SM
+     * (-lockstep_store_path 0) a writer's two stores cannot take different
+     * inputs (one follows another instance's load of its line) */
     CHECK(run_opt("litmus/MP.litmus", "gtx480.config", NULL,
-                  "-lockstep_ldst_replay 0\n-lockstep_l2_write_merge 0", 0, 3, 0, 0, &h) == 0);
+                  "-lockstep_ldst_replay 0\n-lockstep_l2_write_merge 0\n-lockstep_store_path 0", 0, 3,
+                  0, 0, &h) == 0);
     uint64_t sum = 0;
     for (int i = 0; i < h.n; i++)
         sum += h.count[i];
@@ -228,6 +240,69 @@ static void test_lb(void)
         CHECK(run(cases[c].test, cases[c].cfg, NULL, cases[c].inc, cases[c].n, 0, 0, &h) == 0);
         CHECK_MSG(cases[c].want ? h.positive > 0 : h.positive == 0, "%s on %s: %llu of %llu",
                   cases[c].test, cases[c].cfg, (unsigned long long)h.positive,
+                  (unsigned long long)h.instances);
+        lit_histo_free(&h);
+    }
+}
+
+/* Thesis Table 3.1: SB between CTAs shows with memory stress.  The
+ * mechanism (-lockstep_store_path, docs/MEMORY-MODEL.md): stores enter the
+ * crossbar through their own input at the SM, which the thread's later load
+ * passes, so each thread's load can reach the L2 before the other's store.
+ * Without it, or with a fence between the store and the load, never. */
+static void test_sb(void)
+{
+    static const struct {
+        const char *test, *cfg, *opt;
+        int want;
+    } cases[] = {
+        {"litmus/SB.litmus", "gtx480.config", NULL, 1},
+        {"litmus/SB.litmus", "gtxtitan.config", NULL, 1},
+        {"litmus/SB.litmus", "gtx480.config", "-lockstep_store_path 0", 0},
+        {"litmus/SB+membar.gl.litmus", "gtx480.config", NULL, 0},
+        {"litmus/SB+membar.cta.litmus", "gtxtitan.config", NULL, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        lit_histo h;
+        CHECK(run_opt(cases[c].test, cases[c].cfg, NULL, cases[c].opt,
+                      LIT_INC_STRESS | LIT_INC_RANDOM | LIT_INC_SYNC, 3, 0, 0, &h) == 0);
+        CHECK_MSG(cases[c].want ? h.positive > 0 : h.positive == 0, "%s on %s%s%s: %llu of %llu",
+                  cases[c].test, cases[c].cfg, cases[c].opt ? " with " : "",
+                  cases[c].opt ? cases[c].opt : "", (unsigned long long)h.positive,
+                  (unsigned long long)h.instances);
+        lit_histo_free(&h);
+    }
+}
+
+/* Thesis Tables 4.5 and 4.6: the spin locks of CUDA by Example (CAS-SL)
+ * and of Stuart and Owens (EXCH-SL) let the next holder read stale data
+ * without a fence, on Fermi and Kepler; membar.gl fixes them.  Here the
+ * unlock's atomic passes the critical section's store on the store path
+ * (-lockstep_store_path), which under memory stress holds stores for
+ * hundreds of cycles.  At 15 instances a launch: packed 32 to a warp, the
+ * lock's CAS completes only with its warp's slowest lane, which closes the
+ * window (docs/LITMUS.md). */
+static void test_case_studies(void)
+{
+    static const struct {
+        const char *test, *cfg, *opt;
+        int want;
+        uint64_t n; /* launches: the weak outcomes come in bursts, a few launches apart */
+    } cases[] = {
+        {"litmus/CAS-SL.litmus", "gtx480.config", NULL, 1, 60},
+        {"litmus/CAS-SL.litmus", "gtxtitan.config", NULL, 1, 100},
+        {"litmus/EXCH-SL.litmus", "gtxtitan.config", NULL, 1, 60},
+        {"litmus/CAS-SL.litmus", "gtx480.config", "-lockstep_store_path 0", 0, 60},
+        {"litmus/CAS-SL+membar.gl.litmus", "gtx480.config", NULL, 0, 60},
+        {"litmus/EXCH-SL+membar.gl.litmus", "gtxtitan.config", NULL, 0, 60},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        lit_histo h;
+        CHECK(run_inst(cases[c].test, cases[c].cfg, NULL, cases[c].opt,
+                       LIT_INC_STRESS | LIT_INC_RANDOM | LIT_INC_SYNC, cases[c].n, 0, 0, 15, &h) == 0);
+        CHECK_MSG(cases[c].want ? h.positive > 0 : h.positive == 0, "%s on %s%s%s: %llu of %llu",
+                  cases[c].test, cases[c].cfg, cases[c].opt ? " with " : "",
+                  cases[c].opt ? cases[c].opt : "", (unsigned long long)h.positive,
                   (unsigned long long)h.instances);
         lit_histo_free(&h);
     }
@@ -392,6 +467,8 @@ int main(void)
     RUN(test_fermi_l1);
     RUN(test_replay);
     RUN(test_lb);
+    RUN(test_sb);
+    RUN(test_case_studies);
     RUN(test_titanv_sound);
     RUN(test_det_modes);
     return test_summary();

@@ -786,8 +786,32 @@ static void test_bypass(void)
         CHECK((got[i] <= 30) == (jumped[i] <= 30));
 }
 
+/* icnt_in_holds: an input holds a tagged packet until its last flit has
+ * crossed, whether it waits at the head, behind others, or mid-packet. */
+static void test_in_holds(void)
+{
+    icnt_config c = make_cfg(2, 2);
+    icnt *n = icnt_create(&c, 1, 0);
+    CHECK(n != NULL);
+    int a = 0, b = 1;
+    CHECK_EQ_INT(icnt_in_holds(n, 0, 7), 0);
+    CHECK_EQ_INT(icnt_push_tag(n, 0, 0, 0, 3 * FLIT, &a, 7), 0); /* three flits */
+    CHECK_EQ_INT(icnt_push_tag(n, 0, 0, 1, FLIT, &b, 9), 0);
+    CHECK_EQ_INT(icnt_push(n, 0, 1, 0, FLIT, &b), 0); /* tag 0 */
+    CHECK(icnt_in_holds(n, 0, 7) && icnt_in_holds(n, 0, 9) && !icnt_in_holds(n, 0, 8));
+    CHECK(!icnt_in_holds(n, 1, 7) && icnt_in_holds(n, 1, 0) && !icnt_in_holds(n, 5, 7));
+    icnt_advance(n, 2); /* two of the first packet's flits crossed */
+    CHECK(icnt_in_holds(n, 0, 7));
+    icnt_advance(n, 3); /* its last */
+    CHECK(!icnt_in_holds(n, 0, 7) && icnt_in_holds(n, 0, 9));
+    icnt_advance(n, 4);
+    CHECK(!icnt_in_holds(n, 0, 9));
+    icnt_free(n);
+}
+
 int main(void)
 {
+    RUN(test_in_holds);
     RUN(test_bypass);
     RUN(test_one_flit_timing);
     RUN(test_multi_flit_timing);
