@@ -11,6 +11,12 @@
 # The longest tests are queued first.
 build=${1:-build}
 jobs=${LOCKSTEP_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in
+'' | *[!0-9]* | 0*)
+    echo "tests/run.sh: LOCKSTEP_TEST_JOBS must be a positive number, not '$jobs'" >&2
+    exit 2
+    ;;
+esac
 q=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-tests.XXXXXX") || exit 2
 trap 'rm -rf "$q"' EXIT
 trap 'exit 130' INT TERM

@@ -86,6 +86,7 @@ typedef struct icnt_pkt {
 typedef struct icnt_in {
     icnt_pkt *q;    /* ring of in_queue_flits records */
     uint64_t *cred; /* ring of credit_delay + 1 cycles: flits sent, space not yet seen */
+    uint64_t *ctag; /* the tag of each of those flits' packet (icnt_in_held_until) */
     uint32_t chead, ccount;
     uint32_t head, count;
     uint32_t qflits; /* flits queued and not yet sent */
@@ -121,6 +122,7 @@ struct icnt {
     uint32_t ocap; /* output ring capacity: out_buffer_pkts + latency */
     icnt_pkt *inq, *outq; /* backing stores of the rings */
     uint64_t *credq, *popq; /* backing stores of the credit and pop rings */
+    uint64_t *ctagq;        /* backing store of the credit rings' tags */
     uint32_t ccap;          /* credit ring capacity: credit_delay + 1 */
     uint32_t *act;        /* active inputs, sorted by index */
     uint32_t nact;
@@ -191,14 +193,16 @@ icnt *icnt_create(const icnt_config *c, uint64_t seed, uint32_t instance)
         goto fail;
     n->ccap = c->credit_delay + 1;
     n->credq = calloc(icnt_size(c->nin, n->ccap, 1), sizeof *n->credq);
+    n->ctagq = calloc(icnt_size(c->nin, n->ccap, 1), sizeof *n->ctagq);
     n->popq = calloc(icnt_size(c->nout, n->ocap, 1), sizeof *n->popq);
     if (!n->in || !n->out || !n->inq || !n->outq || !n->act || !n->req || !n->touched || !n->fl ||
-        !n->credq || !n->popq)
+        !n->credq || !n->ctagq || !n->popq)
         goto fail;
     rng_seed(&n->r, seed, RNG_ICNT, instance);
     for (uint32_t i = 0; i < c->nin; i++) {
         n->in[i].q = n->inq + (size_t)i * c->in_queue_flits;
         n->in[i].cred = n->credq + (size_t)i * n->ccap;
+        n->in[i].ctag = n->ctagq + (size_t)i * n->ccap;
     }
     for (uint32_t o = 0; o < c->nout; o++) {
         n->out[o].q = n->outq + (size_t)o * n->ocap;
@@ -226,6 +230,7 @@ void icnt_free(icnt *n)
     free(n->touched);
     free(n->fl);
     free(n->credq);
+    free(n->ctagq);
     free(n->popq);
     free(n);
 }
@@ -337,14 +342,25 @@ int icnt_push_tag(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t by
     return 0;
 }
 
-int icnt_in_holds(const icnt *n, uint32_t src, uint64_t tag)
+uint64_t icnt_in_held_until(const icnt *n, uint32_t src, uint64_t tag, uint64_t t)
 {
     if (src >= n->c.nin)
         return 0;
     const icnt_in *in = &n->in[src];
     for (uint32_t k = 0; k < in->count; k++)
         if (icnt_in_pkt(n, in, k)->tag == tag)
-            return 1;
+            return UINT64_MAX;
+    /* a packet whose last flit left at cycle e is gone for the source from
+     * e + credit_delay + 1 on, as its space is (icnt_uncredited); the
+     * newest such flit decides */
+    for (uint32_t k = in->ccount; k > 0; k--) {
+        uint32_t j = (in->chead + k - 1) % n->ccap;
+        uint64_t gone = in->cred[j] + n->c.credit_delay + 1;
+        if (gone <= t)
+            break;
+        if (in->ctag[j] == tag)
+            return gone;
+    }
     return 0;
 }
 
@@ -533,6 +549,7 @@ static void icnt_cycle(icnt *n, uint64_t c)
                     in->chead = (in->chead + 1) % n->ccap;
                     in->ccount--;
                 }
+                in->ctag[(in->chead + in->ccount) % n->ccap] = p->tag;
                 in->cred[(in->chead + in->ccount++) % n->ccap] = c;
             }
             LS_ASSERT(in->sent <= p->nflits);

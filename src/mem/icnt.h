@@ -104,12 +104,17 @@ uint64_t icnt_space_from(const icnt *n, uint32_t src, uint32_t bytes, uint64_t t
  * (counted in push_refused) or src/dst is out of range. */
 int icnt_push(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes, void *payload);
 /* icnt_push with a key the pusher can look for while the packet waits at
- * its input (icnt_in_holds). */
+ * its input (icnt_in_held_until). */
 int icnt_push_tag(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t bytes, void *payload,
                   uint64_t tag);
-/* Whether input src still holds (has not sent every flit of) a packet pushed
- * with this tag.  A query of the input's own state, like icnt_has_space_at. */
-int icnt_in_holds(const icnt *n, uint32_t src, uint64_t tag);
+/* Whether input src holds, as its source sees at cycle t (> the advanced
+ * time), a packet pushed with this tag: one not yet sent whole, or one
+ * whose last flit left at a cycle e with e + credit_delay >= t, the rule
+ * icnt_has_space_at follows for the space it frees, so the answer does not
+ * depend on how far the network was advanced within a window.  0: it does
+ * not; otherwise the first cycle from which it no longer does while no
+ * advance changes the network (UINT64_MAX: a packet not yet sent whole). */
+uint64_t icnt_in_held_until(const icnt *n, uint32_t src, uint64_t tag, uint64_t t);
 /* Simulate cycles up to and including `now` (non-decreasing; an earlier time
  * is a no-op).  Idle stretches are jumped, not looped over. */
 void icnt_advance(icnt *n, uint64_t now);

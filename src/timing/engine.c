@@ -1186,19 +1186,26 @@ static uint64_t sm_next(const timing_gpu *g, const tm_sm *sm, uint64_t t)
     return nx > t ? nx : t + 1;
 }
 
-/* The request network's input that request r of SM sm enters: the SM's
- * own, or with -lockstep_store_path its store input (nsms + id) for a store.
- * A request to a line that the other input still holds follows it there,
- * so one SM's requests to one line stay in order: a thread never reads
- * around its own store, and never reads its own later one. */
-static uint32_t sm_req_input(const timing_gpu *g, const tm_sm *sm, const tm_req *r)
+/* The request network's input that request r of SM sm enters at cycle t:
+ * the SM's own, or with -lockstep_store_path its store input (nsms + id)
+ * for a store.  A request to a line that the other input still holds
+ * follows it there, so one SM's requests to one line stay in order: a
+ * thread never reads around its own store, and never reads its own later
+ * one.  *until: the cycle from which that choice may change (TM_NEVER: not
+ * within this window). */
+static uint32_t sm_req_input(const timing_gpu *g, const tm_sm *sm, const tm_req *r, uint64_t t,
+                             uint64_t *until)
 {
+    *until = TM_NEVER;
     if (!g->store_path)
         return sm->id;
     uint32_t ld = sm->id, st = g->nsms + sm->id;
-    if (r->type == REQ_WR)
-        return icnt_in_holds(g->reqnet, ld, r->line) ? ld : st;
-    return icnt_in_holds(g->reqnet, st, r->line) ? st : ld;
+    uint32_t own = r->type == REQ_WR ? st : ld, other = own == st ? ld : st;
+    uint64_t held = icnt_in_held_until(g->reqnet, other, r->line, t);
+    if (!held)
+        return own;
+    *until = held;
+    return other;
 }
 
 /* SM s through the cycles [t, end): take the replies delivered, step the
@@ -1229,9 +1236,10 @@ static uint64_t sm_window(timing_gpu *g, tm_sm *sm, uint64_t t, uint64_t end)
         while (sm->out.head && t >= sm->out_wait) {
             tm_req *r = sm->out.head;
             uint32_t bytes = tm_req_bytes(r, 0);
-            uint32_t in = sm_req_input(g, sm, r);
+            uint64_t until;
+            uint32_t in = sm_req_input(g, sm, r, t, &until);
             if (!icnt_has_space_at(g->reqnet, in, bytes, t)) {
-                sm->out_wait = icnt_space_from(g->reqnet, in, bytes, t);
+                sm->out_wait = MIN(icnt_space_from(g->reqnet, in, bytes, t), until);
                 break;
             }
             reqq_pop(&sm->out);

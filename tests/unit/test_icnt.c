@@ -786,26 +786,42 @@ static void test_bypass(void)
         CHECK((got[i] <= 30) == (jumped[i] <= 30));
 }
 
-/* icnt_in_holds: an input holds a tagged packet until its last flit has
- * crossed, whether it waits at the head, behind others, or mid-packet. */
+/* icnt_in_held_until: an input holds a tagged packet until its last flit has
+ * crossed, whether it waits at the head, behind others, or mid-packet; with
+ * a credit delay, until the source sees the departure, as it sees space. */
 static void test_in_holds(void)
 {
     icnt_config c = make_cfg(2, 2);
     icnt *n = icnt_create(&c, 1, 0);
     CHECK(n != NULL);
     int a = 0, b = 1;
-    CHECK_EQ_INT(icnt_in_holds(n, 0, 7), 0);
+    CHECK_EQ_INT(icnt_in_held_until(n, 0, 7, 1), 0);
     CHECK_EQ_INT(icnt_push_tag(n, 0, 0, 0, 3 * FLIT, &a, 7), 0); /* three flits */
     CHECK_EQ_INT(icnt_push_tag(n, 0, 0, 1, FLIT, &b, 9), 0);
     CHECK_EQ_INT(icnt_push(n, 0, 1, 0, FLIT, &b), 0); /* tag 0 */
-    CHECK(icnt_in_holds(n, 0, 7) && icnt_in_holds(n, 0, 9) && !icnt_in_holds(n, 0, 8));
-    CHECK(!icnt_in_holds(n, 1, 7) && icnt_in_holds(n, 1, 0) && !icnt_in_holds(n, 5, 7));
+    CHECK_EQ_U64(icnt_in_held_until(n, 0, 7, 1), UINT64_MAX); /* not sent whole */
+    CHECK(icnt_in_held_until(n, 0, 9, 1) && !icnt_in_held_until(n, 0, 8, 1));
+    CHECK(!icnt_in_held_until(n, 1, 7, 1) && icnt_in_held_until(n, 1, 0, 1) && !icnt_in_held_until(n, 5, 7, 1));
     icnt_advance(n, 2); /* two of the first packet's flits crossed */
-    CHECK(icnt_in_holds(n, 0, 7));
+    CHECK(icnt_in_held_until(n, 0, 7, 3));
     icnt_advance(n, 3); /* its last */
-    CHECK(!icnt_in_holds(n, 0, 7) && icnt_in_holds(n, 0, 9));
+    CHECK(!icnt_in_held_until(n, 0, 7, 4) && icnt_in_held_until(n, 0, 9, 4));
     icnt_advance(n, 4);
-    CHECK(!icnt_in_holds(n, 0, 9));
+    CHECK(!icnt_in_held_until(n, 0, 9, 5));
+    icnt_free(n);
+
+    /* credit delay 3: the first packet's last flit leaves at cycle 3, and
+     * the source sees it gone from cycle 3 + 3 + 1 on, however far the
+     * network has been advanced */
+    c.credit_delay = 3;
+    n = icnt_create(&c, 1, 0);
+    CHECK(n != NULL);
+    CHECK_EQ_INT(icnt_push_tag(n, 0, 0, 0, 3 * FLIT, &a, 7), 0);
+    icnt_advance(n, 5);
+    CHECK_EQ_U64(icnt_in_held_until(n, 0, 7, 6), 7);
+    CHECK_EQ_U64(icnt_in_held_until(n, 0, 7, 7), 0);
+    icnt_advance(n, 20);
+    CHECK(!icnt_in_held_until(n, 0, 7, 21));
     icnt_free(n);
 }
 
