@@ -245,6 +245,21 @@ static void test_lb(void)
     }
 }
 
+/* Run rel on cfg (with opt, at most inst instances a launch) under
+ * stress,random,sync for n launches and check that its condition shows
+ * (want) or never does. */
+static void check_shows(const char *rel, const char *cfgname, const char *opt, uint64_t n,
+                        uint32_t inst, int want)
+{
+    lit_histo h;
+    CHECK(run_inst(rel, cfgname, NULL, opt, LIT_INC_STRESS | LIT_INC_RANDOM | LIT_INC_SYNC, n, 0, 0,
+                   inst, &h) == 0);
+    CHECK_MSG(want ? h.positive > 0 : h.positive == 0, "%s on %s%s%s: %llu of %llu", rel, cfgname,
+              opt ? " with " : "", opt ? opt : "", (unsigned long long)h.positive,
+              (unsigned long long)h.instances);
+    lit_histo_free(&h);
+}
+
 /* Thesis Table 3.1: SB between CTAs shows with memory stress.  The
  * mechanism (-lockstep_store_path, docs/MEMORY-MODEL.md): stores enter the
  * crossbar through their own input at the SM, which the thread's later load
@@ -262,16 +277,8 @@ static void test_sb(void)
         {"litmus/SB+membar.gl.litmus", "gtx480.config", NULL, 0},
         {"litmus/SB+membar.cta.litmus", "gtxtitan.config", NULL, 0},
     };
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        lit_histo h;
-        CHECK(run_opt(cases[c].test, cases[c].cfg, NULL, cases[c].opt,
-                      LIT_INC_STRESS | LIT_INC_RANDOM | LIT_INC_SYNC, 3, 0, 0, &h) == 0);
-        CHECK_MSG(cases[c].want ? h.positive > 0 : h.positive == 0, "%s on %s%s%s: %llu of %llu",
-                  cases[c].test, cases[c].cfg, cases[c].opt ? " with " : "",
-                  cases[c].opt ? cases[c].opt : "", (unsigned long long)h.positive,
-                  (unsigned long long)h.instances);
-        lit_histo_free(&h);
-    }
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+        check_shows(cases[c].test, cases[c].cfg, cases[c].opt, 3, 0, cases[c].want);
     /* the store path's line rule sees the crossbar as of the cycle asked
      * (icnt_in_held_until), so neither jumping nor host threads change a run */
     const char *same[] = {"-lockstep_skip 0", "-lockstep_threads 3"};
@@ -310,16 +317,8 @@ static void test_case_studies(void)
         {"litmus/CAS-SL+membar.gl.litmus", "gtx480.config", NULL, 0, 60},
         {"litmus/EXCH-SL+membar.gl.litmus", "gtxtitan.config", NULL, 0, 60},
     };
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        lit_histo h;
-        CHECK(run_inst(cases[c].test, cases[c].cfg, NULL, cases[c].opt,
-                       LIT_INC_STRESS | LIT_INC_RANDOM | LIT_INC_SYNC, cases[c].n, 0, 0, 15, &h) == 0);
-        CHECK_MSG(cases[c].want ? h.positive > 0 : h.positive == 0, "%s on %s%s%s: %llu of %llu",
-                  cases[c].test, cases[c].cfg, cases[c].opt ? " with " : "",
-                  cases[c].opt ? cases[c].opt : "", (unsigned long long)h.positive,
-                  (unsigned long long)h.instances);
-        lit_histo_free(&h);
-    }
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+        check_shows(cases[c].test, cases[c].cfg, cases[c].opt, cases[c].n, 15, cases[c].want);
 }
 
 /* The PTX memory model's forbidden outcomes never appear on the TITAN V
