@@ -403,6 +403,9 @@ LOCKSTEP_API const char *lockstep_stall_name(lockstep_stall s);
       "flit-cycles blocked by arbitration or full buffers")                              \
     X(icnt_bypasses, "icnt_bypasses",                                                    \
       "packets sent ahead of an input's blocked head (-lockstep_icnt_bypass)")             \
+    X(icnt_store_waits, "icnt_store_wait_cycles",                                        \
+      "cycles a store waited at the head of its SM's store input for the SM's older loads and " \
+      "atomics (-lockstep_store_after_loads)")                                             \
     X(shmem_accesses, "shmem_accesses", "shared-memory warp accesses")                   \
     X(shmem_conflict_cycles, "shmem_bank_conflict_cycles",                               \
       "extra cycles from shared-memory bank conflicts")                                  \

@@ -104,6 +104,9 @@
     X(U32, store_path, "-lockstep_store_path", "0", 0, 1,                                      \
       "stores enter the crossbar through a second input of their SM, which its loads and "      \
       "atomics pass; a request to a line the other input still holds follows it (0: one input)") \
+    X(U32, store_after_loads, "-lockstep_store_after_loads", "0", 0, 1,                        \
+      "with -lockstep_store_path: a store leaves its SM only after the loads and atomics the SM "\
+      "sent before it (loads pass stores, stores never pass loads; 0: stores go when they can)") \
     X(U32, icnt_start, "-lockstep_icnt_start", "1", 0, 1,                                        \
       "seeded: each crossbar output's round-robin pointer starts at a random input (0: at 0)") \
     X(U32, sched_start, "-lockstep_sched_start", "1", 0, 1,                                      \

@@ -21,8 +21,17 @@
  * global FIFO records (deliverable cycle, output) of in-flight packets; the latency
  * is constant and cycles are simulated in order, so it is sorted by time.
  *
+ * Ordered pairs.  With ordered_pairs K, input K + i is ordered behind input
+ * i (the engine's store path: an SM's store input behind its load input).
+ * Pushes to the two inputs of a pair take their order from one counter, and
+ * a packet of input K + i requests its output only once no packet pushed
+ * before it is left in input i; while it waits, its input counts order
+ * stalls.  Packets of input i never wait for K + i, so loads may pass
+ * stores but stores never pass loads.
+ *
  * Ports belong to their endpoints.  icnt_push touches only its input's
- * state and icnt_pop_at only its output's, so a parallel engine's
+ * state (and, for a pair, the pair's order counter, which belongs to the
+ * same endpoint) and icnt_pop_at only its output's, so a parallel engine's
  * components may push and pop on different host threads within a window;
  * everything network-wide (the active list, the in-flight FIFO, the
  * statistics, whether the network is idle) is updated or computed by the
@@ -36,9 +45,11 @@
  * a function of the state only.
  *
  * A cycle c (icnt_cycle): (0) pops made at cycles <= c free their ejection
- * slots; (1) packets whose deliverable cycle is c become ready; (2) every idle input whose head packet was pushed before c requests
- * the head's output, unless the output is held by another input (arb stall)
- * or its ejection buffer is full (out-full stall) -- with bypass, such an
+ * slots; (1) packets whose deliverable cycle is c become ready; (2) every
+ * idle input whose head packet was pushed before c requests the head's
+ * output, unless it waits for its partner input (order stall), the output
+ * is held by another input (arb stall) or its ejection buffer is full
+ * (out-full stall) -- with bypass, such an
  * input requests instead the output of the oldest of its next `bypass`
  * packets whose output is open and which no older packet of it is bound for
  * (the input remembers the packet's offset, `off`, until its last flit
@@ -80,6 +91,7 @@ typedef struct icnt_pkt {
     uint64_t when; /* cycle it becomes deliverable (set when its last flit crosses) */
     uint64_t seq;  /* per-source sequence number */
     uint64_t tag;  /* the pusher's key (icnt_push_tag; 0 from icnt_push) */
+    uint64_t ord;  /* push order within an ordered pair of inputs (ordered_pairs) */
     uint32_t src, dst, nflits;
 } icnt_pkt;
 
@@ -93,6 +105,7 @@ typedef struct icnt_in {
     uint32_t sent;   /* flits of the chosen packet already sent (> 0: it holds its output) */
     uint32_t off;    /* the chosen packet: offset from head (0 unless bypass picked another) */
     uint64_t seq;    /* next sequence number, = packets pushed */
+    uint64_t ord;    /* the pair's next push order (the pair's first input keeps it) */
     uint64_t refused; /* pushes refused for lack of space */
 } icnt_in;
 
@@ -140,6 +153,23 @@ static icnt_pkt *icnt_in_pkt(const icnt *n, const icnt_in *in, uint32_t off)
     return &in->q[i >= n->c.in_queue_flits ? i - n->c.in_queue_flits : i];
 }
 
+/* Whether packet p of input i must wait for its partner input: i is the
+ * second of an ordered pair and the first still holds a packet pushed
+ * before p (ordered_pairs).  An input's packets keep their push order
+ * (bypass removes one and closes the gap), so when one waits, so do all
+ * behind it. */
+static int icnt_waits_partner(const icnt *n, uint32_t i, const icnt_pkt *p)
+{
+    uint32_t k = n->c.ordered_pairs;
+    if (i < k || i >= 2 * k)
+        return 0;
+    const icnt_in *first = &n->in[i - k];
+    for (uint32_t off = 0; off < first->count; off++)
+        if (icnt_in_pkt(n, first, off)->ord < p->ord)
+            return 1;
+    return 0;
+}
+
 /* Bypass: may packet `off` of input in go before the older ones?  Only if
  * none of them is bound for its output. */
 static inline int icnt_first_for_dst(const icnt *n, const icnt_in *in, uint32_t off)
@@ -166,7 +196,7 @@ static size_t icnt_size(size_t a, size_t b, size_t elem)
 icnt *icnt_create(const icnt_config *c, uint64_t seed, uint32_t instance)
 {
     if (!c || !c->nin || !c->nout || !c->flit_bytes || !c->latency || !c->in_queue_flits ||
-        !c->out_buffer_pkts || c->nin == ICNT_NONE)
+        !c->out_buffer_pkts || c->nin == ICNT_NONE || c->ordered_pairs > c->nin / 2)
         return NULL;
     icnt *n = calloc(1, sizeof *n);
     if (!n)
@@ -334,6 +364,8 @@ int icnt_push_tag(icnt *n, uint64_t now, uint32_t src, uint32_t dst, uint32_t by
     p->when = 0;
     p->seq = in->seq++;
     p->tag = tag;
+    if (src < 2 * n->c.ordered_pairs)
+        p->ord = n->in[src < n->c.ordered_pairs ? src : src - n->c.ordered_pairs].ord++;
     p->src = src;
     p->dst = dst;
     p->nflits = icnt_packet_flits(n, bytes);
@@ -392,6 +424,10 @@ uint64_t icnt_next_event(const icnt *n)
         for (uint32_t off = 0; off < look; off++) {
             const icnt_pkt *p = icnt_in_pkt(n, in, off);
             const icnt_out *out = &n->out[p->dst];
+            /* it and those behind it wait for the partner input's older
+             * packets, whose crossing is an event of that input */
+            if (icnt_waits_partner(n, i, p))
+                break;
             /* (An output with a holder has an input with in->sent > 0.) */
             uint64_t t = p->push + 1 > soonest ? p->push + 1 : soonest;
             if (out->holder == ICNT_NONE && out->occ >= n->c.out_buffer_pkts) {
@@ -420,10 +456,14 @@ static void icnt_account_gap(icnt *n, uint64_t a, uint64_t b)
         const icnt_in *in = &n->in[n->act[k]];
         const icnt_pkt *p = &in->q[in->head];
         const icnt_out *out = &n->out[p->dst];
-        if (in->sent || out->holder != ICNT_NONE || out->occ < n->c.out_buffer_pkts)
+        if (in->sent)
             continue;
         uint64_t first = p->push + 1 > a + 1 ? p->push + 1 : a + 1;
-        if (first <= b)
+        if (first > b)
+            continue;
+        if (icnt_waits_partner(n, n->act[k], p))
+            n->st.order_stalls += b - first + 1;
+        else if (out->holder == ICNT_NONE && out->occ >= n->c.out_buffer_pkts)
             n->st.out_full_stalls += b - first + 1;
     }
 }
@@ -468,13 +508,17 @@ static void icnt_cycle(icnt *n, uint64_t c)
         const icnt_pkt *p = &in->q[in->head];
         if (p->push >= c)
             continue;
+        if (icnt_waits_partner(n, i, p)) {
+            n->st.order_stalls++;
+            continue;
+        }
         icnt_out *out = &n->out[p->dst];
         if (n->c.bypass && (out->holder != ICNT_NONE || out->occ >= obuf)) {
             /* the head waits: the oldest of the next packets whose output is free */
             uint32_t look = in->count < n->c.bypass + 1 ? in->count : n->c.bypass + 1;
             for (uint32_t off = 1; off < look; off++) {
                 const icnt_pkt *q = icnt_in_pkt(n, in, off);
-                if (q->push >= c)
+                if (q->push >= c || icnt_waits_partner(n, i, q))
                     break;
                 const icnt_out *oq = &n->out[q->dst];
                 /* the first open one is the first for its output too: an

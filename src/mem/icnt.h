@@ -74,6 +74,10 @@ typedef struct icnt_config {
                                  input is bound for (per-destination order is kept) */
     int seeded_start;         /* 1: each output's round-robin pointer starts at a seeded
                                  input; 0: at input 0 */
+    uint32_t ordered_pairs;   /* 0: inputs are independent; K (2K <= nin): input K + i is
+                                 ordered behind input i, i < K: a packet of K + i starts to
+                                 cross only once every packet pushed before it into input i
+                                 has crossed (a store buffer draining behind its loads) */
 } icnt_config;
 
 typedef struct icnt icnt;
@@ -157,6 +161,8 @@ typedef struct icnt_stats {
     uint64_t out_full_stalls; /* flit-cycles blocked because the ejection buffer was full */
     uint64_t total_latency;   /* sum over delivered packets of (deliverable cycle - push cycle) */
     uint64_t bypasses;        /* packets an input sent ahead of its blocked head (bypass) */
+    uint64_t order_stalls;    /* cycles an ordered input's head waited for its partner's older
+                                 packets (ordered_pairs) */
 } icnt_stats;
 void icnt_get_stats(const icnt *n, icnt_stats *s);
 

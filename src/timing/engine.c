@@ -247,10 +247,12 @@ timing_gpu *timing_gpu_create(const lockstep_config *cfg, int *oom, char *err, s
     g->store_path = cfg->store_path != 0;
     icnt_config ic = {g->nsms * (g->store_path ? 2 : 1), g->nparts, flit, icnt_lat, cfg->icnt_in_buf,
                       cfg->icnt_out_buf, cfg->nondet && cfg->icnt_random, g->window - 1,
-                      cfg->icnt_bypass, cfg->nondet && cfg->icnt_start};
+                      cfg->icnt_bypass, cfg->nondet && cfg->icnt_start,
+                      g->store_path && cfg->store_after_loads ? g->nsms : 0};
     if (!(g->reqnet = icnt_create(&ic, seed, 0)))
         goto oom;
     ic.nin = g->nparts;
+    ic.ordered_pairs = 0;
     ic.nout = g->nsms;
     if (!(g->repnet = icnt_create(&ic, seed, 1)))
         goto oom;
@@ -1874,6 +1876,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
         st->icnt_rep_packets = i1[1].packets - i0[1].packets;
         st->icnt_rep_flits = i1[1].flits - i0[1].flits;
         st->icnt_bypasses = (i1[0].bypasses + i1[1].bypasses) - (i0[0].bypasses + i0[1].bypasses);
+        st->icnt_store_waits = i1[0].order_stalls - i0[0].order_stalls;
         st->icnt_stalls = (i1[0].arb_stalls + i1[0].out_full_stalls + i1[1].arb_stalls +
                            i1[1].out_full_stalls) -
                           (i0[0].arb_stalls + i0[0].out_full_stalls + i0[1].arb_stalls +
