@@ -14,7 +14,8 @@
 #     CI time);
 #  3. modelled nondeterminism: the order-sensitive float reduction and the
 #     racy BFS give more than one output over nondeterminism seeds, race-free
-#     workloads one; the same seed twice gives byte-identical statistics;
+#     workloads one (the sanitizer build checks only the latter, on a
+#     subset); the same seed twice gives byte-identical statistics;
 #  4. determinism modes: the racy workloads give one output over seeds under
 #     GPUDet; every workload passes under DAB, and those whose only races are
 #     atomics give one output over 8 seeds and on 2 host threads;
@@ -98,19 +99,23 @@ for s in 1 2 3; do
     python3 bench/run --lockstep "$lockstep" --nondet-seed "$s" --json-file "$tmp/seed$s.json" \
         $snames >"$tmp/out" 2>&1 || { cat "$tmp/out"; bad "seed $s"; }
 done
-# the two racy workloads under more seeds (a race shows in some runs, not all)
-for s in 4 5 6 7 8; do
+# the two racy workloads under more seeds (a race shows in some runs, not
+# all); a statistical check that the sanitizer build, which looks for
+# memory errors, leaves to the plain one
+if [ -n "$LOCKSTEP_RUN_ENV" ]; then rseeds=""; else rseeds="4 5 6 7 8"; fi
+for s in $rseeds; do
     python3 bench/run --lockstep "$lockstep" --nondet-seed "$s" --json-file "$tmp/seed$s.json" \
         atomic_reduce bfs_racy >"$tmp/out" 2>&1 || { cat "$tmp/out"; bad "seed $s"; }
 done
 python3 - "$tmp" "$functional" "$racy" <<'PY' || fail=1
 import json, sys
+import os
 runs = [{r["name"]: r["hash"] for r in json.load(open("%s/seed%d.json" % (sys.argv[1], s)))}
-        for s in range(1, 9)]
+        for s in range(1, 9) if os.path.exists("%s/seed%d.json" % (sys.argv[1], s))]
 func = {r["name"]: r["hash"] for r in json.load(open(sys.argv[2]))}
 racy = set(sys.argv[3].split())
 bad = 0
-for name in ("atomic_reduce", "bfs_racy"):
+for name in ("atomic_reduce", "bfs_racy") if len(runs) == 8 else ():
     hashes = {r[name] for r in runs}
     print("%s: %d distinct outputs over 8 seeds" % (name, len(hashes)))
     if len(hashes) < 2:

@@ -4,10 +4,12 @@
  *
  * This program is linked with -Wl,--wrap=malloc,calloc,realloc,strdup
  * (Makefile), so every allocation the library makes passes through the
- * counters below.  A clean run of a small scenario (configure, create a
- * device, load a module with a device function, shared memory, a barrier
- * and an atomic, allocate, copy, launch, copy back) counts its
- * allocations, N.  Then for every n in 1..N a child process runs the same
+ * counters below.  A clean run of a small scenario (configure a GPU of 3
+ * SMs and 2 memory partitions, so that each per-SM and per-partition
+ * allocation site fails at a first, a middle and a last component without
+ * 15 copies of the same path; create a device, load a module with a device
+ * function, shared memory, a barrier and an atomic, allocate, copy, launch,
+ * copy back) counts its allocations, N.  Then for every n in 1..N a child process runs the same
  * scenario with the n-th allocation failing.  Each child must either
  * finish with the right results (the failure was absorbed), or stop at the
  * first call that fails with LOCKSTEP_ERROR_OUT_OF_MEMORY and a message
@@ -234,7 +236,9 @@ static int scenario(void)
         return failed("lockstep_config_create", st, NULL);
     if ((st = lockstep_config_set(cfg, "-lockstep_mode", mode_opt)) != LOCKSTEP_SUCCESS ||
         (st = lockstep_config_set(cfg, "-lockstep_threads", threads_opt)) != LOCKSTEP_SUCCESS ||
-        (st = lockstep_config_set(cfg, "-lockstep_ace", ace_opt)) != LOCKSTEP_SUCCESS) {
+        (st = lockstep_config_set(cfg, "-lockstep_ace", ace_opt)) != LOCKSTEP_SUCCESS ||
+        (st = lockstep_config_set(cfg, "-gpgpu_n_clusters", "3")) != LOCKSTEP_SUCCESS ||
+        (st = lockstep_config_set(cfg, "-gpgpu_n_mem", "2")) != LOCKSTEP_SUCCESS) {
         rc = failed("lockstep_config_set", st, lockstep_config_last_error(cfg));
         goto done;
     }
