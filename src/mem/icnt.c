@@ -155,19 +155,16 @@ static icnt_pkt *icnt_in_pkt(const icnt *n, const icnt_in *in, uint32_t off)
 
 /* Whether packet p of input i must wait for its partner input: i is the
  * second of an ordered pair and the first still holds a packet pushed
- * before p (ordered_pairs).  An input's packets keep their push order
- * (bypass removes one and closes the gap), so when one waits, so do all
- * behind it. */
-static int icnt_waits_partner(const icnt *n, uint32_t i, const icnt_pkt *p)
+ * before p (ordered_pairs).  An input's ring keeps its packets in push
+ * order (bypass removes one and closes the gap), so the partner's head is
+ * its oldest, and when one packet of i waits, so do all behind it. */
+static inline int icnt_waits_partner(const icnt *n, uint32_t i, const icnt_pkt *p)
 {
     uint32_t k = n->c.ordered_pairs;
     if (i < k || i >= 2 * k)
         return 0;
     const icnt_in *first = &n->in[i - k];
-    for (uint32_t off = 0; off < first->count; off++)
-        if (icnt_in_pkt(n, first, off)->ord < p->ord)
-            return 1;
-    return 0;
+    return first->count && first->q[first->head].ord < p->ord;
 }
 
 /* Bypass: may packet `off` of input in go before the older ones?  Only if
