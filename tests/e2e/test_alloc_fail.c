@@ -6,11 +6,11 @@
  * (Makefile), so every allocation the library makes passes through the
  * counters below.  A clean run of a small scenario (configure a GPU of 3
  * SMs and 2 memory partitions, so that each per-SM and per-partition
- * allocation site fails at a first, a middle and a last component without
+ * allocation site fails at the first component and at later ones, without
  * 15 copies of the same path; create a device, load a module with a device
  * function, shared memory, a barrier and an atomic, allocate, copy, launch,
- * copy back) counts its allocations, N.  Then for every n in 1..N a child process runs the same
- * scenario with the n-th allocation failing.  Each child must either
+ * copy back) counts its allocations, N.  Then for every n in 1..N a child
+ * process runs the same scenario with the n-th allocation failing.  Each child must either
  * finish with the right results (the failure was absorbed), or stop at the
  * first call that fails with LOCKSTEP_ERROR_OUT_OF_MEMORY and a message
  * that says so, then tear everything down.  Any other status (a barrier
