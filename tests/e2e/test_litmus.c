@@ -245,18 +245,19 @@ static void test_lb(void)
     }
 }
 
-/* Run rel on cfg (with opt, at most inst instances a launch) under
- * stress,random,sync for n launches and check that its condition shows
- * (want) or never does. */
-static void check_shows(const char *rel, const char *cfgname, const char *opt, uint64_t n,
-                        uint32_t inst, int want)
+#define INC_SRS (LIT_INC_STRESS | LIT_INC_RANDOM | LIT_INC_SYNC)
+
+/* Run rel on cfg (with opt, at most inst instances a launch) under the
+ * incantations inc for n launches and check that its condition shows
+ * (want) or, in instances that ran, never does. */
+static void check_shows(const char *rel, const char *cfgname, const char *opt, unsigned inc,
+                        uint64_t n, uint32_t inst, int want)
 {
     lit_histo h;
-    CHECK(run_inst(rel, cfgname, NULL, opt, LIT_INC_STRESS | LIT_INC_RANDOM | LIT_INC_SYNC, n, 0, 0,
-                   inst, &h) == 0);
-    CHECK_MSG(want ? h.positive > 0 : h.positive == 0, "%s on %s%s%s: %llu of %llu", rel, cfgname,
-              opt ? " with " : "", opt ? opt : "", (unsigned long long)h.positive,
-              (unsigned long long)h.instances);
+    CHECK(run_inst(rel, cfgname, NULL, opt, inc, n, 0, 0, inst, &h) == 0);
+    CHECK_MSG(want ? h.positive > 0 : h.positive == 0 && h.instances > 0,
+              "%s on %s%s%s (incantations %u): %llu of %llu", rel, cfgname, opt ? " with " : "",
+              opt ? opt : "", inc, (unsigned long long)h.positive, (unsigned long long)h.instances);
     lit_histo_free(&h);
 }
 
@@ -278,7 +279,7 @@ static void test_sb(void)
         {"litmus/SB+membar.cta.litmus", "gtxtitan.config", NULL, 0},
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
-        check_shows(cases[c].test, cases[c].cfg, cases[c].opt, 3, 0, cases[c].want);
+        check_shows(cases[c].test, cases[c].cfg, cases[c].opt, INC_SRS, 3, 0, cases[c].want);
     /* the store path's line rule sees the crossbar as of the cycle asked
      * (icnt_in_held_until), so neither jumping nor host threads change a run */
     const char *same[] = {"-lockstep_skip 0", "-lockstep_threads 3"};
@@ -311,17 +312,11 @@ static void test_store_after_loads(void)
     } cases[] = {
         {"-lockstep_l2_write_merge 0\n-lockstep_store_after_loads 0", 0, 1},
         {"-lockstep_l2_write_merge 0", 0, 0},
-        {"-lockstep_l2_write_merge 0", LIT_INC_STRESS | LIT_INC_RANDOM | LIT_INC_SYNC, 0},
+        {"-lockstep_l2_write_merge 0", INC_SRS, 0},
     };
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        lit_histo h;
-        CHECK(run_opt("litmus/LB.litmus", "gtx480.config", NULL, cases[c].opt, cases[c].inc, 4, 0, 0,
-                      &h) == 0);
-        CHECK_MSG(cases[c].want ? h.positive > 0 : h.positive == 0 && h.instances > 0,
-                  "LB with %s (incantations %u): %llu of %llu", cases[c].opt, cases[c].inc,
-                  (unsigned long long)h.positive, (unsigned long long)h.instances);
-        lit_histo_free(&h);
-    }
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+        check_shows("litmus/LB.litmus", "gtx480.config", cases[c].opt, cases[c].inc, 4, 0,
+                    cases[c].want);
 }
 
 /* Thesis Tables 4.5 and 4.6: the spin locks of CUDA by Example (CAS-SL)
@@ -348,7 +343,8 @@ static void test_case_studies(void)
         {"litmus/EXCH-SL+membar.gl.litmus", "gtxtitan.config", NULL, 0, 60},
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
-        check_shows(cases[c].test, cases[c].cfg, cases[c].opt, cases[c].n, 15, cases[c].want);
+        check_shows(cases[c].test, cases[c].cfg, cases[c].opt, INC_SRS, cases[c].n, 15,
+                    cases[c].want);
 }
 
 /* The PTX memory model's forbidden outcomes never appear on the TITAN V
