@@ -164,6 +164,9 @@
       "1: global loads bypass the L1 (as ld.cg)")                                               \
     X(U32, l1_inval_on_fence, "-lockstep_l1_invalidate_on_fence", "0", 0, 1,                     \
       "1: membar.gl/fence (gpu or sys scope) and acquire loads invalidate the SM's L1")         \
+    X(U32, cta_fence_local, "-lockstep_cta_fence_local", "0", 0, 1,                            \
+      "1: a CTA-scope fence (membar.cta, fence.cta) waits for the warp's loads and for its "     \
+      "stores and atomics to pass the SM's LD/ST unit, not for the L2's acknowledgements")      \
     X(STR, cache_const, "-gpgpu_const_cache:l1", "N:64:64:2,L:R:f:N:L,A:2:32,4", 0, 0,           \
       "constant cache per SM (GPGPU-Sim cache string)")                                         \
     X(U32, const_latency, "-lockstep_const_latency", "8", 1, 100000,                             \

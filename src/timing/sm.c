@@ -188,6 +188,7 @@ void sm_warp_bind(tm_sm *sm, tm_warp *tw, exec_warp *w, tm_cta *tc, uint64_t age
     tw->tc = tc;
     w->timing = tw;
     tw->loads_out = tw->stores_out = tw->replays = tw->rp_queued = 0;
+    tw->st_parts = tw->st_past = 0;
     memset(tw->acp_n, 0, sizeof tw->acp_n);
     tw->acp_narr = tw->acp_seq = tw->acp_live = 0;
     tw->sleep_until = 0;
@@ -310,12 +311,50 @@ void sm_reset_inflight(tm_sm *sm)
     sm->ldst_busy_until = 0;
 }
 
+/* -lockstep_cta_fence_local: a CTA-scope fence (membar.cta, fence.*.cta)
+ * orders the warp's accesses only for its own CTA, whose warps share this
+ * SM's L1 and its path to the L2, and that path keeps one line's requests
+ * in order (sm_req_input).  So it waits for the warp's loads, and for its
+ * stores and atomics to pass the LD/ST unit (where the L1 drops or updates
+ * the line), not for the L2 to acknowledge them: another CTA may see them
+ * in another order (the thesis's inter-CTA tests with .cta fences, Fermi
+ * and Kepler, sec. 4.3-4.5). */
+static int cta_fence_is_local(const timing_gpu *g, const ir_insn *in, uint32_t props)
+{
+    return g->cfg->cta_fence_local && (props & OPF_FENCE) && in->scope == SCOPE_CTA;
+}
+
+static int cta_fence_passes(const tm_warp *tw)
+{
+    return !tw->loads_out && tw->st_parts == tw->st_past;
+}
+
+/* A store part of tw's passed the unit or finished at t: a warp waiting at
+ * a fence looks again from t on (a fence that still cannot pass waits
+ * again: can_issue_checks decides). */
+static void cta_fence_check(tm_sm *sm, tm_warp *tw, uint64_t t)
+{
+    if (!sm->g->cfg->cta_fence_local || tw->ready_why != LOCKSTEP_STALL_FENCE ||
+        tw->ready_at <= t || !cta_fence_passes(tw))
+        return;
+    tm_warp_wait(sm, tw, t, LOCKSTEP_STALL_SCOREBOARD);
+    if (sm->wake > t)
+        sm->wake = t;
+    if (sm->sched_at > t)
+        sm->sched_at = t;
+}
+
 /* One request of m is done; its value is available at t. */
 static void mop_part_done(tm_sm *sm, tm_mop *m, uint64_t t)
 {
     if (t > m->done_at)
         m->done_at = t;
     LS_ASSERT(m->pending > 0);
+    if (m->is_store) {
+        LS_ASSERT(m->tw->st_parts > 0);
+        m->tw->st_parts--;
+        cta_fence_check(sm, m->tw, t);
+    }
     if (--m->pending)
         return;
     if (m->lv && dmr_lvq_done(sm, m))
@@ -443,6 +482,8 @@ static tm_req *req_make(tm_sm *sm, tm_mop *m, uint64_t line, uint8_t type, uint8
     r->mshr = -1;
     r->bmask[0] = r->bmask[1] = 0;
     m->pending++;
+    if (m->is_store)
+        m->tw->st_parts++;
     return r;
 }
 
@@ -563,8 +604,11 @@ static int replay_push(tm_sm *sm, uint64_t at, tm_mop *m, tm_req *r, uint32_t la
         m->tw->replays++;
     }
     m->tw->rp_queued++;
-    if (!r)
+    if (!r) {
         m->pending++; /* a line request counted itself (req_make) */
+        if (m->is_store)
+            m->tw->st_parts++;
+    }
     sm->st.ldst_replays++;
     return 0;
 }
@@ -1292,6 +1336,12 @@ static int ldst_step(tm_sm *sm, uint64_t now)
         }
     }
     r->t = now;
+    if (g->cfg->cta_fence_local && r->type != REQ_RD && m && m->is_store &&
+        !(r->flags & REQF_DMR_COMMIT)) {
+        r->flags |= REQF_PAST;
+        m->tw->st_past++;
+        cta_fence_check(sm, m->tw, now + 1);
+    }
     reqq_push(&sm->out, r);
 done:
     LS_ASSERT(sm->lq_n > 0);
@@ -1318,6 +1368,10 @@ void sm_reply(tm_sm *sm, tm_req *r, uint64_t now)
 {
     tm_mop *m = r->mop;
     lq_unblock(sm, now);
+    if (r->flags & REQF_PAST) {
+        LS_ASSERT(m->tw->st_past > 0);
+        m->tw->st_past--;
+    }
     if (r->dmr_pair && r->type != REQ_RD) {
         tm_warp *tw = m->tw;
         tw->dmr_wr_out--;
@@ -1576,6 +1630,8 @@ __attribute__((noinline)) static int can_issue_checks(tm_sm *sm, tm_warp *tw, ui
         int fence = (props & OPF_FENCE) || ti->complex == 2 ||
                     (ti->unit == TU_LDST && (tw->acq_pending || in->sem == SEM_RELEASE ||
                                              in->sem == SEM_ACQ_REL || in->sem == SEM_SC));
+        if (fence && cta_fence_is_local(g, in, props))
+            fence = !cta_fence_passes(tw);
         /* only loads pass a replayed load: an atomic or barrier of the
          * warp waits for it; a plain store only until its passes are
          * back in the LD/ST unit, which keeps them ahead of it on every

@@ -50,6 +50,7 @@ enum {
     REQF_TEX = 4,      /* fills the texture cache on return */
     REQF_DMR_PRIV = 8, /* DMR: a reply for a line with unconfirmed writes: no L1 fill */
     REQF_DMR_COMMIT = 16, /* DMR: a confirmed pair's write-back to the L2 (no reply) */
+    REQF_PAST = 32,    /* a store's or atomic's request counted in its warp's st_past */
 };
 
 /* Per-pc facts the scheduler needs, computed once per launch. */
@@ -299,6 +300,9 @@ typedef struct tm_warp {
     uint32_t pcap;
     uint32_t loads_out;    /* mops with destinations in flight */
     uint32_t stores_out;   /* store / atomic mops in flight */
+    uint32_t st_parts;     /* parts of those not yet done */
+    uint32_t st_past;      /* of those parts, line requests past the LD/ST unit, waiting only
+                              for the L2 (counted with -lockstep_cta_fence_local) */
     uint32_t replays;      /* its loads with replayed passes not yet done: its atomics,
                               barriers and fences wait (-lockstep_ldst_replay) */
     uint32_t rp_queued;    /* its replayed passes not yet back in the LD/ST unit: its
