@@ -297,13 +297,15 @@ if want threads; then
 say "== host threads: the same statistics, byte for byte, on 1, 2 and 4 threads"
 # (window order 1 with 3 threads too); host_seconds is the host's own time,
 # and the configuration listed names the thread count and window order asked for
+# (the sanitizer build: four workloads, and 3 threads stand for more
+# threads than cores; the plain build runs all of them on 4 too)
 if [ -n "$LOCKSTEP_RUN_ENV" ]; then
-    tnames="aes atomic_reduce bfs_racy hotspot"
+    tnames="aes atomic_reduce bfs_racy hotspot"; tcounts="1 2 3r"
 else
-    tnames=$(python3 bench/run --list | awk '{print $1}')
+    tnames=$(python3 bench/run --list | awk '{print $1}'); tcounts="1 2 4 3r"
 fi
 for w in $tnames; do
-    for t in 1 2 4 3r; do
+    for t in $tcounts; do
         order=0
         [ "$t" = 3r ] && order=1
         env $LOCKSTEP_RUN_ENV "$lockstep" run --nondet-seed 5 --no-stats --stats-json \
@@ -312,12 +314,12 @@ for w in $tnames; do
         grep -v -e '"host_seconds"' -e '"-lockstep_threads"' -e '"-lockstep_window_order"' \
             "$tmp/th$t.json" >"$tmp/th$t.cmp"
     done
-    for t in 2 4 3r; do
+    for t in ${tcounts#1 }; do
         cmp -s "$tmp/th1.cmp" "$tmp/th$t.cmp" || bad "$w: statistics on $t threads differ from 1"
         cmp -s "$tmp/th1.out" "$tmp/th$t.out" || bad "$w: output on $t threads differs from 1"
     done
 done
-say "threads: $(echo $tnames | wc -w) workloads, identical on 1, 2, 3 and 4 threads"
+say "threads: $(echo $tnames | wc -w) workloads, identical on $(echo "$tcounts" | sed 's/r//; s/ /, /g') threads"
 
 fi
 if want skip; then
