@@ -329,19 +329,24 @@ static int cta_fence_passes(const tm_warp *tw)
     return !tw->loads_out && tw->st_parts == tw->st_past;
 }
 
-/* A store part of tw's passed the unit or finished at t: a warp waiting at
- * a fence looks again from t on (a fence that still cannot pass waits
- * again: can_issue_checks decides). */
-static void cta_fence_check(tm_sm *sm, tm_warp *tw, uint64_t t)
+/* What tw waits for at a fence may be over from t on: it looks again then
+ * (a fence that still cannot pass waits again: can_issue_checks decides). */
+static void fence_wake(tm_sm *sm, tm_warp *tw, uint64_t t)
 {
-    if (!sm->g->cfg->cta_fence_local || tw->ready_why != LOCKSTEP_STALL_FENCE ||
-        tw->ready_at <= t || !cta_fence_passes(tw))
+    if (tw->ready_why != LOCKSTEP_STALL_FENCE || tw->ready_at <= t)
         return;
     tm_warp_wait(sm, tw, t, LOCKSTEP_STALL_SCOREBOARD);
     if (sm->wake > t)
         sm->wake = t;
     if (sm->sched_at > t)
         sm->sched_at = t;
+}
+
+/* A store part of tw's passed the unit or finished at t. */
+static void cta_fence_check(tm_sm *sm, tm_warp *tw, uint64_t t)
+{
+    if (sm->g->cfg->cta_fence_local && cta_fence_passes(tw))
+        fence_wake(sm, tw, t);
 }
 
 /* One request of m is done; its value is available at t. */
@@ -620,13 +625,8 @@ static int replay_push(tm_sm *sm, uint64_t at, tm_mop *m, tm_req *r, uint32_t la
 static void replay_entered(tm_sm *sm, tm_warp *tw, uint64_t now)
 {
     LS_ASSERT(tw->rp_queued > 0);
-    if (--tw->rp_queued || tw->ready_why != LOCKSTEP_STALL_FENCE || tw->ready_at <= now + 1)
-        return;
-    tm_warp_wait(sm, tw, now + 1, LOCKSTEP_STALL_SCOREBOARD);
-    if (sm->wake > now + 1)
-        sm->wake = now + 1;
-    if (sm->sched_at > now + 1)
-        sm->sched_at = now + 1;
+    if (!--tw->rp_queued)
+        fence_wake(sm, tw, now + 1);
 }
 
 /* The replayed passes due at `now` re-enter the LD/ST unit: a line request
