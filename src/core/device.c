@@ -38,8 +38,9 @@
 /* TAG_GRAPH: a CUDA graph allocation mapped in its reserved range (device_va_map) */
 /* TAG_CDP: a parameter buffer of a launch from device code; TAG_DEVRT: a
  * string the device runtime hands to device code (cudaGetErrorString) */
+/* TAG_ALIAS: a module variable's second, host-side address (device_host_view) */
 enum { TAG_USER = 0, TAG_MODULE = 1, TAG_HEAP = 2, TAG_GRID_WS = 3, TAG_GRAPH = 4, TAG_CDP = 5,
-       TAG_DEVRT = 6 };
+       TAG_DEVRT = 6, TAG_ALIAS = 7 };
 
 struct lockstep_kernel {
     lockstep_module *mod;
@@ -1779,9 +1780,9 @@ void device_mem_uncharge(lockstep_device *dev, size_t bytes) { devmem_uncharge(d
 
 void *device_host_view(lockstep_device *dev, lockstep_dptr addr, size_t size)
 {
-    if (!size || (addr >> DEVMEM_PAGE_SHIFT) != ((addr + size - 1) >> DEVMEM_PAGE_SHIFT))
+    if (!size)
         return NULL;
-    return devmem_wptr(dev->dm, addr);
+    return devmem_alias(dev->dm, addr, size, TAG_ALIAS);
 }
 
 void device_free_user_allocations(lockstep_device *dev)

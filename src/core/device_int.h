@@ -34,10 +34,11 @@ lockstep_status device_set_option(lockstep_device *dev, const char *name, const 
 /* Free every lockstep_malloc'd buffer and device-heap block (a context
  * reset); module variables stay. */
 void device_free_user_allocations(lockstep_device *dev);
-/* A host pointer to size bytes of device memory at addr, valid while the
- * device lives, or NULL when they are not in one page (device pages never
- * move once allocated: a variable inside one page can be shared with the
- * host through it). */
+/* A host pointer to size bytes of device memory at addr that is also a
+ * device address of the same bytes (a __managed__ variable has one address
+ * on both sides), valid while the device lives; NULL when they are not in
+ * one page of one allocation (device pages never move once allocated) or
+ * the host address is taken.  mem/devmem.h, devmem_alias. */
 void *device_host_view(lockstep_device *dev, lockstep_dptr addr, size_t size);
 /* Device memory whose address is fixed before the memory exists (CUDA
  * graph allocations; mem/devmem.h, "Reserved ranges"): device_va_reserve

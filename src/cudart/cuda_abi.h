@@ -321,6 +321,8 @@ enum { cudaSharedMemBankSizeDefault = 0, cudaSharedMemBankSizeFourByte = 1,
 /* ---- host memory, callbacks, occupancy ---- */
 enum { cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 1, cudaHostRegisterMapped = 2,
        cudaHostRegisterIoMemory = 4, cudaHostRegisterReadOnly = 8 };
+enum { cudaHostAllocDefault = 0, cudaHostAllocPortable = 1, cudaHostAllocMapped = 2,
+       cudaHostAllocWriteCombined = 4 };
 enum { cudaOccupancyDefault = 0, cudaOccupancyDisableCachingOverride = 1 };
 enum { /* enum cudaFuncAttribute */
     cudaFuncAttributeMaxDynamicSharedMemorySize = 8,

@@ -99,6 +99,8 @@ CUDART_API cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
 CUDART_API cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t stream, int *priority);
 CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                            unsigned int flags);
+CUDART_API cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
+                                                unsigned int flags);
 CUDART_API cudaError_t cudaEventCreate(cudaEvent_t *event);
 CUDART_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
 CUDART_API cudaError_t cudaEventDestroy(cudaEvent_t event);
@@ -423,6 +425,9 @@ CUDART_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advic
 CUDART_API cudaError_t cudaGetDeviceFlags(unsigned int *flags);
 CUDART_API cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
 CUDART_API cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+CUDART_API cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId);
+CUDART_API cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+CUDART_API cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
 CUDART_API cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
 CUDART_API cudaError_t cudaDeviceGetSharedMemConfig(int *pConfig);
 CUDART_API cudaError_t cudaDeviceSetSharedMemConfig(int config);

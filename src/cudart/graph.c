@@ -858,9 +858,11 @@ static uint32_t ncaptures, capcaptures;
 static unsigned long long next_capture_id = 1;
 static _Thread_local int thread_capture_mode = cudaStreamCaptureModeGlobal;
 
+/* A stream that can be captured: any but the legacy default stream (the
+ * per-thread default stream can; its capture is the calling thread's). */
 static int user_stream(cudaStream_t s)
 {
-    return s && s != CUDA_STREAM_LEGACY && s != CUDA_STREAM_PER_THREAD;
+    return s && s != CUDA_STREAM_LEGACY;
 }
 
 static cap_stream *cap_of(cudaStream_t s)
@@ -1240,7 +1242,7 @@ static cudaError_t begin_capture(cudaStream_t s, int mode, graph *into, const cu
         return cudaErrorInvalidValue;
     if (!user_stream(s)) {
         cudart_say("cudaStreamBeginCapture: the legacy default stream cannot be captured; "
-                   "capture a stream created with cudaStreamCreate");
+                   "capture a stream created with cudaStreamCreate or cudaStreamPerThread");
         return cudaErrorStreamCaptureUnsupported;
     }
     if (cap_of(s))
@@ -1361,7 +1363,7 @@ CUDART_API cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, c
                                                           const void *dependencyData,
                                                           size_t numDependencies, int mode)
 {
-    return cudaStreamBeginCaptureToGraph(stream, graph_h, dependencies, dependencyData,
+    return cudaStreamBeginCaptureToGraph(cudart_ptsz(stream), graph_h, dependencies, dependencyData,
                                          numDependencies, mode);
 }
 
@@ -1420,13 +1422,13 @@ CUDART_API cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t str
                                                                 size_t numDependencies,
                                                                 unsigned int flags)
 {
-    return cudaStreamUpdateCaptureDependencies(stream, dependencies, dependencyData,
+    return cudaStreamUpdateCaptureDependencies(cudart_ptsz(stream), dependencies, dependencyData,
                                                numDependencies, flags);
 }
 
 CUDART_API cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, int mode)
 {
-    return cudaStreamBeginCapture(stream, mode);
+    return cudaStreamBeginCapture(cudart_ptsz(stream), mode);
 }
 
 CUDART_API cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
@@ -1439,7 +1441,7 @@ CUDART_API cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pG
 
 CUDART_API cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph)
 {
-    return cudaStreamEndCapture(stream, pGraph);
+    return cudaStreamEndCapture(cudart_ptsz(stream), pGraph);
 }
 
 CUDART_API cudaError_t cudaStreamIsCapturing(cudaStream_t stream, int *pCaptureStatus)
@@ -1458,7 +1460,7 @@ CUDART_API cudaError_t cudaStreamIsCapturing(cudaStream_t stream, int *pCaptureS
 
 CUDART_API cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, int *pCaptureStatus)
 {
-    return cudaStreamIsCapturing(stream, pCaptureStatus);
+    return cudaStreamIsCapturing(cudart_ptsz(stream), pCaptureStatus);
 }
 
 CUDART_API cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, int *captureStatus_out,
@@ -1509,7 +1511,7 @@ CUDART_API cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, int *c
                                                      const void **edgeData_out,
                                                      size_t *numDependencies_out)
 {
-    return cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out,
+    return cudaStreamGetCaptureInfo(cudart_ptsz(stream), captureStatus_out, id_out, graph_out,
                                     dependencies_out, edgeData_out, numDependencies_out);
 }
 
@@ -2581,7 +2583,7 @@ CUDART_API cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t h, unsigned long lo
 
 CUDART_API cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t h, cudaStream_t stream)
 {
-    return cudaGraphLaunch(h, stream);
+    return cudaGraphLaunch(h, cudart_ptsz(stream));
 }
 
 /* An executable graph lives on the simulated device already. */
@@ -2595,7 +2597,7 @@ CUDART_API cudaError_t cudaGraphUpload(cudaGraphExec_t h, cudaStream_t stream)
 
 CUDART_API cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t h, cudaStream_t stream)
 {
-    return cudaGraphUpload(h, stream);
+    return cudaGraphUpload(h, cudart_ptsz(stream));
 }
 
 /* The executable graph's copy of node h of the graph it was made from (or

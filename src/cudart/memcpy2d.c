@@ -204,7 +204,7 @@ CUDART_API cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const vo
                                               size_t spitch, size_t width, size_t height, int kind,
                                               cudaStream_t stream)
 {
-    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
+    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
@@ -225,7 +225,7 @@ CUDART_API cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cuda
 CUDART_API cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p,
                                               cudaStream_t stream)
 {
-    return cudaMemcpy3DAsync(p, stream);
+    return cudaMemcpy3DAsync(p, cudart_ptsz(stream));
 }
 
 /* ---- fills ---- */
@@ -280,7 +280,7 @@ CUDART_API cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, 
 CUDART_API cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
                                               size_t height, cudaStream_t stream)
 {
-    return cudaMemset2DAsync(devPtr, pitch, value, width, height, stream);
+    return cudaMemset2DAsync(devPtr, pitch, value, width, height, cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value,
@@ -304,5 +304,5 @@ CUDART_API cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, in
 CUDART_API cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value,
                                               struct cudaExtent extent, cudaStream_t stream)
 {
-    return cudaMemset3DAsync(pitchedDevPtr, value, extent, stream);
+    return cudaMemset3DAsync(pitchedDevPtr, value, extent, cudart_ptsz(stream));
 }

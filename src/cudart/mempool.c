@@ -151,7 +151,7 @@ CUDART_API cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t 
 
 CUDART_API cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream)
 {
-    return cudaMallocAsync(devPtr, size, stream);
+    return cudaMallocAsync(devPtr, size, cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
@@ -167,7 +167,7 @@ CUDART_API cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemP
 CUDART_API cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size,
                                                     cudaMemPool_t memPool, cudaStream_t stream)
 {
-    return cudaMallocFromPoolAsync(ptr, size, memPool, stream);
+    return cudaMallocFromPoolAsync(ptr, size, memPool, cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
@@ -191,7 +191,7 @@ CUDART_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
 
 CUDART_API cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream)
 {
-    return cudaFreeAsync(devPtr, stream);
+    return cudaFreeAsync(devPtr, cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)

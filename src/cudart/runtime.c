@@ -99,6 +99,7 @@ typedef struct rt_host_alloc {
     size_t size;
     int managed;
     int registered;       /* cudaHostRegister'd: the program's memory, not ours */
+    unsigned flags;       /* cudaHostGetFlags's answer */
 } rt_host_alloc;
 
 /* One launch, for the statistics' per-launch list (the first
@@ -483,8 +484,8 @@ CUDART_API void __cudaRegisterFatBinaryEnd(void **handle)
     lock();
     if (handle)
         load_module((rt_module *)handle);
-    /* __managed__ variables of this module: alias the host pointer to the
-     * variable's device storage */
+    /* __managed__ variables of this module: the host's pointer is the
+     * variable's storage, at an address that is the device's too */
     for (size_t i = 0; i < rt.nvars; i++) {
         rt_var *v = &rt.vars[i];
         if (v->m != (rt_module *)handle || !v->managed_ptr || !v->m->mod)
@@ -589,10 +590,13 @@ static struct rt_function *find_function(const void *host_fun)
     return NULL;
 }
 
+/* A registered variable by its host symbol; a __managed__ one also by its
+ * storage's address, which is what nvcc's host code passes for it. */
 static rt_var *find_var(const void *symbol)
 {
     for (size_t i = 0; i < rt.nvars; i++)
-        if (rt.vars[i].host_var == symbol)
+        if (rt.vars[i].host_var == symbol ||
+            (rt.vars[i].managed_ptr && symbol && *rt.vars[i].managed_ptr == symbol))
             return &rt.vars[i];
     return NULL;
 }
@@ -790,18 +794,30 @@ int cudart_handle_free(const void *h, int kind)
 
 int cudart_handle_live(const void *h, int kind) { return handle_get(h, kind) != NULL; }
 
+/* The per-thread default stream is each host thread's own: so is its
+ * capture. */
+static _Thread_local void *per_thread_capture;
+
 void *cudart_capture_of(const void *h, int kind)
 {
+    if (kind == H_STREAM && h == CUDA_STREAM_PER_THREAD)
+        return per_thread_capture;
     rt_handle *e = handle_get(h, kind);
     return e ? e->capture : NULL;
 }
 
 void cudart_set_capture(const void *h, int kind, void *capture)
 {
+    if (kind == H_STREAM && h == CUDA_STREAM_PER_THREAD) {
+        per_thread_capture = capture;
+        return;
+    }
     rt_handle *e = handle_get(h, kind);
     if (e)
         e->capture = capture;
 }
+
+
 
 #define CHECK_STREAM(s)                                                                    \
     do {                                                                                   \
@@ -1001,7 +1017,7 @@ CUDART_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim
 CUDART_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                                void **args, size_t sharedMem, cudaStream_t stream)
 {
-    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
@@ -1072,7 +1088,11 @@ CUDART_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, con
 CUDART_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config,
                                                 const void *func, void **args)
 {
-    return cudaLaunchKernelExC(config, func, args);
+    if (!config || config->stream)
+        return cudaLaunchKernelExC(config, func, args);
+    cudaLaunchConfig_t c = *config;
+    c.stream = CUDA_STREAM_PER_THREAD;
+    return cudaLaunchKernelExC(&c, func, args);
 }
 
 CUDART_API cudaError_t cudaFuncGetName(const char **name, const void *func)
@@ -1101,13 +1121,13 @@ CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 g
                                                         dim3 blockDim, void **args,
                                                         size_t sharedMem, cudaStream_t stream)
 {
-    return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, stream);
+    return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                              void **args, size_t sharedMem, cudaStream_t stream)
 {
-    return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+    return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, cudart_ptsz(stream));
 }
 
 /* ---- errors ---------------------------------------------------------------------------- */
@@ -1206,7 +1226,7 @@ CUDART_API cudaError_t cudaFree(void *devPtr)
 
 /* Host memory the device can reach at the same address (pinned, managed).
  * mmap keeps it page-aligned and away from the malloc heap. */
-static cudaError_t host_alloc(void **p, size_t size, int managed)
+static cudaError_t host_alloc(void **p, size_t size, int managed, unsigned flags)
 {
     if (!p)
         return cudaErrorInvalidValue;
@@ -1221,7 +1241,7 @@ static cudaError_t host_alloc(void **p, size_t size, int managed)
         munmap(m, size);
         return cudaErrorMemoryAllocation;
     }
-    rt.hosts[rt.nhosts++] = (rt_host_alloc){m, size, managed, 0};
+    rt.hosts[rt.nhosts++] = (rt_host_alloc){m, size, managed, 0, flags};
     *p = m;
     return cudaSuccess;
 }
@@ -1229,21 +1249,23 @@ static cudaError_t host_alloc(void **p, size_t size, int managed)
 CUDART_API cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
     ENTER();
-    LEAVE(host_alloc(ptr, size, 0));
+    LEAVE(host_alloc(ptr, size, 0, cudaHostAllocMapped));
 }
 
 CUDART_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
-    (void)flags; /* every pinned buffer is mapped (unified addressing) */
+    if (flags & ~0xfu)
+        return set_error(cudaErrorInvalidValue);
     ENTER();
-    LEAVE(host_alloc(pHost, size, 0));
+    /* every pinned buffer is mapped (unified addressing) */
+    LEAVE(host_alloc(pHost, size, 0, flags | cudaHostAllocMapped));
 }
 
 CUDART_API cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
     (void)flags;
     ENTER();
-    LEAVE(host_alloc(devPtr, size, 1));
+    LEAVE(host_alloc(devPtr, size, 1, 0));
 }
 
 CUDART_API cudaError_t cudaFreeHost(void *ptr)
@@ -1276,7 +1298,7 @@ CUDART_API cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int fla
         LEAVE(cudaErrorMemoryAllocation);
     if (lockstep_map_host(rt.dev, ptr, size) != LOCKSTEP_SUCCESS)
         LEAVE(cudaErrorHostMemoryAlreadyRegistered);
-    rt.hosts[rt.nhosts++] = (rt_host_alloc){ptr, size, 0, 1};
+    rt.hosts[rt.nhosts++] = (rt_host_alloc){ptr, size, 0, 1, cudaHostAllocMapped};
     LEAVE(cudaSuccess);
 }
 
@@ -1301,7 +1323,7 @@ CUDART_API cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
         const rt_host_alloc *h = &rt.hosts[i];
         if (!h->managed && (char *)pHost >= (char *)h->ptr &&
             (char *)pHost < (char *)h->ptr + h->size) {
-            *pFlags = 2; /* cudaHostAllocMapped: every pinned buffer is mapped */
+            *pFlags = h->flags; /* with cudaHostAllocMapped: every pinned buffer is mapped */
             LEAVE(cudaSuccess);
         }
     }
@@ -1334,6 +1356,15 @@ CUDART_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *at
             LEAVE(cudaSuccess);
         }
     }
+    for (size_t i = 0; ptr && i < rt.nvars; i++) {
+        const rt_var *v = &rt.vars[i];
+        if (v->managed_ptr && *v->managed_ptr && (const char *)ptr >= (const char *)*v->managed_ptr &&
+            (const char *)ptr < (const char *)*v->managed_ptr + v->size) {
+            attributes->type = cudaMemoryTypeManaged;
+            attributes->devicePointer = attributes->hostPointer = (void *)(uintptr_t)ptr;
+            LEAVE(cudaSuccess);
+        }
+    }
     if (ptr && is_dev(ptr, 1)) {
         attributes->type = cudaMemoryTypeDevice;
         attributes->devicePointer = (void *)(uintptr_t)ptr;
@@ -1361,7 +1392,7 @@ CUDART_API cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t coun
                                                  struct cudaMemLocation location,
                                                  unsigned int flags, cudaStream_t stream)
 {
-    return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
+    return cudaMemPrefetchAsync(devPtr, count, location, flags, cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
@@ -1469,7 +1500,7 @@ CUDART_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 CUDART_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, int kind,
                                             cudaStream_t stream)
 {
-    return cudaMemcpyAsync(dst, src, count, kind, stream);
+    return cudaMemcpyAsync(dst, src, count, kind, cudart_ptsz(stream));
 }
 
 static cudaError_t set_bytes(void *devPtr, int value, size_t count)
@@ -1506,7 +1537,7 @@ CUDART_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cu
 CUDART_API cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
                                             cudaStream_t stream)
 {
-    return cudaMemsetAsync(devPtr, value, count, stream);
+    return cudaMemsetAsync(devPtr, value, count, cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
@@ -1597,13 +1628,13 @@ CUDART_API cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const vo
                                                     size_t count, size_t offset, int kind,
                                                     cudaStream_t stream)
 {
-    return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream);
+    return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
                                                       size_t offset, int kind, cudaStream_t stream)
 {
-    return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream);
+    return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
@@ -1614,8 +1645,10 @@ CUDART_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
     lockstep_dptr addr;
     size_t size;
     cudaError_t e = var_address(symbol, &addr, &size);
+    const rt_var *v = e ? NULL : find_var(symbol);
     if (!e)
-        *devPtr = (void *)(uintptr_t)addr;
+        *devPtr = v->managed_ptr && *v->managed_ptr ? *v->managed_ptr /* one address for both */
+                                                    : (void *)(uintptr_t)addr;
     LEAVE(e);
 }
 
@@ -1697,7 +1730,7 @@ CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 
 CUDART_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 {
-    return cudaStreamSynchronize(stream);
+    return cudaStreamSynchronize(cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaStreamQuery(cudaStream_t stream)
@@ -1712,7 +1745,7 @@ CUDART_API cudaError_t cudaStreamQuery(cudaStream_t stream)
 
 CUDART_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
 {
-    return cudaStreamQuery(stream);
+    return cudaStreamQuery(cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
@@ -1737,14 +1770,20 @@ CUDART_API cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
     LEAVE(cudaSuccess);
 }
 
+CUDART_API cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
+                                                unsigned int flags)
+{
+    return cudaStreamWaitEvent(cudart_ptsz(stream), event, flags);
+}
+
 CUDART_API cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t stream, unsigned int *flags)
 {
-    return cudaStreamGetFlags(stream, flags);
+    return cudaStreamGetFlags(cudart_ptsz(stream), flags);
 }
 
 CUDART_API cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t stream, int *priority)
 {
-    return cudaStreamGetPriority(stream, priority);
+    return cudaStreamGetPriority(cudart_ptsz(stream), priority);
 }
 
 CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
@@ -1781,7 +1820,7 @@ CUDART_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, 
 CUDART_API cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn,
                                                void *userData)
 {
-    return cudaLaunchHostFunc(stream, fn, userData);
+    return cudaLaunchHostFunc(cudart_ptsz(stream), fn, userData);
 }
 
 CUDART_API cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
@@ -1803,7 +1842,7 @@ CUDART_API cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream,
                                                   cudaStreamCallback_t callback, void *userData,
                                                   unsigned int flags)
 {
-    return cudaStreamAddCallback(stream, callback, userData, flags);
+    return cudaStreamAddCallback(cudart_ptsz(stream), callback, userData, flags);
 }
 
 /* Streams keep the priority they are given, but the simulated device runs
@@ -1873,7 +1912,7 @@ CUDART_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 
 CUDART_API cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
 {
-    return cudaEventRecord(event, stream);
+    return cudaEventRecord(event, cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
@@ -1896,26 +1935,35 @@ CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t 
 CUDART_API cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
                                                      unsigned int flags)
 {
-    return cudaEventRecordWithFlags(event, stream, flags);
+    return cudaEventRecordWithFlags(event, cudart_ptsz(stream), flags);
 }
 
-/* A stream's identity: its handle's slot (0 for the legacy stream, 1 for
- * the per-thread default stream), and its device. */
+/* A stream's identity: its handle's slot (0 for the legacy stream; each
+ * host thread's per-thread default stream has its own, from 2^32 up), and
+ * its device. */
 CUDART_API cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
 {
     if (!streamId)
         return set_error(cudaErrorInvalidValue);
     ENTER();
     CHECK_STREAM(hStream);
-    *streamId = !hStream || hStream == CUDA_STREAM_LEGACY ? 0
-                : hStream == CUDA_STREAM_PER_THREAD      ? 1
-                                                         : (((uintptr_t)hStream >> 4) & 0x0fffffffu) + 2;
+    if (hStream == CUDA_STREAM_PER_THREAD) {
+        static _Thread_local unsigned long long own;
+        static unsigned long long threads;
+        if (!own)
+            own = (1ull << 32) + __atomic_fetch_add(&threads, 1, __ATOMIC_RELAXED);
+        *streamId = own;
+        LEAVE(cudaSuccess);
+    }
+    *streamId = !hStream || hStream == CUDA_STREAM_LEGACY
+                    ? 0
+                    : (((uintptr_t)hStream >> 4) & 0x0fffffffu) + 2;
     LEAVE(cudaSuccess);
 }
 
 CUDART_API cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *streamId)
 {
-    return cudaStreamGetId(hStream, streamId);
+    return cudaStreamGetId(cudart_ptsz(hStream), streamId);
 }
 
 CUDART_API cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
@@ -1930,7 +1978,7 @@ CUDART_API cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
 
 CUDART_API cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device)
 {
-    return cudaStreamGetDevice(hStream, device);
+    return cudaStreamGetDevice(cudart_ptsz(hStream), device);
 }
 
 /* Attaching managed memory to a stream limits which streams may touch it
@@ -1952,7 +2000,7 @@ CUDART_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPt
 CUDART_API cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr,
                                                      size_t length, unsigned int flags)
 {
-    return cudaStreamAttachMemAsync(stream, devPtr, length, flags);
+    return cudaStreamAttachMemAsync(cudart_ptsz(stream), devPtr, length, flags);
 }
 
 CUDART_API cudaError_t cudaEventSynchronize(cudaEvent_t event)
@@ -2096,6 +2144,42 @@ CUDART_API cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device
         return set_error(cudaErrorInvalidDevice);
     snprintf(pciBusId, (size_t)len, "0000:00:00.0"); /* cudaDeviceProp's pciBusID 0 */
     return cudaSuccess;
+}
+
+/* The device with a PCI bus id "[domain:]bus:device.function" (hex): the
+ * one device answers to cudaDeviceGetPCIBusId's 0000:00:00.0. */
+CUDART_API cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
+{
+    if (!device || !pciBusId)
+        return set_error(cudaErrorInvalidValue);
+    unsigned v[4] = {0, 0, 0, 0};
+    int end = 0, n = sscanf(pciBusId, "%x:%x:%x.%x%n", &v[0], &v[1], &v[2], &v[3], &end);
+    if (n < 4) {
+        end = 0;
+        n = sscanf(pciBusId, "%x:%x.%x%n", &v[1], &v[2], &v[3], &end);
+        if (n < 3)
+            return set_error(cudaErrorInvalidValue);
+    }
+    if (pciBusId[end])
+        return set_error(cudaErrorInvalidValue);
+    if (v[0] || v[1] || v[2] || v[3])
+        return set_error(cudaErrorInvalidDevice);
+    *device = 0;
+    return cudaSuccess;
+}
+
+/* Peer access: there is one device, and no device is its own peer. */
+CUDART_API cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+    if (flags)
+        return set_error(cudaErrorInvalidValue);
+    (void)peerDevice;
+    return set_error(cudaErrorInvalidDevice);
+}
+
+CUDART_API cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
+{
+    return set_error(peerDevice == 0 ? cudaErrorPeerAccessNotEnabled : cudaErrorInvalidDevice);
 }
 
 /* Shared-memory bank width: the model's banks are 4 bytes wide. */

@@ -12,6 +12,10 @@
 #include "cudart/cuda_abi.h"
 #include "lockstep.h"
 
+/* A _ptsz entry point (a program built with --default-stream per-thread)
+ * means the calling thread's default stream by the null stream. */
+static inline cudaStream_t cudart_ptsz(cudaStream_t s) { return s ? s : CUDA_STREAM_PER_THREAD; }
+
 /* Print "NAME is not supported..." and return cudaErrorNotSupported. */
 cudaError_t cudart_not_supported(const char *name);
 

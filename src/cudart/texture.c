@@ -310,7 +310,7 @@ CUDART_API cudaError_t cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t wOf
                                                      int kind, cudaStream_t stream)
 {
     return cudaMemcpy2DToArrayAsync(dst, wOffset, hOffset, src, spitch, width, height, kind,
-                                    stream);
+                                    cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_t src,
@@ -342,7 +342,7 @@ CUDART_API cudaError_t cudaMemcpy2DFromArrayAsync_ptsz(void *dst, size_t dpitch,
                                                        cudaStream_t stream)
 {
     return cudaMemcpy2DFromArrayAsync(dst, dpitch, src, wOffset, hOffset, width, height, kind,
-                                      stream);
+                                      cudart_ptsz(stream));
 }
 
 /* The deprecated linear forms: count bytes from (wOffset, hOffset) on,
@@ -472,14 +472,14 @@ CUDART_API cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t wOffs
                                                    size_t hOffset, const void *src, size_t count,
                                                    int kind, cudaStream_t stream)
 {
-    return cudaMemcpyToArrayAsync(dst, wOffset, hOffset, src, count, kind, stream);
+    return cudaMemcpyToArrayAsync(dst, wOffset, hOffset, src, count, kind, cudart_ptsz(stream));
 }
 
 CUDART_API cudaError_t cudaMemcpyFromArrayAsync_ptsz(void *dst, cudaArray_t src, size_t wOffset,
                                                      size_t hOffset, size_t count, int kind,
                                                      cudaStream_t stream)
 {
-    return cudaMemcpyFromArrayAsync(dst, src, wOffset, hOffset, count, kind, stream);
+    return cudaMemcpyFromArrayAsync(dst, src, wOffset, hOffset, count, kind, cudart_ptsz(stream));
 }
 
 /* ---- texture and surface objects ---------------------------------------------------- */

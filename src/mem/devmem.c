@@ -830,7 +830,9 @@ static void zero_range(devmem *dm, uint64_t off, uint64_t n)
     }
 }
 
-int devmem_map_host(devmem *dm, void *host, uint64_t size, uint32_t tag)
+/* Map [host, host+size) at its own address; its modelled physical range
+ * is `phys`, or (phys == UINT64_MAX) a new one. */
+static int map_host_at(devmem *dm, void *host, uint64_t size, uint32_t tag, uint64_t phys)
 {
     uint64_t base = (uint64_t)(uintptr_t)host;
     if (!host || size == 0 || base + size < base)
@@ -850,15 +852,36 @@ int devmem_map_host(devmem *dm, void *host, uint64_t size, uint32_t tag)
      * sectors of the mapping fall as they do in its host addresses (that
      * offset is fixed by the allocation sequence, not by where the host
      * placed its heap or mappings, which moves in whole pages) */
-    uint64_t phys = dm->phys_next + (base & 127), next = phys + size;
+    int fresh = phys == UINT64_MAX;
+    if (fresh)
+        phys = dm->phys_next + (base & 127);
+    uint64_t next = phys + size;
     if (next < phys || next > UINT64_MAX - PHYS_MAP_ALIGN)
         return -1;
     if (live_reserve(dm))
         return -1;
-    dm->phys_next = align_up64(next, PHYS_MAP_ALIGN);
+    if (fresh)
+        dm->phys_next = align_up64(next, PHYS_MAP_ALIGN);
     live_add(dm, (devmem_alloc){.base = base, .size = size, .phys = phys, .tag = tag,
                                 .host = (uint8_t *)host});
     return 0;
+}
+
+int devmem_map_host(devmem *dm, void *host, uint64_t size, uint32_t tag)
+{
+    return map_host_at(dm, host, size, tag, UINT64_MAX);
+}
+
+void *devmem_alias(devmem *dm, uint64_t addr, uint64_t size, uint32_t tag)
+{
+    uint32_t hint = 0;
+    const devmem_alloc *a = devmem_find(dm, addr, size, &hint);
+    if (!a || a->host || (addr >> DEVMEM_PAGE_SHIFT) != ((addr + size - 1) >> DEVMEM_PAGE_SHIFT))
+        return NULL;
+    uint8_t *view = devmem_wptr(dm, addr);
+    if (!view || map_host_at(dm, view, size, tag, addr))
+        return NULL;
+    return view;
 }
 
 void devmem_note_host_access(const devmem *dm, const devmem_alloc *a)

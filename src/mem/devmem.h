@@ -80,6 +80,14 @@ void devmem_uncharge(devmem *dm, uint64_t bytes);
  * overlap the device range or another allocation, and does not count
  * against the capacity.  0, or -1 (overlap, or host out of memory). */
 int devmem_map_host(devmem *dm, void *host, uint64_t size, uint32_t tag);
+/* Give [addr, addr+size) of a device allocation, inside one page, a second
+ * address that is also a host pointer to its bytes (the page's own storage,
+ * which never moves), as unified addressing gives a __managed__ variable one
+ * address on both sides: device accesses at the alias reach the same bytes
+ * and have the same modelled physical address (devmem_phys), so caches see
+ * one line, not two.  Undone by devmem_unmap_host.  The alias, or NULL (not
+ * one live device allocation, not in one page, overlap, out of memory). */
+void *devmem_alias(devmem *dm, uint64_t addr, uint64_t size, uint32_t tag);
 /* Undo devmem_map_host: 0, or -1 if host is not a mapped buffer's start. */
 int devmem_unmap_host(devmem *dm, void *host);
 /* A kernel reads or writes the mapped host buffer a (found by devmem_find):

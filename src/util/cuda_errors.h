@@ -43,6 +43,7 @@
     X(cudaErrorIllegalAddress, 700, "an illegal memory access was encountered")            \
     X(cudaErrorLaunchOutOfResources, 701, "too many resources requested for launch")       \
     X(cudaErrorLaunchTimeout, 702, "the launch timed out and was terminated")              \
+    X(cudaErrorPeerAccessNotEnabled, 705, "peer access has not been enabled")              \
     X(cudaErrorAssert, 710, "device-side assert triggered")                                \
     X(cudaErrorHostMemoryAlreadyRegistered, 712, "part or all of the requested memory range is already mapped") \
     X(cudaErrorHostMemoryNotRegistered, 713, "pointer does not correspond to a registered memory region") \
