@@ -2008,22 +2008,23 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             break;
         }
         case OP_VOTE: {
-            uint32_t member = active;
-            if (in->flags & IRF_SYNC) {
-                const uint64_t *M = SRC(1);
-                member &= active ? (uint32_t)M[ctz32(active)] : 0;
-            }
-            uint32_t p = pval(L, P, &in->s[0]) & member;
+            /* each lane votes among the lanes of its own mask (lanes may
+             * name different groups: a labeled partition's) */
+            const uint64_t *M = in->flags & IRF_SYNC ? SRC(1) : NULL;
+            uint32_t pall = pval(L, P, &in->s[0]);
             if (in->mode == VOTE_BALLOT) {
                 uint64_t *D = DST(0);
-                LANES(active, D[l] = p);
+                LANES(active, D[l] = pall & (M ? (uint32_t)M[l] & active : active));
             } else {
-                uint32_t r;
-                switch (in->mode) {
-                case VOTE_ALL: r = p == member ? FULL_MASK : 0; break;
-                case VOTE_ANY: r = p ? FULL_MASK : 0; break;
-                default: r = (p == member || p == 0) ? FULL_MASK : 0; break;
-                }
+                uint32_t r = 0;
+                LANES(active, {
+                    uint32_t member = M ? (uint32_t)M[l] & active : active;
+                    uint32_t p = pall & member;
+                    int yes = in->mode == VOTE_ALL   ? p == member
+                              : in->mode == VOTE_ANY ? p != 0
+                                                     : (p == member || p == 0);
+                    r |= (uint32_t)yes << l;
+                });
                 pset(P, &in->d[0], active, r);
             }
             pc++;
@@ -2040,67 +2041,73 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             break;
         }
         case OP_MATCH: {
+            /* over each lane's own mask, as OP_VOTE */
             const uint64_t *A = SRC(0), *M = SRC(1);
-            uint32_t member = active ? (uint32_t)M[ctz32(active)] & active : 0;
             uint64_t vm = in->type == PT_B32 ? 0xffffffffu : ~0ull;
             uint64_t v[WARP_SIZE];
             memcpy(v, A, sizeof v);
             uint64_t *D = DST(0);
-            if (in->mode == MATCH_ANY) {
-                LANES(active, {
-                    uint32_t r = 0;
-                    uint32_t mm = member;
-                    while (mm) {
-                        int k = ctz32(mm);
-                        mm &= mm - 1;
-                        if ((v[k] & vm) == (v[l] & vm))
-                            r |= 1u << k;
-                    }
-                    D[l] = r;
-                });
-            } else {
-                int same = 1;
-                uint32_t mm = member;
-                uint64_t first = member ? v[ctz32(member)] & vm : 0;
-                while (mm) {
+            uint32_t all = 0;
+            LANES(active, {
+                uint32_t member = (uint32_t)M[l] & active, r = 0;
+                for (uint32_t mm = member; mm; mm &= mm - 1) {
                     int k = ctz32(mm);
-                    mm &= mm - 1;
-                    same &= (v[k] & vm) == first;
+                    if ((v[k] & vm) == (v[l] & vm))
+                        r |= 1u << k;
                 }
-                LANES(active, D[l] = same ? member : 0);
-                if (in->ndst > 1)
-                    pset(P, &in->d[1], active, same ? FULL_MASK : 0);
-            }
+                if (in->mode == MATCH_ANY) {
+                    D[l] = r;
+                } else {
+                    int same = r == member;
+                    D[l] = same ? member : 0;
+                    all |= (uint32_t)same << l;
+                }
+            });
+            if (in->mode != MATCH_ANY && in->ndst > 1)
+                pset(P, &in->d[1], active, all);
             pc++;
             break;
         }
         case OP_REDUX: {
-            const uint64_t *A = SRC(0), *M = SRC(1);
-            uint32_t member = active ? (uint32_t)M[ctz32(active)] & active : 0;
+            /* over each lane's own mask, as OP_VOTE; lanes that share a
+             * mask share the reduction */
+            uint64_t A[WARP_SIZE], M[WARP_SIZE]; /* (the destination may be either) */
+            memcpy(A, SRC(0), sizeof A);
+            memcpy(M, SRC(1), sizeof M);
             int sgn = in->type == PT_S32;
-            uint64_t acc = 0;
-            int first = 1;
-            uint32_t mm = member;
-            while (mm) {
-                int k = ctz32(mm);
-                mm &= mm - 1;
-                uint32_t x = (uint32_t)A[k];
-                if (first) {
-                    acc = x;
-                    first = 0;
-                    continue;
-                }
-                switch (in->mode) {
-                case ATOM_ADD: acc = (uint32_t)(acc + x); break;
-                case ATOM_AND: acc &= x; break;
-                case ATOM_OR: acc |= x; break;
-                case ATOM_XOR: acc ^= x; break;
-                case ATOM_MIN: acc = sgn ? (uint32_t)((int32_t)x < (int32_t)acc ? x : (uint32_t)acc) : (x < acc ? x : acc); break;
-                default: acc = sgn ? (uint32_t)((int32_t)x > (int32_t)acc ? x : (uint32_t)acc) : (x > acc ? x : acc); break;
-                }
-            }
             uint64_t *D = DST(0);
-            LANES(active, D[l] = acc);
+            uint32_t done = 0;
+            LANES(active, {
+                if (!(done >> l & 1)) {
+                    uint32_t member = (uint32_t)M[l] & active;
+                    uint64_t acc = 0;
+                    int first = 1;
+                    for (uint32_t mm = member; mm; mm &= mm - 1) {
+                        uint32_t x = (uint32_t)A[ctz32(mm)];
+                        if (first) {
+                            acc = x;
+                            first = 0;
+                            continue;
+                        }
+                        switch (in->mode) {
+                        case ATOM_ADD: acc = (uint32_t)(acc + x); break;
+                        case ATOM_AND: acc &= x; break;
+                        case ATOM_OR: acc |= x; break;
+                        case ATOM_XOR: acc ^= x; break;
+                        case ATOM_MIN: acc = sgn ? (uint32_t)((int32_t)x < (int32_t)acc ? x : (uint32_t)acc) : (x < acc ? x : acc); break;
+                        default: acc = sgn ? (uint32_t)((int32_t)x > (int32_t)acc ? x : (uint32_t)acc) : (x > acc ? x : acc); break;
+                        }
+                    }
+                    /* every active lane with the same mask gets this result */
+                    for (uint32_t mm = active & ~done; mm; mm &= mm - 1) {
+                        int k = ctz32(mm);
+                        if (((uint32_t)M[k] & active) == member) {
+                            D[k] = acc;
+                            done |= 1u << k;
+                        }
+                    }
+                }
+            });
             pc++;
             break;
         }

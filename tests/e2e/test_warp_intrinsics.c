@@ -231,9 +231,78 @@ out:
     e2e_device_destroy(dev);
 }
 
+/* Lanes of one converged warp that name different groups in their masks
+ * (a labeled partition: even lanes 0x55555555, odd 0xaaaaaaaa): each lane's
+ * vote, match and redux are over its own group's lanes, in functional and
+ * timing mode. */
+static const char group_ptx[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry groups(.param .u64 out)\n{\n"
+    "  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<6>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 1;\n  setp.eq.u32 %p1, %r2, 0;\n"
+    "  selp.b32 %r3, 0x55555555, 0xaaaaaaaa, %p1;\n"
+    "  redux.sync.add.u32 %r4, %r1, %r3;\n"
+    "  setp.gt.u32 %p2, %r1, 3;\n  vote.sync.ballot.b32 %r5, %p2, %r3;\n"
+    "  setp.eq.u32 %p3, %r2, 1;\n  vote.sync.all.pred %p4, %p3, %r3;\n"
+    "  selp.u32 %r6, 1, 0, %p4;\n  shr.u32 %r7, %r1, 2;\n"
+    "  match.any.sync.b32 %r8, %r7, %r3;\n"
+    "  redux.sync.max.u32 %r9, %r1, %r3;\n"
+    "  match.all.sync.b32 %r10|%p5, %r2, %r3;\n  selp.u32 %r11, 1, 0, %p5;\n"
+    "  add.u32 %r6, %r6, %r11;\n  add.u32 %r6, %r6, %r11;\n"
+    "  mul.wide.u32 %rd2, %r1, 20;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r4;\n  st.global.u32 [%rd3+4], %r5;\n"
+    "  st.global.u32 [%rd3+8], %r6;\n  st.global.u32 [%rd3+12], %r8;\n"
+    "  st.global.u32 [%rd3+16], %r9;\n  ret;\n}\n";
+
+static void test_per_lane_masks(void)
+{
+    for (int timing = 0; timing < 2; timing++) {
+        lockstep_device *dev = timing ? e2e_timing_device("configs/titanv.config", NULL) : e2e_device();
+        lockstep_module *mod = NULL;
+        lockstep_kernel *k = NULL;
+        lockstep_dptr d = 0;
+        uint32_t got[32 * 5], want[32 * 5];
+        if (!dev)
+            continue;
+        CHECK(lockstep_module_load_ptx(dev, group_ptx, strlen(group_ptx), "groups.ptx", &mod) ==
+              LOCKSTEP_SUCCESS);
+        if (!mod || lockstep_module_get_kernel(mod, "groups", &k) != LOCKSTEP_SUCCESS ||
+            !(d = e2e_alloc(dev, sizeof got)))
+            goto out;
+        for (uint32_t l = 0; l < 32; l++) {
+            uint32_t m = l & 1 ? 0xaaaaaaaau : 0x55555555u, sum = 0, gt3 = 0, same = 0, max = 0;
+            for (uint32_t j = 0; j < 32; j++) {
+                if (!(m >> j & 1))
+                    continue;
+                sum += j;
+                max = j > max ? j : max;
+                gt3 |= (uint32_t)(j > 3) << j;
+                same |= (uint32_t)((j >> 2) == (l >> 2)) << j;
+            }
+            uint32_t *w = want + 5 * l;
+            w[0] = sum;
+            w[1] = gt3;
+            w[2] = (l & 1) + 2; /* vote.all over odd lanes only; match.all holds */
+            w[3] = same;
+            w[4] = max;
+        }
+        void *args[] = {&d};
+        lockstep_dim3 one = {1, 1, 1}, warp = {32, 1, 1};
+        if (e2e_launch(dev, k, "one warp", one, warp, 0, args) &&
+            e2e_download(dev, got, d, sizeof got))
+            e2e_cmp_u32(timing ? "per-lane masks, timing" : "per-lane masks, functional", got,
+                        want, 32 * 5, NULL);
+    out:
+        e2e_free(dev, d);
+        e2e_device_destroy(dev);
+    }
+}
+
 int main(void)
 {
     RUN(test_warp_ops);
     RUN(test_warp_reduce_scan);
+    RUN(test_per_lane_masks);
     return test_summary();
 }
