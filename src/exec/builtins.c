@@ -7,6 +7,7 @@
  * caller's .param variables in its frame, like any call.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec/exec.h"
@@ -59,13 +60,111 @@ static int read_string(rd_ctx *r, uint64_t addr, char *buf, size_t max)
     return (int)n;
 }
 
+/* One built-in call of one warp: each lane's result (printf's count,
+ * malloc's address). */
+typedef struct echo_rec {
+    uint64_t r[WARP_SIZE];
+    uint32_t frees;       /* a free: the lanes whose r[] the pair frees once confirmed */
+} echo_rec;
+
+struct exec_echo {
+    uint32_t nwarps;
+    struct echo_warp {
+        echo_rec *v;      /* the calls the first copy to make them performed */
+        uint32_t n, cap;
+        uint32_t made[2]; /* calls each copy has made */
+    } *w;
+};
+
+exec_echo *exec_echo_new(uint32_t nwarps)
+{
+    exec_echo *e = calloc(1, sizeof *e);
+    if (e && !(e->w = calloc(nwarps ? nwarps : 1, sizeof *e->w))) {
+        free(e);
+        return NULL;
+    }
+    if (e)
+        e->nwarps = nwarps;
+    return e;
+}
+
+int exec_echo_commit(exec_echo *e, exec_launch *L)
+{
+    if (!e)
+        return 0;
+    for (uint32_t i = 0; i < e->nwarps; i++)
+        for (uint32_t k = 0; k < e->w[i].n; k++) {
+            echo_rec *rec = &e->w[i].v[k];
+            for (uint32_t m = rec->frees; m; m &= m - 1) {
+                uint64_t addr = rec->r[ctz32(m)];
+                if (addr && L->dev.dfree && L->dev.dfree(L->dev.ud, addr)) {
+                    exec_fault(L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, addr,
+                               "free(0x%llx): not an address device malloc returned",
+                               (unsigned long long)addr);
+                    return -1;
+                }
+            }
+            rec->frees = 0;
+        }
+    return 0;
+}
+
+void exec_echo_free(exec_echo *e)
+{
+    if (!e)
+        return;
+    for (uint32_t i = 0; i < e->nwarps; i++)
+        free(e->w[i].v);
+    free(e->w);
+    free(e);
+}
+
+/* The record of warp w's next call under c's echo; *replay: the twin made
+ * it already (take its results, perform nothing).  NULL when out of host
+ * memory. */
+static echo_rec *echo_next(exec_cta *c, exec_warp *w, int *replay)
+{
+    struct echo_warp *ew = &c->echo->w[w->id];
+    uint32_t k = ew->made[c->echo_copy & 1]++;
+    *replay = k < ew->n;
+    if (*replay)
+        return &ew->v[k];
+    if (ew->n == ew->cap) {
+        uint32_t cap = ew->cap ? 2 * ew->cap : 4;
+        echo_rec *v = realloc(ew->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        ew->v = v;
+        ew->cap = cap;
+    }
+    echo_rec *rec = &ew->v[ew->n++];
+    memset(rec, 0, sizeof *rec);
+    return rec;
+}
+
 int exec_builtin(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active)
 {
     const ir_call *cs = &L->mod->calls[in->aux];
     uint32_t pc = exec_insn_pc(L, in);
+    echo_rec *rec = NULL;
+    int replay = 0;
+    if (c->echo && w->id < c->echo->nwarps &&
+        (cs->callee == BI_VPRINTF || cs->callee == BI_MALLOC || cs->callee == BI_FREE) &&
+        !(rec = echo_next(c, w, &replay))) {
+        L->oom = 1;
+        exec_fault(L, c, w, -1, pc, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+                   "out of host memory for a redundant copy's built-in call");
+        return -1;
+    }
     for (uint32_t m = active; m; m &= m - 1) {
         int l = ctz32(m);
         rd_ctx r = {L, c, w, l};
+        if (replay) {
+            /* the twin printed, allocated or freed: the same results, once */
+            if (cs->callee != BI_FREE && cs->nrets)
+                frame_put(L, c, w, l, cs->ret_off[0], cs->ret_size[0], rec->r[l]);
+            continue;
+        }
         switch (cs->callee) {
         case BI_VPRINTF: {
             uint64_t fmt_addr = frame_u64(L, c, w, l, cs->arg_off[0], cs->arg_size[0]);
@@ -97,6 +196,8 @@ int exec_builtin(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, u
             }
             if (cs->nrets)
                 frame_put(L, c, w, l, cs->ret_off[0], cs->ret_size[0], (uint64_t)(int64_t)got);
+            if (rec)
+                rec->r[l] = (uint64_t)(int64_t)got;
             break;
         }
         case BI_MALLOC: {
@@ -105,10 +206,19 @@ int exec_builtin(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, u
                 addr = 0;
             if (cs->nrets)
                 frame_put(L, c, w, l, cs->ret_off[0], cs->ret_size[0], addr);
+            if (rec)
+                rec->r[l] = addr;
             break;
         }
         case BI_FREE: {
             uint64_t addr = frame_u64(L, c, w, l, cs->arg_off[0], cs->arg_size[0]);
+            if (rec) {
+                /* the pair's writes to the block are committed when it is
+                 * confirmed: only then may the block go to another CTA */
+                rec->r[l] = addr;
+                rec->frees |= 1u << l;
+                break;
+            }
             if (addr && L->dev.dfree && L->dev.dfree(L->dev.ud, addr)) {
                 exec_fault(L, c, w, l, pc, LOCKSTEP_ERROR_ILLEGAL_ADDRESS, addr,
                            "free(0x%llx): not an address device malloc returned",

@@ -120,6 +120,14 @@ typedef struct exec_barrier {
     uint32_t red_any;     /* a bar.red is in progress */
 } exec_barrier;
 
+/* The built-in calls (builtins.c) a CTA shares with its redundant twin
+ * (the timing model's DMR pairs): the first copy to make a warp's k-th
+ * call performs it, the other takes its results, so printf prints, malloc
+ * allocates and free frees once per pair, and both copies see the same
+ * pointers (a free, once the pair is confirmed: exec_echo_commit).  Made by exec_echo_new, shared by the two copies' exec_cta
+ * (echo, echo_copy), freed by exec_echo_free. */
+typedef struct exec_echo exec_echo;
+
 typedef struct exec_cta {
     uint32_t ctaid[3];
     uint32_t smid;        /* the SM it runs on (%smid) */
@@ -134,6 +142,8 @@ typedef struct exec_cta {
     uint32_t warps_cap;   /* capacities, kept when a slot is reused */
     size_t shared_cap, local_cap;
     exec_barrier bars[MAX_BARRIERS];
+    exec_echo *echo;      /* its twin's shared built-in calls, or NULL (exec_cta_start) */
+    uint8_t echo_copy;    /* which of the two copies it is */
 } exec_cta;
 
 /* A resolved address per lane: the state space it falls in and the
@@ -651,6 +661,14 @@ uint32_t exec_warp_next_pc(exec_launch *L, exec_cta *c, exec_warp *w);
 
 /* A built-in call for the active lanes (builtins.c); 0, or -1 after a fault. */
 int exec_builtin(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, uint32_t active);
+/* A pair's shared built-in calls (exec_echo, above exec_cta). */
+exec_echo *exec_echo_new(uint32_t nwarps);
+void exec_echo_free(exec_echo *e);
+/* The frees of a confirmed pair (a free is held until its pair's writes are
+ * committed: the block must not go to another CTA first); 0, or -1 after a
+ * fault (an address malloc did not return).  A failed pair's are dropped
+ * with it (exec_echo_free). */
+int exec_echo_commit(exec_echo *e, exec_launch *L);
 /* A call of CUDA's device runtime (BI_DR_*, devrt.c) for lane l; 0, or -1
  * after a fault. */
 int exec_devrt_call(exec_launch *L, exec_cta *c, exec_warp *w, const ir_insn *in, int lane);

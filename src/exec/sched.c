@@ -292,6 +292,8 @@ void exec_cta_start(exec_launch *L, exec_cta *c, uint64_t linear)
 {
     const ir_func *k = &L->mod->funcs[L->kernel];
     c->linear = linear;
+    c->echo = NULL;
+    c->echo_copy = 0;
     c->ctaid[0] = (uint32_t)(linear % L->grid[0]);
     c->ctaid[1] = (uint32_t)((linear / L->grid[0]) % L->grid[1]);
     c->ctaid[2] = (uint32_t)(linear / ((uint64_t)L->grid[0] * L->grid[1]));

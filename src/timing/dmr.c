@@ -592,6 +592,14 @@ uint32_t dmr_pair_new(timing_gpu *g, uint64_t cta, uint32_t reissues)
     return g->dmr_npairs++;
 }
 
+void dmr_echo_free(timing_gpu *g)
+{
+    for (uint32_t i = 1; i < g->dmr_npairs; i++) {
+        exec_echo_free(g->dmr_pairs[i].echo);
+        g->dmr_pairs[i].echo = NULL;
+    }
+}
+
 int dmr_copy_fault(timing_gpu *g, tm_sm *sm)
 {
     exec_launch *v = &sm->L;
@@ -972,8 +980,12 @@ int dmr_step(timing_gpu *g, uint64_t end, uint64_t *done)
         struct tm_dmrev *v = &g->dmr_ev[i];
         if (commit(g, v->pair, v->t, v->upto, end))
             goto oom;
-        if (!v->e)
+        if (!v->e) {
+            /* the confirmed pair's frees, after its writes (exec_echo) */
+            if (exec_echo_commit(g->dmr_pairs[v->pair].echo, L))
+                return -1;
             continue;
+        }
         tm_part *p = &g->parts[v->part];
         tm_req *r = v->e->req2;
         g->dmr_pairs[v->pair].committed = 1;

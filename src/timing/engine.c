@@ -369,6 +369,7 @@ void timing_gpu_free(timing_gpu *g)
     free(g->det_zcache);
     free(g->det_ztab);
     free(g->det_dwp_next);
+    dmr_echo_free(g);
     free(g->dmr_pairs);
     free(g->lvq_b);
     free(g->dmr_half);
@@ -1115,6 +1116,15 @@ static void dispatch_dmr(timing_gpu *g, launch_state *ls, uint64_t now)
             tc->flip_stores = tc->flip_writes = tc->flip_loads = 0;
             if (!dispatch_slot(g, ls, ab[c]->s, ab[c]->k, cta, now, from))
                 return;
+            /* printf, malloc and free happen once per pair (exec_echo) */
+            if (!pr->echo && !(pr->echo = exec_echo_new(g->L->nwarps))) {
+                g->L->oom = 1;
+                exec_fault(g->L, NULL, NULL, -1, IR_NO_PC, LOCKSTEP_ERROR_OUT_OF_MEMORY, 0,
+                           "out of host memory for a DMR pair");
+                return;
+            }
+            tc->c->echo = pr->echo;
+            tc->c->echo_copy = (uint8_t)c;
         }
         ls->next_cta = next;
         a->s = b->s = UINT32_MAX;
@@ -1765,6 +1775,7 @@ lockstep_status timing_run(timing_gpu *g, exec_launch *L, lockstep_timing_stats 
     if (g->dmr) {
         ls.slot_from = calloc(ls.nslots, sizeof *ls.slot_from);
         ls.cand = calloc(ls.nslots, sizeof *ls.cand);
+        dmr_echo_free(g);
         g->dmr_npairs = g->dmr_nredo = g->dmr_ndone = g->dmr_nhalf = 0;
         for (uint32_t p = 0; p < g->nparts; p++)
             g->parts[p].dmr_max = 0;

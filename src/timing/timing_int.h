@@ -421,6 +421,7 @@ typedef struct tm_dmrpair {
     uint64_t start;         /* the cycle both copies started */
     uint32_t s[2], k[2];    /* its slots: SM, slot */
     tm_lvq *lvq;            /* its entries in the load value queue */
+    exec_echo *echo;        /* the built-in calls its copies share (exec.h) */
 } tm_dmrpair;
 
 /* One queued line access of the LD/ST unit. */
@@ -938,6 +939,8 @@ void dmr_part_release(tm_part *p);
 void dmr_part_reset(tm_part *p);
 /* A new pair running CTA cta (reissues: runs before); its id, or 0 (no memory). */
 uint32_t dmr_pair_new(timing_gpu *g, uint64_t cta, uint32_t reissues);
+/* Free the pairs' shared built-in calls (launch start, teardown). */
+void dmr_echo_free(timing_gpu *g);
 /* Load-value replication (-dmr_load_values): global load mop m of warp tw
  * (a pair's copy) is issued: give it its key and value buffer.  0, or -1
  * on host OOM. */

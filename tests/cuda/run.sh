@@ -290,6 +290,27 @@ if [ $# -eq 0 ] || [ "$names" = "$*" ]; then
     on_titanv shared_optin "96 KB opt-in" "opted-in limit"
 fi
 
+# Redundant execution runs every CTA twice: printf, malloc and free still
+# happen once per CTA, so the output is the plain run's.
+if [ $# -eq 0 ] || [ "$names" = "$*" ]; then
+    for name in printf device_heap; do
+        [ -x "$build/cuda/$name" ] || continue
+        n=$((n + 1))
+        out=$build/cuda/$name.dmr.stdout
+        env $LOCKSTEP_RUN_ENV $limit "$lockstep" run --redundancy dmr --no-stats \
+            -- "$build/cuda/$name" >"$out" 2>"$build/cuda/$name.dmr.stderr"
+        rc=$?
+        if [ "$rc" -eq 0 ] && cmp -s "$out" "$build/cuda/$name.stdout"; then
+            echo "PASS $name (--redundancy dmr: the same output)"
+        else
+            echo "FAIL $name under --redundancy dmr: exit $rc, or its output differs"
+            show "$out"
+            show "$build/cuda/$name.dmr.stderr"
+            fail=$((fail + 1))
+        fi
+    done
+fi
+
 # nvcc compresses the PTX it embeds (zstd) unless told not to: the same
 # program built both ways gives the same output (the loop above ran the
 # compressed build; this is the plain one).
