@@ -178,6 +178,15 @@ static uint64_t sreg_value(const exec_launch *L, const exec_cta *c, const exec_w
     case SREG_GLOBALTIMER_HI: return (uint32_t)(globaltimer(L, clock) >> 32);
     case SREG_TOTAL_SMEM: return L->opt.shared_per_sm;
     case SREG_DYNAMIC_SMEM: return L->dyn_shared;
+    /* the kernel's reserved shared region (ir.h, IR_RSMEM_BYTES): offsets in
+     * the shared window; _0 and _1 are its two halves */
+    case SREG_RSMEM_BEGIN: case SREG_RSMEM_0:
+        return L->mod->funcs[L->kernel].rsmem_off;
+    case SREG_RSMEM_END:
+        return L->mod->funcs[L->kernel].rsmem_off + L->mod->funcs[L->kernel].rsmem_bytes;
+    case SREG_RSMEM_CAP: return L->mod->funcs[L->kernel].rsmem_bytes;
+    case SREG_RSMEM_1:
+        return L->mod->funcs[L->kernel].rsmem_off + L->mod->funcs[L->kernel].rsmem_bytes / 2;
     case SREG_ENVREG:
         /* the driver's ABI for cooperative groups: %envreg1 and %envreg2 are
          * the high and low halves of the grid workspace's address (0 when
@@ -742,6 +751,25 @@ static void float_op(const ir_insn *in, uint32_t active, uint64_t *D, const uint
     }
 }
 
+/* add, min, max (.relu) on .u16x2/.s16x2: each 16-bit half on its own. */
+static void int16x2_op(const ir_insn *in, uint32_t active, uint64_t *D, const uint64_t *A,
+                       const uint64_t *B)
+{
+    int sgn = in->type == PT_S16X2, relu = (in->flags & IRF_RELU) != 0, op = in->op;
+    LANES(active, {
+        uint32_t d = 0;
+        for (int h = 0; h < 32; h += 16) {
+            uint32_t ua = (uint32_t)(A[l] >> h) & 0xffffu, ub = (uint32_t)(B[l] >> h) & 0xffffu;
+            int32_t a = sgn ? (int16_t)ua : (int32_t)ua, b = sgn ? (int16_t)ub : (int32_t)ub;
+            int32_t r = op == OP_ADD ? a + b : op == OP_MIN ? (a < b ? a : b) : (a > b ? a : b);
+            if (relu && r < 0)
+                r = 0;
+            d |= ((uint32_t)r & 0xffffu) << h;
+        }
+        D[l] = d;
+    });
+}
+
 /* Integer add/sub with optional carry (.cc, addc, subc) and .sat. */
 static void int_addsub(exec_warp *w, const ir_insn *in, uint32_t active, uint64_t *D,
                        const uint64_t *A, const uint64_t *B)
@@ -1203,6 +1231,21 @@ static uint32_t compare_hi_half(const ir_insn *in, uint32_t active, const uint64
     return r;
 }
 
+/* What set writes for true in a destination of type t (the PTX ISA's two
+ * set instructions): 1.0 in a float type, all ones in an integer type; for
+ * .f16x2, .bf16x2, .u32 and .s32 from a packed source, the low 16 bits of
+ * this in each half. */
+static uint64_t set_true(int t)
+{
+    switch (t) {
+    case PT_F32: return 0x3f800000u;
+    case PT_F16: case PT_F16X2: return 0x3c00u;
+    case PT_BF16: case PT_BF16X2: return 0x3f80u;
+    case PT_U16: case PT_S16: return 0xffffu;
+    default: return 0xffffffffu;
+    }
+}
+
 static uint32_t boolop(int op, uint32_t a, uint32_t c)
 {
     switch (op) {
@@ -1625,6 +1668,8 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             uint64_t *D = DST(0);
             if (ptx_type_is_float((ptx_type)in->type))
                 float_op(in, active, D, A, B, NULL);
+            else if (UNLIKELY(ptx_type_is_int16x2((ptx_type)in->type)))
+                int16x2_op(in, active, D, A, B);
             else
                 int_addsub(w, in, active, D, A, B);
             pc++;
@@ -1655,6 +1700,8 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             uint64_t *D = DST(0);
             if (ptx_type_is_float((ptx_type)in->type))
                 float_op(in, active, D, A, B, C);
+            else if (UNLIKELY(ptx_type_is_int16x2((ptx_type)in->type)))
+                int16x2_op(in, active, D, A, B);
             else
                 int_misc(in, active, D, A, B, C);
             pc++;
@@ -1708,11 +1755,21 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             uint32_t t = compare(in, active, A, B);
             uint32_t cpred = in->nsrc > 2 ? pval(L, P, &in->s[2]) : 0;
             if (in->type2 == PT_F16X2 || in->type2 == PT_BF16X2) {
-                /* setp.f16x2 p|q: p from the low halves, q from the high halves */
+                /* setp.f16x2 p|q: p from the low halves, q from the high halves;
+                 * set.f16x2: each half's result in its half of d */
                 uint32_t th = compare_hi_half(in, active, A, B);
-                pset(P, &in->d[0], active, boolop(in->bop, t, cpred));
+                uint32_t rl = boolop(in->bop, t, cpred), rh = boolop(in->bop, th, cpred);
+                if (in->op == OP_SET) {
+                    uint64_t *D = DST(0);
+                    uint64_t one = set_true(in->type) & 0xffffu;
+                    LANES(active, D[l] = (((rl >> l) & 1) ? one : 0) |
+                                         (((rh >> l) & 1) ? one << 16 : 0));
+                    pc++;
+                    break;
+                }
+                pset(P, &in->d[0], active, rl);
                 if (in->ndst > 1)
-                    pset(P, &in->d[1], active, boolop(in->bop, th, cpred));
+                    pset(P, &in->d[1], active, rh);
                 pc++;
                 break;
             }
@@ -1723,7 +1780,7 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
                     pset(P, &in->d[1], active, boolop(in->bop, ~t, cpred));
             } else {
                 uint64_t *D = DST(0);
-                uint64_t one = in->type == PT_F32 ? 0x3f800000u : 0xffffffffu;
+                uint64_t one = set_true(in->type);
                 LANES(active, D[l] = ((r >> l) & 1) ? one : 0);
             }
             pc++;
@@ -2222,7 +2279,8 @@ static uint16_t select_xop(const ir_insn *in)
             return XOP_MOV_R;
         break;
     case OP_ADD: case OP_SUB:
-        if (isint && !(fl & (IRF_CC | IRF_CI | IRF_SAT)) && (bits == 32 || bits == 64))
+        if (isint && !ptx_type_is_int16x2((ptx_type)t) && !(fl & (IRF_CC | IRF_CI | IRF_SAT)) &&
+            (bits == 32 || bits == 64))
             return in->op == OP_ADD ? (bits == 32 ? XOP_ADD_32 : XOP_ADD_64)
                                     : (bits == 32 ? XOP_SUB_32 : XOP_SUB_64);
         if (t == PT_F32 && in->rnd == FP_RN && !(fl & (IRF_FTZ | IRF_SAT)))

@@ -271,6 +271,17 @@ static uint64_t atom_apply(const ir_insn *in, int space, uint64_t old, uint64_t 
                 return old | 0x0008000000000000ull;
             return fp64_add(old, b, FP_RN);
         }
+        if (t == PT_F16 || t == PT_BF16 || t == PT_F16X2 || t == PT_BF16X2) {
+            /* .add.noftz: round to nearest even, subnormals kept, each half of
+             * an x2 added on its own (NaN results are the canonical NaN, as
+             * add.f16's) */
+            fp_fmt f = (t == PT_BF16 || t == PT_BF16X2) ? FP_BF16 : FP_F16;
+            uint64_t r = fp16_add((uint32_t)old & 0xffff, (uint32_t)b & 0xffff, f, FP_RN, 0);
+            if (size == 4)
+                r |= (uint64_t)fp16_add((uint32_t)(old >> 16) & 0xffff,
+                                        (uint32_t)(b >> 16) & 0xffff, f, FP_RN, 0) << 16;
+            return r;
+        }
         return (old + b) & m;
     case ATOM_MIN: case ATOM_MAX: {
         int mx = in->mode == ATOM_MAX, lt;

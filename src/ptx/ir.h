@@ -111,7 +111,11 @@ typedef struct ir_opnd {
     X(GLOBALTIMER, "%globaltimer") X(GLOBALTIMER_LO, "%globaltimer_lo")      \
     X(GLOBALTIMER_HI, "%globaltimer_hi")                                     \
     X(TOTAL_SMEM, "%total_smem_size") X(DYNAMIC_SMEM, "%dynamic_smem_size")  \
-    X(ENVREG, "%envreg") X(PM, "%pm")
+    X(ENVREG, "%envreg") X(PM, "%pm")                                        \
+    X(RSMEM_BEGIN, "%reserved_smem_offset_begin")                            \
+    X(RSMEM_END, "%reserved_smem_offset_end")                                \
+    X(RSMEM_CAP, "%reserved_smem_offset_cap")                                \
+    X(RSMEM_0, "%reserved_smem_offset_0") X(RSMEM_1, "%reserved_smem_offset_1")
 
 typedef enum ir_sreg {
 #define X(e, s) SREG_##e,
@@ -119,6 +123,21 @@ typedef enum ir_sreg {
 #undef X
     SREG_COUNT
 } ir_sreg;
+#define IR_SREG_IS_RSMEM(id) ((id) >= SREG_RSMEM_BEGIN && (id) <= SREG_RSMEM_1)
+
+/*
+ * The shared memory the %reserved_smem_offset_* registers describe (the PTX
+ * ISA's region "reserved for NVIDIA system software", which cooperative
+ * groups' multi-warp tiles use as scratch on sm_80 and later: they need at
+ * least 288 bytes at %reserved_smem_offset_1).  lockstep gives a kernel that
+ * reads one of them (itself or through a function it can call) a region of
+ * IR_RSMEM_BYTES at the end of its static shared memory, 16-aligned, before
+ * the dynamic part: CTA-private, zero at the CTA's start like the rest of its
+ * shared memory, overlapping no variable.  It counts as the kernel's static
+ * shared memory (lockstep reports no per-block reservation).  The region's
+ * two halves are %reserved_smem_offset_0 and _1.
+ */
+#define IR_RSMEM_BYTES 1024u
 extern const char *const ir_sreg_names[SREG_COUNT];
 
 /* Comparison operators (setp, set, slct). */
@@ -466,6 +485,8 @@ typedef struct ir_func {
     uint32_t shared_bytes;  /* static shared memory (dynamic shared starts here, aligned) */
     uint32_t dyn_shared_off;/* offset of .extern .shared arrays */
     uint8_t uses_dyn_shared;
+    uint32_t rsmem_off;     /* the reserved shared region: its start and size (IR_RSMEM_BYTES, */
+    uint32_t rsmem_bytes;   /* or 0: the kernel reads no %reserved_smem_offset_*) */
     uint32_t total_regs;    /* registers of the kernel and everything it can call (32-bit units) */
     uint32_t total_insts;
     uint32_t max_frame_depth_bytes; /* frames of the deepest acyclic call chain, 0 if recursive */

@@ -1181,6 +1181,26 @@ static int lower_arith(lower *L, const ast_insn *in, const mods *md, ir_insn *ir
         return ops_same(L, in, ir, nsrc, t);
     }
 
+    /* packed 16-bit integers (sm_90): add.{u16x2,s16x2}, min/max.{u16x2,s16x2} and
+     * min/max.relu.s16x2; nothing else takes them, and add has no .sat form */
+    if (ptx_type_is_int16x2(t)) {
+        if (op != OP_ADD && op != OP_MIN && op != OP_MAX) {
+            diag_error(L->d, md->typelocs[0], "type '%s' is not valid for '%s'", ptx_type_names[t],
+                       in->op);
+            return 0;
+        }
+        if ((md->flags & F(RELU)) && (op == OP_ADD || t != PT_S16X2)) {
+            diag_error(L->d, in->loc, "'.relu' is only valid on min/max .s16x2 and .s32");
+            return 0;
+        }
+        if ((md->flags & ~F(RELU)) || md->rnd >= 0) {
+            diag_error(L->d, in->loc, "'%s%s' takes no modifier but min/max's .relu", in->op,
+                       ptx_type_names[t]);
+            return 0;
+        }
+        return ops_same(L, in, ir, 2, t);
+    }
+
     /* integer forms */
     if (md->types[0] == PT_PRED || md->types[0] == PT_B8 || md->types[0] == PT_U8 ||
         md->types[0] == PT_S8 || md->types[0] == PT_B128 || md->types[0] == PT_TF32) {
@@ -1451,6 +1471,41 @@ static int lower_bits(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     }
 }
 
+/* set's destination and source types (the PTX ISA's "Comparison Instructions:
+ * set" and "Half Precision Comparison Instructions: set", as ptxas takes them):
+ *   .u32 .s32              from any source type
+ *   .f32                   from any but the 16-bit float types
+ *   .f16                   from any but .bf16 and the x2 types
+ *   .bf16                  from any but the x2 types
+ *   .u16 .s16              from .f16 or .bf16
+ *   .f16x2, .bf16x2        from the same type
+ * .ftz is not valid on a .bf16 destination or a .bf16/.bf16x2 source. */
+static int set_types_ok(lower *L, const ast_insn *in, const mods *md)
+{
+    ptx_type dt = md->types[0], st = md->types[1];
+    int ok;
+    switch (dt) {
+    case PT_U32: case PT_S32: ok = 1; break;
+    case PT_F32: ok = !is_half(st); break;
+    case PT_F16: ok = st != PT_BF16 && st != PT_F16X2 && st != PT_BF16X2; break;
+    case PT_BF16: ok = st != PT_F16X2 && st != PT_BF16X2; break;
+    case PT_U16: case PT_S16: ok = st == PT_F16 || st == PT_BF16; break;
+    case PT_F16X2: ok = st == PT_F16X2; break;
+    case PT_BF16X2: ok = st == PT_BF16X2; break;
+    default: ok = 0; break;
+    }
+    if (!ok) {
+        diag_error(L->d, md->typelocs[0], "'set%s%s' is not a valid form of set",
+                   ptx_type_names[dt], ptx_type_names[st]);
+        return 0;
+    }
+    if ((md->flags & F(FTZ)) && (dt == PT_BF16 || st == PT_BF16 || st == PT_BF16X2)) {
+        diag_error(L->d, in->loc, "'.ftz' is not valid on a .bf16 'set'");
+        return 0;
+    }
+    return 1;
+}
+
 static int lower_cmp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
 {
     int op = ir->op;
@@ -1478,11 +1533,6 @@ static int lower_cmp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
             diag_error(L->d, in->loc, "'.ftz' is only valid on .f32 and 16-bit float comparisons");
             return 0;
         }
-        if (op == OP_SET && is_half(st)) {
-            diag_unsupported(L->d, md->typelocs[nt - 1], "'set%s' is not supported yet",
-                             ptx_type_names[st]);
-            return 0;
-        }
         if (md->boolop == BOP_POPC) {
             diag_error(L->d, in->loc, "'.popc' is not valid for '%s'", in->op);
             return 0;
@@ -1493,11 +1543,8 @@ static int lower_cmp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         ir->type2 = (uint8_t)st;
         if (md->flags & F(FTZ))
             ir->flags |= IRF_FTZ;
-        if (op == OP_SET) {
-            static const ptx_type setd[] = {PT_U32, PT_S32, PT_F32, PT_NONE};
-            if (!check_type(L, in, md, 0, setd))
-                return 0;
-        }
+        if (op == OP_SET && !set_types_ok(L, in, md))
+            return 0;
         uint32_t want = ir->bop != BOP_NONE ? 4 : 3;
         if (!want_nops(L, in, want, want))
             return 0;
@@ -1883,8 +1930,14 @@ static int lower_atom(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     }
     if (!check_type(L, in, md, 0, ok))
         return 0;
-    if (is_half(t)) {
-        diag_unsupported(L->d, md->typelocs[0], "16-bit float '%s.add' is not supported yet", in->op);
+    /* 16-bit float adds exist only as .add.noftz (f16, f16x2: sm_70; bf16,
+     * bf16x2: sm_90), and .noftz only on them */
+    if (is_half(t) && !(md->flags & F(NOFTZ))) {
+        diag_error(L->d, in->loc, "'%s.add%s' needs .noftz", in->op, ptx_type_names[t]);
+        return 0;
+    }
+    if (!is_half(t) && (md->flags & F(NOFTZ))) {
+        diag_error(L->d, in->loc, "'.noftz' is only valid on a 16-bit float '%s.add'", in->op);
         return 0;
     }
     if (op == OP_RED && md->atomop == ATOM_CAS) {
@@ -4228,6 +4281,20 @@ static uint32_t frame_depth(lower *L, uint32_t f, uint8_t *state, uint32_t *memo
     return memo[f];
 }
 
+/* Does f read a %reserved_smem_offset_* register? */
+static int reads_rsmem(const ir_module *m, const ir_func *f)
+{
+    if (!f->has_body)
+        return 0;
+    for (uint32_t pc = f->start; pc < f->end; pc++) {
+        const ir_insn *in = &m->code[pc];
+        for (int i = 0; i < in->nsrc && i < 4; i++)
+            if (in->s[i].kind == IRO_SREG && IR_SREG_IS_RSMEM(in->s[i].idx))
+                return 1;
+    }
+    return 0;
+}
+
 static int finish_kernels(lower *L)
 {
     ir_module *m = L->m;
@@ -4253,6 +4320,7 @@ static int finish_kernels(lower *L)
         if (!mark)
             goto out;
         uint32_t regs_max = 0, insts = 0;
+        int rsmem = 0;
         for (uint32_t g = 0; g < m->nfuncs; g++) {
             if (!seen[g])
                 continue;
@@ -4261,6 +4329,7 @@ static int finish_kernels(lower *L)
             insts += m->funcs[g].end - m->funcs[g].start;
             if (g != k && m->funcs[g].reg32_count > regs_max)
                 regs_max = m->funcs[g].reg32_count;
+            rsmem |= reads_rsmem(m, &m->funcs[g]);
         }
         uint64_t off = 0;
         uint32_t dyn_align = 16;
@@ -4278,6 +4347,12 @@ static int finish_kernels(lower *L)
             off += m->vars[v].size;
         }
         free(mark);
+        if (rsmem) { /* the reserved region (ir.h, IR_RSMEM_BYTES) */
+            off = align_up64(off, 16);
+            kf->rsmem_off = (uint32_t)off;
+            kf->rsmem_bytes = IR_RSMEM_BYTES;
+            off += IR_RSMEM_BYTES;
+        }
         if (off > (1u << 30)) {
             diag_error(L->d, (ast_loc){kf->ptx_line, 1}, "kernel '%s' uses too much shared memory",
                        kf->name);

@@ -31,7 +31,9 @@
     X(BF16X2, ".bf16x2", 4, PTC_FLOAT)       \
     X(TF32,   ".tf32",   4, PTC_FLOAT)       \
     X(F32,    ".f32",    4, PTC_FLOAT)       \
-    X(F64,    ".f64",    8, PTC_FLOAT)
+    X(F64,    ".f64",    8, PTC_FLOAT)       \
+    X(U16X2,  ".u16x2",  4, PTC_UINT)        \
+    X(S16X2,  ".s16x2",  4, PTC_SINT)
 
 typedef enum ptx_type_class { PTC_NONE, PTC_PRED, PTC_BITS, PTC_UINT, PTC_SINT, PTC_FLOAT } ptx_type_class;
 
@@ -77,6 +79,10 @@ static inline int ptx_type_is_int(ptx_type t)
     return ptx_type_classes[t] == PTC_SINT || ptx_type_classes[t] == PTC_UINT ||
            ptx_type_classes[t] == PTC_BITS;
 }
+
+/* .u16x2 and .s16x2: two 16-bit integers packed in a .b32 (add, min and max
+ * on sm_90).  Integers by class, but never a 32-bit integer's arithmetic. */
+static inline int ptx_type_is_int16x2(ptx_type t) { return t == PT_U16X2 || t == PT_S16X2; }
 
 /* ".u32" -> PT_U32; PT_NONE if s is not a type name. */
 ptx_type ptx_type_from_name(const char *s);

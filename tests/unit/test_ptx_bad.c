@@ -100,6 +100,7 @@ static void test_good_files(void)
         "tests/e2e/kernels/atomics.ptx",
         "tests/e2e/kernels/control_flow.ptx",
         "tests/e2e/kernels/device_functions.ptx",
+        "tests/e2e/kernels/half_ops.ptx",
         "tests/e2e/kernels/printf.ptx",
         "tests/e2e/kernels/warp_intrinsics.ptx",
         "tests/ptx/good/syntax.ptx",
