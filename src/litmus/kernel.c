@@ -215,7 +215,8 @@ static const char *alu_type(int a, lit_rtype t)
  * access type drawn for this iteration gives %lit_bc<j>, the dummy's base
  * in the scratch area of the location's region, %lit_bm<j>, the mask of
  * the testing address's bits it keeps, and %lit_bq<j>, whether this lane
- * takes the dummy.  Parallel: lane x 4 bytes (its own bank); conflict:
+ * takes the dummy.  Parallel: lane x the access's size (4 or 8 bytes: its
+ * own banks, and aligned as the access must be); conflict:
  * lane x 128 bytes plus the testing address's offset in its 128 bytes
  * (every lane in the testing lane's bank, each in its own line); broadcast
  * (loads only): the testing address itself. */
@@ -224,11 +225,12 @@ static void dummy(strbuf *sb, const lit_test *t, int k, const lit_insn *in, int 
     sb_printf(sb,
               "  ld.global.u32 %%lit_at, [%%lit_acc+%d];\n"
               "  setp.eq.u32 %%lit_q, %%lit_at, %d;\n"
-              "  selp.b32 %%lit_u, 128, 4, %%lit_q;\n"
+              "  selp.b32 %%lit_u, 128, %d, %%lit_q;\n"
               "  selp.b64 %%lit_bm%d, 127, 0, %%lit_q;\n"
               "  mul.wide.u32 %%lit_bc%d, %%lit_lane, %%lit_u;\n"
               "  add.s64 %%lit_bc%d, %%lit_bc%d, %s;\n",
-              (k * LIT_MAX_INSNS + j) * 4, LIT_ACC_CONFLICT, j, j, j, j,
+              (k * LIT_MAX_INSNS + j) * 4, LIT_ACC_CONFLICT, rtype_bits(in->type) > 32 ? 8 : 4,
+              j, j, j, j,
               addr_shared(t, k, &in->addr) ? "%lit_dsh" : "%lit_dgl");
     if (in->op == LIT_LD)
         sb_printf(sb,

@@ -50,7 +50,7 @@
 enum {
     K_EOF, K_WORD, K_NUM, K_STR, K_LBRACE, K_RBRACE, K_LPAR, K_RPAR, K_LBRACK, K_RBRACK,
     K_SEMI, K_COMMA, K_PIPE, K_COLON, K_EQ, K_EQEQ, K_NE, K_AT, K_BANG, K_TILDE,
-    K_PLUS, K_MINUS, K_AND, K_OR, K_BAD,
+    K_PLUS, K_MINUS, K_AND, K_OR, K_IMPL, K_BAD,
 };
 
 typedef struct ltok {
@@ -180,19 +180,25 @@ static int skip_blank(parser *p)
         } else if (c >= 0 && is_space(c)) {
             bump(p);
         } else if (c == '(' && ch(p, 1) == '*') {
+            /* (* ... *), nested as in herd and OCaml */
             int line = p->line, col = p->col;
             bump(p);
             bump(p);
-            while (p->pos < p->len && !(ch(p, 0) == '*' && ch(p, 1) == ')')) {
+            for (long depth = 1; depth;) {
+                if (p->pos >= p->len) {
+                    perr(p, line, col, "unterminated comment: '(*' without '*)'");
+                    return -1;
+                }
+                if (ch(p, 0) == '*' && ch(p, 1) == ')') {
+                    depth--;
+                    bump(p);
+                } else if (ch(p, 0) == '(' && ch(p, 1) == '*') {
+                    depth++;
+                    bump(p);
+                }
                 nl |= ch(p, 0) == '\n';
                 bump(p);
             }
-            if (p->pos >= p->len) {
-                perr(p, line, col, "unterminated comment: '(*' without '*)'");
-                return -1;
-            }
-            bump(p);
-            bump(p);
         } else if (c == '/' && ch(p, 1) == '/') {
             while (p->pos < p->len && ch(p, 0) != '\n')
                 bump(p);
@@ -302,8 +308,12 @@ static void lex_one(parser *p, ltok *t)
         case '+': t->k = K_PLUS; break;
         case '-': t->k = K_MINUS; break;
         case '=':
-            t->k = ch(p, 1) == '=' ? K_EQEQ : K_EQ;
-            two = t->k == K_EQEQ;
+            t->k = ch(p, 1) == '=' ? K_EQEQ : ch(p, 1) == '>' ? K_IMPL : K_EQ;
+            two = t->k != K_EQ;
+            break;
+        case '<': /* herd's other spelling of != */
+            t->k = ch(p, 1) == '>' ? K_NE : K_BAD;
+            two = t->k == K_NE;
             break;
         case '!':
             t->k = ch(p, 1) == '=' ? K_NE : K_BANG;
@@ -1335,7 +1345,7 @@ static int code_ends(parser *p)
     if (t->k == K_EOF || t->k == K_TILDE)
         return 1;
     if (tok_is(t, "ScopeTree") || tok_is(t, "scopeTree") || tok_is(t, "exists") || tok_is(t, "forall") ||
-        (tok_is(t, "locations") && peek(p, 1)->k == K_LBRACK))
+        (tok_is(t, "locations") && peek(p, 1)->k == K_LBRACK) || tok_is(t, "filter"))
         return 1;
     ltok *t2 = peek(p, 2);
     return t->k == K_WORD && peek(p, 1)->k == K_COLON &&
@@ -1851,7 +1861,7 @@ static int parse_unary(parser *p)
         return -1;
     }
     int e;
-    if (t.k == K_TILDE) {
+    if (t.k == K_TILDE || tok_is(&t, "not")) {
         adv(p);
         int a = parse_unary(p);
         if (a < 0)
@@ -1905,7 +1915,35 @@ static int parse_binary(parser *p, int kind)
     return e;
 }
 
-static int parse_disj(parser *p) { return parse_binary(p, LIT_E_OR); }
+/* impl := disj ['=>' impl]  (herd's implication: A => B is ~A \/ B) */
+static int parse_disj(parser *p)
+{
+    lit_test *T = p->t;
+    int e = parse_binary(p, LIT_E_OR);
+    if (e < 0 || peek(p, 0)->k != K_IMPL)
+        return e;
+    ltok op = *peek(p, 0);
+    if (++p->depth > MAX_DEPTH) {
+        perr(p, op.line, op.col, "the condition is nested too deeply");
+        return -1;
+    }
+    adv(p);
+    /* (the NOT before the right side: the order lit_print's output parses in) */
+    int n = new_expr(p, LIT_E_NOT, &op);
+    if (n < 0)
+        return -1;
+    T->exprs[n].a = e;
+    int b = parse_disj(p);
+    p->depth--;
+    if (b < 0)
+        return -1;
+    int o = new_expr(p, LIT_E_OR, &op);
+    if (o < 0)
+        return -1;
+    T->exprs[o].a = n;
+    T->exprs[o].b = b;
+    return o;
+}
 
 /* locations := 'locations' '[' (item ';')* [item] ']' */
 static int parse_locations(parser *p)
@@ -2035,6 +2073,29 @@ static int finish(parser *p)
                  T->locs[k].name, T->locs[k].name, T->locs[k].name);
     if (p->nerr > before)
         return -1;
+    /* an instruction's explicit state space is its location's region */
+    for (int ti = 0; ti < T->nthreads; ti++) {
+        const lit_thread *th = &T->threads[ti];
+        for (int i = 0; i < th->ninsns; i++) {
+            const lit_insn *in = &th->code[i];
+            int k = in->addr.kind == LIT_O_LOC ? in->addr.loc
+                    : in->addr.kind == LIT_O_REG ? th->regs[in->addr.reg].init_loc
+                                                 : -1;
+            for (int j = 0; k >= 0 && in->addr.kind == LIT_O_REG && j < th->ninsns; j++)
+                if (th->code[j].dst.kind == LIT_O_REG && th->code[j].dst.reg == in->addr.reg)
+                    k = -1; /* (an address the thread computes: not known here) */
+            if (k < 0 || in->space == LIT_SP_GENERIC)
+                continue;
+            int shared = in->space == LIT_SP_SHARED;
+            if (shared != (T->locs[k].region == LIT_SHARED))
+                perr(p, in->line, in->col,
+                     "a .%s access to location '%s', which is in %s memory%s",
+                     shared ? "shared" : "global", T->locs[k].name, shared ? "global" : "shared",
+                     T->format == LIT_FMT_PTXMM ? " (every location of this format is global)" : "");
+        }
+    }
+    if (p->nerr > before)
+        return -1;
     /* shared memory belongs to one CTA */
     for (int k = 0; k < T->nlocs; k++) {
         if (T->locs[k].region != LIT_SHARED)
@@ -2070,6 +2131,19 @@ static int finish(parser *p)
 
 /* Entry points ------------------------------------------------------------ */
 
+/* herd's filter clause (which runs count) changes what a histogram
+ * means: refused by name rather than ignored. */
+static int no_filter(parser *p)
+{
+    ltok *t = peek(p, 0);
+    if (!tok_is(t, "filter"))
+        return 0;
+    perr(p, t->line, t->col,
+         "herd's 'filter' clause (count only the runs it accepts) is not supported: remove it, or "
+         "make it part of the condition");
+    return -1;
+}
+
 /* test := header init code [scopetree] [memmap] [locations] cond EOF */
 static int parse_test(parser *p)
 {
@@ -2085,7 +2159,7 @@ static int parse_test(parser *p)
     }
     if (parse_memory_map(p))
         return -1;
-    if (tok_is(peek(p, 0), "locations") && parse_locations(p))
+    if (no_filter(p) || (tok_is(peek(p, 0), "locations") && parse_locations(p)) || no_filter(p))
         return -1;
     if (parse_cond(p))
         return -1;

@@ -510,8 +510,8 @@ static void test_inline(void)
         "{ x=-9223372036854775808; y=0x7fffffffffffffff; uint64_t z=0xffffffffffffffff; P0:r1=x; }\n"
         "P0@cta 5,gpu 0 | P1 ;\n"
         "ld.relaxed.cta.global.u64 r0,[r1+8] | mov.b64 r1,y ;\n"
-        "st.relaxed.sys.shared.b64 [x-8],r0 | setp.ge.s64 p1,r1,-1 ;\n"
-        "atom.acquire.gpu.shared.min.s64 r2,[z],-5 | @!p1 red.relaxed.gpu.inc.u32 [r1],3 ;\n"
+        "st.relaxed.sys.global.b64 [x-8],r0 | setp.ge.s64 p1,r1,-1 ;\n"
+        "atom.acquire.gpu.global.min.s64 r2,[z],-5 | @!p1 red.relaxed.gpu.inc.u32 [r1],3 ;\n"
         "atom.max.u64 r3,[z],r2 | sub.s64 r4,r1,1 ;\n"
         "atom.dec.u32 r5,[x],1 | shl.b64 r5,r4,2 ;\n"
         "atom.and.b64 r6,[x],0 | shr.u64 r5,r5,1 ;\n"
@@ -526,7 +526,7 @@ static void test_inline(void)
     if (!parse_str(ok1, &ta, &err)) {
         CHECK_EQ_INT(ta.threads[0].code[0].addr.imm, 8);
         CHECK_EQ_INT(ta.threads[0].code[1].addr.imm, -8);
-        CHECK_EQ_INT(ta.threads[0].code[1].space, LIT_SP_SHARED);
+        CHECK_EQ_INT(ta.threads[0].code[1].space, LIT_SP_GLOBAL);
         CHECK_EQ_INT(ta.threads[0].code[1].scope, LIT_SCOPE_SYS);
         CHECK_EQ_INT(ta.threads[0].cta, 0);
         CHECK_EQ_INT(ta.threads[1].cta, 1); /* no @: a CTA of its own */
@@ -681,12 +681,42 @@ static void test_norm(void)
     CHECK_EQ_INT(lit_norm(LIT_PRED, INT64_MIN), 1);
 }
 
+/* herd's spellings: nested comments, not, <> and => (A => B is ~A \/ B). */
+static void test_herd_condition_syntax(void)
+{
+    lit_test *t = &ta;
+    if (parse_good("LB-herd-syntax.litmus", t))
+        return;
+    CHECK_EQ_INT(t->nobserved, 2); /* 0:r0, 1:r0 */
+    int64_t v[2];
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++) {
+            v[0] = a;
+            v[1] = b;
+            /* 0:r0=1 => not (1:r0=0) */
+            CHECK_EQ_INT(lit_cond_eval(t, v), !(a == 1) || b == 1);
+        }
+    /* <> is != */
+    strbuf err = STRBUF_INIT;
+    const char *ne = "PTX NE\n{ x=0; }\nP0 ;\nld.relaxed.gpu.s32 r0,[x] ;\nexists (0:r0 <> 1)\n";
+    if (!parse_str(ne, t, &err)) {
+        v[0] = 1;
+        CHECK_EQ_INT(lit_cond_eval(t, v), 0);
+        v[0] = 0;
+        CHECK_EQ_INT(lit_cond_eval(t, v), 1);
+    } else {
+        CHECK_MSG(0, "%s", sb_cstr(&err));
+    }
+    sb_free(&err);
+}
+
 int main(void)
 {
     RUN(test_round_trip);
     RUN(test_sb_fields);
     RUN(test_cas_sl_fields);
     RUN(test_other_fields);
+    RUN(test_herd_condition_syntax);
     RUN(test_bad_files);
     RUN(test_prefixes);
     RUN(test_inline);
