@@ -185,7 +185,14 @@ int cmd_litmus(int argc, char **argv)
         fprintf(stderr, "lockstep litmus: out of host memory\n");
         goto done;
     }
-    if ((config_file && lockstep_config_load_file(cfg, config_file)) ||
+    /* A litmus launch takes tens of thousands of cycles; one whose thread
+     * waits for a value that never comes would spin until the general limit
+     * (2e9 cycles, many minutes).  Litmus runs get a limit of their own,
+     * with room for the stress loop; --config and -O still override it. */
+    char maxc[32];
+    snprintf(maxc, sizeof maxc, "%llu", (unsigned long long)lit_max_cycles(&o));
+    if (lockstep_config_set(cfg, "-lockstep_max_cycles", maxc) ||
+        (config_file && lockstep_config_load_file(cfg, config_file)) ||
         (options.len && lockstep_config_parse(cfg, options.s, options.len, "-O")) ||
         (det && lockstep_config_set(cfg, "-lockstep_det", det)) ||
         lockstep_config_validate(cfg)) {
@@ -212,8 +219,12 @@ int cmd_litmus(int argc, char **argv)
         }
         if (sc_only) {
             lit_outcomes sc = {0};
-            if (lit_sc_outcomes(t, 20000000, &sc, &err) < 0) {
-                fprintf(stderr, "%s: %s\n", files[f], sb_cstr(&err));
+            int nsc = lit_sc_outcomes(t, 20000000, &sc, &err);
+            if (nsc < 0) {
+                if (nsc == -2 && !strncmp(sb_cstr(&err), files[f], strlen(files[f])))
+                    fprintf(stderr, "%s\n", sb_cstr(&err)); /* already file:line:col */
+                else
+                    fprintf(stderr, "%s: %s\n", files[f], sb_cstr(&err));
                 failed = 1;
             } else {
                 sb_printf(&out, "Test %s: %d SC outcomes\n", t->name, sc.n);

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "litmus/cuda.h"
 
@@ -80,8 +81,8 @@ static const char main_src[] =
     "static int W_;\n"
     "static int rowcmp(const void *a, const void *b) { const long long *x = (const long long *)a, *y = (const long long *)b; for (int i = 0; i <= W_; i++) if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1; return 0; }\n"
     "static int is_sc(const long long *v) { for (int i = 0; i < N_SC; i++) { int same = 1; for (int j = 0; j < NOBS; j++) same &= SC[i][j] == v[j]; if (same) return 1; } return 0; }\n"
-    "static void value_print(long long v) { for (int l = 0; l < NLOCS; l++) if (v == 0x1000LL + 16LL * l) { printf(\"%s\", LOC_NAME[l]); return; } printf(\"%lld\", v); }\n"
-    "static void state_print(const long long *v) { for (int j = 0; j < NOBS; j++) { printf(\"%s=\", OBS_NAME[j]); value_print(v[j]); printf(\"; \"); } }\n"
+    "static void value_print(long long v, int u) { for (int l = 0; l < NLOCS; l++) if (v == 0x1000LL + 16LL * l) { printf(\"%s\", LOC_NAME[l]); return; } if (u) printf(\"%llu\", (unsigned long long)v); else printf(\"%lld\", v); }\n"
+    "static void state_print(const long long *v) { for (int j = 0; j < NOBS; j++) { printf(\"%s=\", OBS_NAME[j]); value_print(v[j], OBS_UNSIGNED[j]); printf(\"; \"); } }\n"
     "int main(int argc, char **argv)\n"
     "{\n"
     "    unsigned long long iters = ITERATIONS, pseed = PLACE_SEED;\n"
@@ -178,6 +179,7 @@ void lit_cuda_shape(const lit_test *t, const lit_opts *o, lit_shape *s)
     s->stress_stride = o->stress_stride ? o->stress_stride : 128;
     s->smem_dummy = ((uint32_t)nshared * warps * 32 * (wide ? 8u : 4u) + 127) & ~127u;
     s->smem_bytes = s->smem_dummy + 4096;
+    s->src_lines = 0; /* the kernel is inline asm in nvcc's own .file numbering */
 }
 
 int lit_cuda_source(const lit_test *t, const lit_opts *o, strbuf *sb, strbuf *err)
@@ -238,6 +240,11 @@ int lit_cuda_source(const lit_test *t, const lit_opts *o, strbuf *sb, strbuf *er
     }
     if (!t->nobserved)
         sb_puts(sb, "\"none\"");
+    sb_puts(sb, "};\nstatic const int OBS_UNSIGNED[NOBS] = {");
+    for (int i = 0; i < t->nobserved; i++)
+        sb_printf(sb, "%s%d", i ? ", " : "", LIT_PRINTS_UNSIGNED(lit_item_type(t, t->observed[i])) ? 1 : 0);
+    if (!t->nobserved)
+        sb_puts(sb, "0");
     sb_puts(sb, "};\nstatic const int OBS_THREAD[NOBS] = {");
     for (int i = 0; i < t->nobserved; i++)
         sb_printf(sb, "%s%d", i ? ", " : "", t->observed[i].thread);
@@ -385,6 +392,12 @@ int lit_emit_cuda(const lit_test *t, const lit_opts *o, const char *dir, strbuf 
                            ? *c
                            : '_');
     sb_puts(&path, ".cu");
+    /* DIR itself is made when missing (not its parents: a mistyped path
+     * should not grow a tree) */
+    if (mkdir(dir, 0777) && errno != EEXIST) {
+        sb_printf(err, "cannot make the directory %s: %s", dir, strerror(errno));
+        goto out;
+    }
     FILE *f = fopen(sb_cstr(&path), "w");
     if (!f) {
         sb_printf(err, "cannot write %s: %s", sb_cstr(&path), strerror(errno));

@@ -52,6 +52,9 @@ typedef struct lit_shape {
     uint32_t stress_stride;  /* bytes between them */
     uint32_t smem_bytes;     /* the kernel's shared array (locations + dummy area) */
     uint32_t smem_dummy;     /* byte offset of the 4 KiB dummy area in it */
+    int src_lines;           /* tie each test instruction to its line in the test's
+                              * file (.file/.loc), so run-time errors name it;
+                              * not in --emit-cuda programs, whose kernel is inline asm */
 } lit_shape;
 
 /* The kernel's parameters, in order (all .u64 device pointers). */
@@ -82,6 +85,12 @@ typedef struct lit_opts {
     uint32_t max_instances;/* per launch, 0: as many as fit */
     int sc_check;          /* classify outcomes with the SC explorer */
 } lit_opts;
+
+/* The simulated cycles a harness launch may take by default
+ * (-lockstep_max_cycles for litmus runs): far more than a terminating test
+ * needs with these options, little enough that a test that spins forever
+ * stops within seconds. */
+uint64_t lit_max_cycles(const lit_opts *o);
 void lit_opts_default(lit_opts *o);
 
 typedef struct lit_histo {

@@ -606,10 +606,14 @@ int lit_kernel_body(const lit_test *t, const lit_shape *s, strbuf *sb, strbuf *e
         }
         int memidx = 0;
         for (int i = 0; i < th->ninsns; i++) {
+            if (s->src_lines && th->code[i].line > 0)
+                sb_printf(sb, "  .loc 1 %d %d\n", th->code[i].line, th->code[i].col > 0 ? th->code[i].col : 0);
             emit_insn(sb, t, k, i, memidx, s);
             if (is_mem(&th->code[i]))
                 memidx++;
         }
+        if (s->src_lines) /* what follows is the harness's, not the test's */
+            sb_puts(sb, "  .loc 1 0 0\n");
         record(sb, t, k);
         sb_puts(sb, "  bra LIT_END;\n");
     }
@@ -678,8 +682,15 @@ int lit_kernel_module(const lit_test *t, const lit_shape *s, strbuf *out, strbuf
 {
     sb_puts(out,
             "// lockstep litmus harness kernel (generated)\n"
-            ".version 7.0\n.target sm_70\n.address_size 64\n\n"
-            ".visible .entry litmus_test(");
+            ".version 7.0\n.target sm_70\n.address_size 64\n\n");
+    if (s->src_lines) { /* the test's file, named as a PTX string */
+        const char *f = t->filename[0] ? t->filename : t->name;
+        sb_puts(out, ".file 1 \"");
+        for (; *f; f++)
+            sb_putc(out, *f == '"' || *f == '\\' || (unsigned char)*f < 0x20 ? '?' : *f);
+        sb_puts(out, "\"\n\n");
+    }
+    sb_puts(out, ".visible .entry litmus_test(");
     int first = 1;
 #define LIT_PARAM_DECL(n)                                                                          \
     sb_printf(out, "%s\n    .param .u64 p_" #n, first ? "" : ",");                               \

@@ -51,7 +51,7 @@ int64_t lit_norm(lit_rtype type, int64_t v)
 }
 
 /* The type of a final-state item (its register's or location's). */
-static lit_rtype item_type(const lit_test *t, lit_item it)
+lit_rtype lit_item_type(const lit_test *t, lit_item it)
 {
     if (it.thread >= 0) {
         if (it.thread < t->nthreads && it.index >= 0 && it.index < t->threads[it.thread].nregs)
@@ -85,7 +85,7 @@ static int eval(const lit_test *t, int e, const int64_t *vals, int depth)
         int i = observed_index(t, x->item);
         if (i < 0)
             return 0;
-        lit_rtype ty = item_type(t, x->item);
+        lit_rtype ty = lit_item_type(t, x->item);
         return lit_norm(ty, vals[i]) == lit_norm(ty, x->value);
     }
     case LIT_E_NOT: return !eval(t, x->a, vals, depth + 1);
@@ -507,6 +507,8 @@ static void print_expr(strbuf *sb, const lit_test *t, int e, int depth)
         lit_item_name(sb, t, x->item);
         if (x->value_loc >= 0)
             sb_printf(sb, "=%s", loc_name(t, x->value_loc));
+        else if (LIT_PRINTS_UNSIGNED(lit_item_type(t, x->item)))
+            sb_printf(sb, "=%" PRIu64, (uint64_t)x->value);
         else
             sb_printf(sb, "=%" PRId64, x->value);
         break;

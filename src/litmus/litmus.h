@@ -196,6 +196,10 @@ void lit_cond_print(strbuf *sb, const lit_test *t);
 
 /* Name of an item: "1:r0" or "x". */
 void lit_item_name(strbuf *sb, const lit_test *t, lit_item it);
+/* The type of a final-state item: its register's or its location's. */
+lit_rtype lit_item_type(const lit_test *t, lit_item it);
+/* Does a value of this type print as unsigned (u64, b64: past 2^63)? */
+#define LIT_PRINTS_UNSIGNED(ty) ((ty) == LIT_U64 || (ty) == LIT_B64)
 
 /* Evaluate the condition's formula (without its quantifier) on a final
  * state: vals[i] is the value of observed[i], with location addresses in
@@ -221,8 +225,10 @@ int lit_loc_access_type(const lit_test *t, int k, lit_rtype *type);
 /* Every final state an interleaving of the threads' instructions can reach
  * (each instruction atomic, program order kept), as observed[] vectors.
  * Exhaustive with state hashing, so loops terminate when their states repeat.
- * Returns the number of distinct outcomes (>= 0), or -1 with a message in err
- * (state space over max_states, host out of memory). */
+ * Returns the number of distinct outcomes (>= 0); -1 with a message in err
+ * when the search is too large (state space over max_states, host out of
+ * memory); -2 when the test itself is wrong (an access to an address that is
+ * no location, with file:line:col; a malformed lit_test). */
 typedef struct lit_outcomes {
     int n, cap;
     int width;         /* = nobserved */

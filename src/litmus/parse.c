@@ -2084,6 +2084,15 @@ static int finish(parser *p)
             for (int j = 0; k >= 0 && in->addr.kind == LIT_O_REG && j < th->ninsns; j++)
                 if (th->code[j].dst.kind == LIT_O_REG && th->code[j].dst.reg == in->addr.reg)
                     k = -1; /* (an address the thread computes: not known here) */
+            if (k >= 0 && in->addr.imm != 0) {
+                perr(p, in->line, in->col,
+                     "this access's address is location '%s' %s %lld bytes: an access must address a "
+                     "location itself, not inside or past it, so it accesses an address that is no "
+                     "location",
+                     T->locs[k].name, in->addr.imm < 0 ? "-" : "+",
+                     in->addr.imm < 0 ? -(long long)in->addr.imm : (long long)in->addr.imm);
+                continue;
+            }
             if (k < 0 || in->space == LIT_SP_GENERIC)
                 continue;
             int shared = in->space == LIT_SP_SHARED;

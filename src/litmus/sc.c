@@ -265,11 +265,15 @@ static int sc_exec(const sc *s, int ti, int *pc, int64_t *reg, int64_t *mem)
     case LIT_RED:
         k = sc_access(s->t, in, reg);
         if (k < 0) {
+            if (s->t->filename[0] && in->line > 0)
+                sb_printf(s->err, "%s:%d:%d: error: ", s->t->filename, in->line,
+                          in->col > 0 ? in->col : 1);
             if (th->name[0])
                 sb_printf(s->err, "%s", th->name);
             else
                 sb_printf(s->err, "T%d", ti);
-            sb_printf(s->err, ": instruction at line %d accesses an address that is no location",
+            sb_printf(s->err, ": instruction at line %d accesses an address that is no location "
+                              "(a location's own address, not inside or past it)",
                       in->line);
             return -1;
         }
@@ -759,13 +763,14 @@ int lit_sc_outcomes(const lit_test *t, uint64_t max_states, lit_outcomes *out, s
     uint32_t *stack = NULL, *idx = NULL;
     size_t nstack = 0, capstack = 0;
     uint64_t row[SC_MAX_WORDS], child[SC_MAX_WORDS], obs[LIT_MAX_OBSERVED + 1];
+    int bad_test = 0;
 
     memset(out, 0, sizeof *out);
     memset(&s, 0, sizeof s);
     s.t = t;
     s.err = err;
     if (sc_check(t, err))
-        return -1;
+        return -2;
     sc_setup(&s, row);
     states.width = s.nwords;
     finals.width = t->nobserved > 0 ? t->nobserved : 1;
@@ -792,8 +797,10 @@ int lit_sc_outcomes(const lit_test *t, uint64_t max_states, lit_outcomes *out, s
             sc_load_regs(&s, row, i, reg);
             for (int k = 0; k < t->nlocs; k++)
                 mem[k] = (int64_t)row[s.memword + k];
-            if (sc_step(&s, i, &pc, reg, mem))
+            if (sc_step(&s, i, &pc, reg, mem)) {
+                bad_test = 1;
                 goto fail;
+            }
             memcpy(child, row, sizeof(uint64_t) * (size_t)s.nwords);
             sc_store(&s, child, i, pc, reg, mem);
             sc_canon(&s, child, i);
@@ -853,7 +860,7 @@ fail:
     sc_set_free(&states);
     sc_set_free(&finals);
     memset(out, 0, sizeof *out);
-    return -1;
+    return bad_test ? -2 : -1;
 }
 
 void lit_outcomes_free(lit_outcomes *o)

@@ -74,6 +74,46 @@ contains "missing file" "$tmp/no-such.litmus"
 check "bad then good" 1 "$L" litmus -n 1 tests/litmus/bad/05-unknown-instruction.litmus litmus/MP.litmus
 contains "bad then good" "Observation MP "
 
+# a test whose thread waits for a store nobody makes: stopped by the litmus
+# runs' own cycle limit within seconds (not the general 2e9 cycles), with
+# the waiting instruction's line in the test's file
+cat >"$tmp/spin.litmus" <<'EOF'
+PTX SPIN
+{ x=0; y=0; }
+P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+st.relaxed.gpu.s32 [x], 1 | LOOP: ;
+ | ld.relaxed.gpu.s32 r0, [y] ;
+ | setp.eq.s32 p0, r0, 0 ;
+ | @p0 bra LOOP ;
+exists (1:r0=1)
+EOF
+check "a test that never ends" 1 "$L" litmus -n 1 "$tmp/spin.litmus"
+contains "a test that never ends" "-lockstep_max_cycles"
+contains "a test that never ends" "wait for a value that never comes? (no interleaving of its threads ends"
+case "$LAST" in *"$tmp/spin.litmus:"[5-7]")"*) ;; *) fail "a test that never ends: no line of $tmp/spin.litmus"; echo "$LAST" | head -3 ;; esac
+
+# 64-bit unsigned values past 2^63 print as unsigned (histogram, condition, JSON)
+cat >"$tmp/big.litmus" <<'EOF'
+GPU_PTX BIG
+{
+0:.reg .b64 rx = x;
+1:.reg .b64 rx = x;
+1:.reg .u64 r0;
+}
+T0                                 | T1 ;
+st.cg.u64 [rx], 0xFFFFFFFFFFFFFFFE | ld.cg.u64 r0, [rx] ;
+ScopeTree
+(device (cta (warp T0)) (cta (warp T1)))
+x: global
+exists
+(1:r0=0xFFFFFFFFFFFFFFFE)
+EOF
+check "u64 values" 0 "$L" litmus -n 1 "$tmp/big.litmus"
+contains "u64 values" ">1:r0=18446744073709551614; "
+contains "u64 values" "Condition exists (1:r0=18446744073709551614)"
+check "u64 values, JSON" 0 "$L" litmus -n 1 --json "$tmp/big.litmus"
+contains "u64 values, JSON" '{"1:r0": 18446744073709551614}'
+
 # the SC explorer
 check "--sc MP" 0 "$L" litmus --sc litmus/MP.litmus;       contains "--sc MP" "Test MP: 3 SC outcomes"
 [ "$(printf '%s\n' "$LAST" | grep -c '^1:r0=')" -eq 3 ] || fail "--sc MP: not 3 outcome lines"
@@ -150,7 +190,9 @@ contains "--emit-cuda" "wrote $tmp/MP.cu"
 checks=$((checks + 1))
 grep -q 'asm volatile' "$tmp/MP.cu" || fail "--emit-cuda: $tmp/MP.cu has no asm volatile"
 check "--emit-cuda to a missing folder" 1 "$L" litmus --emit-cuda "$tmp/no/such/dir" litmus/MP.litmus
-contains "--emit-cuda to a missing folder" "cannot write"
+contains "--emit-cuda to a missing folder" "cannot make the directory $tmp/no/such/dir"
+check "--emit-cuda makes its folder" 0 "$L" litmus --emit-cuda "$tmp/made" litmus/MP.litmus
+contains "--emit-cuda makes its folder" "wrote $tmp/made/MP.cu"
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
     PATH=$PATH:/usr/local/cuda/bin
 fi

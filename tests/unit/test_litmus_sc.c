@@ -555,28 +555,34 @@ static void test_bad_address(void)
     obs(t, 1, r0);
     lit_outcomes o;
     strbuf err = STRBUF_INIT;
-    CHECK_EQ_INT(lit_sc_outcomes(t, 1000, &o, &err), -1);
+    CHECK_EQ_INT(lit_sc_outcomes(t, 1000, &o, &err), -2);
     CHECK_STR_CONTAINS(sb_cstr(&err),
                        "T1: instruction at line 2 accesses an address that is no location");
     CHECK(o.n == 0 && o.vals == NULL);
     lit_outcomes_free(&o);
+    /* with the test's file named, the message starts at the instruction */
+    snprintf(t->filename, sizeof t->filename, "bad.litmus");
+    t->threads[1].code[1].col = 7;
+    sb_clear(&err);
+    CHECK_EQ_INT(lit_sc_outcomes(t, 1000, &o, &err), -2);
+    CHECK_STR_CONTAINS(sb_cstr(&err), "bad.litmus:2:7: error: T1: instruction at line 2");
 
     /* through a register that holds 0 (no location address) */
     sb_clear(&err);
     t->threads[1].code[1].addr = A(R(r32(t, 1, "z")), 0);
-    CHECK_EQ_INT(lit_sc_outcomes(t, 1000, &o, &err), -1);
+    CHECK_EQ_INT(lit_sc_outcomes(t, 1000, &o, &err), -2);
     CHECK_STR_CONTAINS(sb_cstr(&err), "T1: instruction at line 2 accesses an address");
 
     /* past the last location */
     sb_clear(&err);
     t->threads[1].code[1].addr = A(L(x), LIT_LOC_STRIDE);
-    CHECK_EQ_INT(lit_sc_outcomes(t, 1000, &o, &err), -1);
+    CHECK_EQ_INT(lit_sc_outcomes(t, 1000, &o, &err), -2);
     CHECK_STR_CONTAINS(sb_cstr(&err), "no location");
 
     /* a malformed test (a register index out of range) is refused */
     sb_clear(&err);
     t->threads[1].code[1].dst = R(40);
-    CHECK_EQ_INT(lit_sc_outcomes(t, 1000, &o, &err), -1);
+    CHECK_EQ_INT(lit_sc_outcomes(t, 1000, &o, &err), -2);
     CHECK_STR_CONTAINS(sb_cstr(&err), "malformed");
     sb_free(&err);
     free(t);
