@@ -76,6 +76,9 @@ struct lockstep_device {
     lockstep_status pending;
     uint32_t gridid;
     uint64_t heap_used;
+    /* a launched kernel's module calls malloc/free (the heap's size is then
+     * fixed: cudaLimitMallocHeapSize) or printf (the FIFO's) */
+    int heap_fixed, fifo_fixed;
     exec_pool pool;       /* CTA slots kept between launches */
     atomic_int stop;      /* lockstep_device_interrupt: the running launch stops */
     const exec_interposer *chain; /* the seams' attachments (device_set_*) */
@@ -1508,6 +1511,16 @@ static lockstep_status run_grid(lockstep_device *dev, const lockstep_kernel *k, 
     return st;
 }
 
+/* Does the module call this built-in anywhere? */
+static int module_calls(const ir_module *m, int builtin)
+{
+    for (uint32_t pc = 0; pc < m->ncode; pc++)
+        if ((m->code[pc].flags & IRF_BUILTIN) && m->code[pc].aux < m->ncalls &&
+            m->calls[m->code[pc].aux].callee == (uint32_t)builtin)
+            return 1;
+    return 0;
+}
+
 static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lockstep_dim3 grid,
                               lockstep_dim3 block, uint32_t dynamic_shared_bytes,
                               const void *params, size_t params_bytes,
@@ -1548,6 +1561,14 @@ static lockstep_status launch(lockstep_device *dev, const lockstep_kernel *k, lo
                         (unsigned long long)threads);
     }
     atomic_store(&dev->stop, 0);
+    /* as on a GPU, the heap and the printf FIFO are set up for a module
+     * that uses them when its kernel is first launched; then their sizes
+     * are fixed until a reset (device_set_option) */
+    const ir_module *m = k->mod->ir;
+    if (!dev->heap_fixed && (module_calls(m, BI_MALLOC) || module_calls(m, BI_FREE)))
+        dev->heap_fixed = 1;
+    if (!dev->fifo_fixed && module_calls(m, BI_VPRINTF))
+        dev->fifo_fixed = 1;
     /* the per-SM stall breakdown covers the launch's grids, device-launched ones too */
     uint32_t want = cfg->n_clusters * cfg->cores_per_cluster;
     if (dev->nsm_stall != want) {
@@ -1710,6 +1731,17 @@ void device_get_shape(const lockstep_device *dev, device_shape *out)
 
 lockstep_status device_set_option(lockstep_device *dev, const char *name, const char *value)
 {
+    int heap = !strcmp(name, "-lockstep_heap_size"), fifo = !strcmp(name, "-lockstep_printf_fifo");
+    if ((heap && dev->heap_fixed) || (fifo && dev->fifo_fixed)) {
+        char now[32];
+        if (!lockstep_config_get(dev->cfg, name, now, sizeof now) && strcmp(now, value)) {
+            /* (the same value again changes nothing, and passes) */
+            return fail(dev, LOCKSTEP_ERROR_INVALID_VALUE,
+                        "%s is fixed at %s bytes once a kernel whose module calls %s has been "
+                        "launched (until a device reset)",
+                        name, now, heap ? "malloc() or free()" : "printf()");
+        }
+    }
     return lockstep_config_set(dev->cfg, name, value);
 }
 
@@ -1790,4 +1822,5 @@ void device_free_user_allocations(lockstep_device *dev)
     devmem_free_tagged(dev->dm, TAG_USER);
     devmem_free_tagged(dev->dm, TAG_HEAP);
     dev->heap_used = 0;
+    dev->heap_fixed = dev->fifo_fixed = 0; /* a reset: the sizes may change again */
 }

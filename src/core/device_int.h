@@ -29,10 +29,14 @@ typedef struct device_shape {
 void device_get_shape(const lockstep_device *dev, device_shape *out);
 
 /* Change one option of a live device's configuration (cudaDeviceSetLimit);
- * takes effect at the next launch or allocation that reads it. */
+ * takes effect at the next launch or allocation that reads it.  The heap's
+ * and the printf FIFO's sizes are refused (INVALID_VALUE) once a kernel
+ * whose module calls malloc/free, printf, has been launched, as on a GPU,
+ * until device_free_user_allocations. */
 lockstep_status device_set_option(lockstep_device *dev, const char *name, const char *value);
 /* Free every lockstep_malloc'd buffer and device-heap block (a context
- * reset); module variables stay. */
+ * reset: the heap's and FIFO's sizes may change again); module variables
+ * stay. */
 void device_free_user_allocations(lockstep_device *dev);
 /* A host pointer to size bytes of device memory at addr that is also a
  * device address of the same bytes (a __managed__ variable has one address

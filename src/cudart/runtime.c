@@ -2318,6 +2318,18 @@ static const char *limit_option(int limit)
     }
 }
 
+static const char *limit_name(int limit)
+{
+    switch (limit) {
+    case cudaLimitStackSize: return "cudaLimitStackSize";
+    case cudaLimitPrintfFifoSize: return "cudaLimitPrintfFifoSize";
+    case cudaLimitMallocHeapSize: return "cudaLimitMallocHeapSize";
+    case cudaLimitDevRuntimeSyncDepth: return "cudaLimitDevRuntimeSyncDepth";
+    case cudaLimitDevRuntimePendingLaunchCount: return "cudaLimitDevRuntimePendingLaunchCount";
+    default: return "?";
+    }
+}
+
 CUDART_API cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 {
     ENTER();
@@ -2326,7 +2338,12 @@ CUDART_API cudaError_t cudaDeviceSetLimit(int limit, size_t value)
     const char *opt = limit_option(limit);
     if (!opt)
         LEAVE(cudaErrorUnsupportedLimit);
-    LEAVE(cudart_set_option(rt.dev, opt, buf) ? cudaErrorInvalidValue : cudaSuccess);
+    if (cudart_set_option(rt.dev, opt, buf)) {
+        say("cudaDeviceSetLimit(%s, %zu): %s (cudaErrorInvalidValue)", limit_name(limit), value,
+            lockstep_device_last_error(rt.dev));
+        LEAVE(cudaErrorInvalidValue);
+    }
+    LEAVE(cudaSuccess);
 }
 
 CUDART_API cudaError_t cudaDeviceGetLimit(size_t *value, int limit)

@@ -3,7 +3,9 @@
 // block; thread 0 of each CTA allocates a block the next kernel reads and
 // frees, and CTA 0 prints a line.  Checked on the host.  tests/cuda/run.sh also runs it
 // under --redundancy dmr, where each CTA runs twice and the output must be
-// the same (a pair prints, allocates and frees once).
+// the same (a pair prints, allocates and frees once).  The heap's size can
+// be set before the first launch of a kernel that uses it, not after (CUDA
+// documents cudaErrorInvalidValue), until cudaDeviceReset.
 #include <cstdio>
 
 __global__ void work(int *out, int **keep)
@@ -40,6 +42,12 @@ int main()
     cudaMalloc(&out, n * sizeof(int));
     cudaMalloc(&keep, blocks * sizeof(int *));
     cudaMalloc(&back, blocks * sizeof(int));
+    size_t lim = 0;
+    if (cudaDeviceSetLimit(cudaLimitMallocHeapSize, 16u << 20) != cudaSuccess ||
+        cudaDeviceGetLimit(&lim, cudaLimitMallocHeapSize) != cudaSuccess || lim != 16u << 20) {
+        printf("FAIL heap size before the first launch: %zu\n", lim);
+        return 1;
+    }
     work<<<blocks, threads>>>(out, keep);
     if (cudaDeviceSynchronize() != cudaSuccess) {
         printf("FAIL work\n");
@@ -63,6 +71,26 @@ int main()
             printf("FAIL block %d kept %d, want %d\n", i, b[i], 100 * i);
             return 1;
         }
+    /* the heap is in use: its size is fixed (the same size again is no change) */
+    cudaError_t e = cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32u << 20);
+    if (e != cudaErrorInvalidValue || cudaDeviceSetLimit(cudaLimitMallocHeapSize, 16u << 20) != cudaSuccess ||
+        cudaDeviceGetLimit(&lim, cudaLimitMallocHeapSize) != cudaSuccess || lim != 16u << 20) {
+        printf("FAIL heap size after a launch: %s, %zu\n", cudaGetErrorName(e), lim);
+        return 1;
+    }
+    cudaGetLastError();
+    /* so is the printf FIFO's (this module calls printf) */
+    if (cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 4u << 20) != cudaErrorInvalidValue) {
+        printf("FAIL printf FIFO size after a launch accepted\n");
+        return 1;
+    }
+    cudaGetLastError();
+    /* after a reset, both may change again */
+    if (cudaDeviceReset() != cudaSuccess || cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32u << 20) != cudaSuccess ||
+        cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 4u << 20) != cudaSuccess) {
+        printf("FAIL heap or FIFO size after cudaDeviceReset refused\n");
+        return 1;
+    }
     printf("PASS\n");
     return 0;
 }
