@@ -79,9 +79,18 @@ int cmd_litmus(int argc, char **argv)
         fprintf(stderr, "lockstep litmus: out of host memory\n");
         return 1;
     }
+    int dashdash = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         uint64_t v;
+        if (dashdash) { /* after "--", every argument is a file */
+            files[nfiles++] = a;
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            dashdash = 1;
+            continue;
+        }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             litmus_usage(stdout);
             rc = 0;
@@ -108,6 +117,13 @@ int cmd_litmus(int argc, char **argv)
             goto done;
         }
         const char *val = argv[++i];
+        /* an option (but -O) given again must say the same thing */
+        for (int j = 1; j < i - 1 && strcmp(a, "-O") && strcmp(a, "--option"); j++)
+            if (!strcmp(argv[j], a) && j + 1 < i && strcmp(argv[j + 1], val)) {
+                fprintf(stderr, "lockstep litmus: %s %s and %s %s disagree: give one of them\n", a,
+                        argv[j + 1], a, val);
+                goto done;
+            }
         if (!strcmp(a, "-n")) {
             if (parse_u64(a, val, 1, UINT64_C(1) << 40, &o.iterations))
                 goto done;
@@ -177,6 +193,16 @@ int cmd_litmus(int argc, char **argv)
         litmus_usage(stderr);
         goto done;
     }
+    if (sc_only + ptx_only + (emit_dir != NULL) > 1 || (json && (sc_only || ptx_only || emit_dir))) {
+        fprintf(stderr, "lockstep litmus: %s: choose one (--sc, --ptx and --emit-cuda run "
+                        "nothing; --json prints a run's results)\n",
+                sc_only && ptx_only ? "--sc and --ptx"
+                : sc_only && emit_dir ? "--sc and --emit-cuda"
+                : ptx_only && emit_dir ? "--ptx and --emit-cuda"
+                : sc_only ? "--json and --sc"
+                : ptx_only ? "--json and --ptx" : "--json and --emit-cuda");
+        goto done;
+    }
     if (!place_set)
         o.place_seed = o.seed;
 
@@ -197,6 +223,15 @@ int cmd_litmus(int argc, char **argv)
         (det && lockstep_config_set(cfg, "-lockstep_det", det)) ||
         lockstep_config_validate(cfg)) {
         fprintf(stderr, "lockstep litmus: %s\n", lockstep_config_last_error(cfg));
+        rc = 2;
+        goto done;
+    }
+    char mode[32] = "";
+    lockstep_config_get(cfg, "-lockstep_mode", mode, sizeof mode);
+    if (strcmp(mode, "timing")) {
+        fprintf(stderr, "lockstep litmus: -lockstep_mode %s: litmus tests run on the timing model "
+                        "(functional mode is sequentially consistent: see --sc for its outcomes)\n",
+                mode);
         rc = 2;
         goto done;
     }

@@ -259,6 +259,23 @@ typedef struct run_opts {
     int n;
 } run_opts;
 
+/* An option's name without its leading '-' ("-lockstep_threads" and
+ * "lockstep_threads" are one option). */
+static const char *opt_name(const char *name) { return name[0] == '-' ? name + 1 : name; }
+
+/* The option as the command line gave it: "--det dab", "-O '-lockstep_threads 2'". */
+static const char *as_given(const run_opt *o, char *buf, size_t n)
+{
+    if (!strncmp(o->from, "--", 2) && !strchr(o->from, ' ') && strcmp(o->from, "--functional") &&
+        strcmp(o->from, "--timing"))
+        snprintf(buf, n, "%s %s", o->from, o->value);
+    else if (o->from[0] == '-' && o->from[1] != '-')
+        snprintf(buf, n, "-O '%s'", o->from);
+    else
+        snprintf(buf, n, "%s", o->from);
+    return buf;
+}
+
 static int add_opt(run_opts *o, const char *name, const char *value, const char *from)
 {
     if (o->n == (int)(sizeof o->v / sizeof o->v[0])) {
@@ -494,6 +511,14 @@ int cmd_run(int argc, char **argv)
         bad = 1;
     }
     for (int k = 0; !bad && k < opts.n; k++) {
+        /* an option given twice on the command line (--det dab --det gpudet,
+         * --threads 4 -O "-lockstep_threads 2") must say the same thing */
+        int j = k - 1;
+        while (j >= 0 && strcmp(opt_name(opts.v[j].name), opt_name(opts.v[k].name)))
+            j--;
+        char before[1024] = "", after[1024] = "";
+        if (j >= 0)
+            lockstep_config_get(cfg, opts.v[k].name, before, sizeof before);
         if (lockstep_config_set(cfg, opts.v[k].name, opts.v[k].value) != LOCKSTEP_SUCCESS) {
             fprintf(stderr, "lockstep run: %s: %s\n", opts.v[k].from,
                     lockstep_config_last_error(cfg));
@@ -501,6 +526,13 @@ int cmd_run(int argc, char **argv)
         } else if (strchr(opts.v[k].value, '"') || strchr(opts.v[k].value, '\n')) {
             fprintf(stderr, "lockstep run: %s: a value cannot hold quotes or line breaks\n",
                     opts.v[k].from);
+            bad = 1;
+        } else if (j >= 0 && (lockstep_config_get(cfg, opts.v[k].name, after, sizeof after),
+                              strcmp(before, after))) {
+            char a1[1200], a2[1200];
+            fprintf(stderr, "lockstep run: %s and %s disagree (%s): give one of them\n",
+                    as_given(&opts.v[j], a1, sizeof a1), as_given(&opts.v[k], a2, sizeof a2),
+                    opts.v[k].name);
             bad = 1;
         }
     }
@@ -585,7 +617,10 @@ int cmd_run(int argc, char **argv)
     }
     /* the options for the runtime: each value quoted, checked above */
     strbuf text = STRBUF_INIT;
-    if (progress) /* first, so that an -O can still turn it off */
+    for (int k = 0; progress && k < opts.n; k++) /* an -O still turns it off */
+        if (!strcmp(opt_name(opts.v[k].name), "lockstep_progress"))
+            progress = 0;
+    if (progress)
         sb_puts(&text, "-lockstep_progress 1\n");
     for (int k = 0; k < opts.n; k++)
         sb_printf(&text, "%s \"%s\"\n", opts.v[k].name, opts.v[k].value);

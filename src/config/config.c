@@ -238,6 +238,10 @@ lockstep_status lockstep_config_parse(lockstep_config *cfg, const char *text, si
     size_t i = 0;
     unsigned line = 1;
     char word[256], value[1024], where[300];
+    /* the line each option was first given on in this text: given again with
+     * a different value, it is an error (one of the two lines is a mistake;
+     * -O after --config is how to override a file) */
+    unsigned seen[sizeof rows / sizeof rows[0]] = {0};
     while (i < len) {
         char ch = text[i];
         if (ch == '\n') {
@@ -304,9 +308,25 @@ lockstep_status lockstep_config_parse(lockstep_config *cfg, const char *text, si
             sb_printf(&cfg->err, "%s%s: missing value", where, word);
             return LOCKSTEP_ERROR_INVALID_CONFIG;
         }
+        size_t ri = (size_t)(r - rows);
+        char before[1024] = "", after[1024] = "";
+        if (seen[ri])
+            lockstep_config_get(cfg, word, before, sizeof before);
         lockstep_status st = set_row(cfg, r, value, where);
         if (st != LOCKSTEP_SUCCESS)
             return st;
+        if (seen[ri]) {
+            lockstep_config_get(cfg, word, after, sizeof after);
+            if (strcmp(before, after)) {
+                sb_clear(&cfg->err);
+                sb_printf(&cfg->err,
+                          "%s%s given again, as '%s', after '%s' on line %u: remove one of the two",
+                          where, r->info.name, after, before, seen[ri]);
+                return LOCKSTEP_ERROR_INVALID_CONFIG;
+            }
+        } else {
+            seen[ri] = line;
+        }
     }
     return LOCKSTEP_SUCCESS;
 }
@@ -550,7 +570,8 @@ int config_check_string(const char *name, const char *value, char *err, size_t e
             snprintf(err, errlen, "expected lrr, gto or two_level_active:N with N from 1 to 64");
             return -1;
         }
-    } else if (!strncmp(name, "-gpgpu_cache:", 13) || !strcmp(name, "-gpgpu_const_cache:l1")) {
+    } else if (!strncmp(name, "-gpgpu_cache:", 13) || !strcmp(name, "-gpgpu_const_cache:l1") ||
+               !strcmp(name, "-gpgpu_tex_cache:l1")) {
         if (!strcmp(name, "-gpgpu_cache:dl1") && !strcmp(value, "none"))
             return 0;
         cache_config c;
@@ -629,6 +650,13 @@ lockstep_status lockstep_config_validate(lockstep_config *cfg)
                  "-lockstep_partition_chunk %u: must be a power of two of at least 128 (a cache "
                  "line belongs to one partition)",
                  cfg->partition_chunk);
+        what = msg;
+    } else if ((uint64_t)cfg->n_clusters * cfg->cores_per_cluster > CONFIG_MAX_SMS) {
+        snprintf(msg, sizeof msg,
+                 "-gpgpu_n_clusters %u x -gpgpu_n_cores_per_cluster %u = %llu SMs: lockstep models "
+                 "at most %u (each SM's state is built before the first launch)",
+                 cfg->n_clusters, cfg->cores_per_cluster,
+                 (unsigned long long)cfg->n_clusters * cfg->cores_per_cluster, CONFIG_MAX_SMS);
         what = msg;
     } else if (config_threads_per_sm(cfg) / 32 * 32 != config_threads_per_sm(cfg)) {
         what = "-gpgpu_shader_core_pipeline: threads per SM must be a multiple of 32";

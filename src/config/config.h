@@ -15,6 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The most SMs a configuration may have (clusters x cores per cluster):
+ * far above any GPU's, low enough that building the SMs stays quick. */
+#define CONFIG_MAX_SMS 4096u
+
 #include "lockstep.h"
 #include "util/strbuf.h"
 

@@ -789,15 +789,19 @@ lockstep_status lockstep_module_get_symbol(lockstep_module *mod, const char *nam
                 name, mod->filename);
 }
 
+/* The most shared memory a CTA may use: -lockstep_max_shared_per_cta, and
+ * no more than its SM has (-gpgpu_shmem_size), in both modes. */
+static uint32_t cta_shared(const lockstep_config *c)
+{
+    return c->max_cta_shared < c->shmem_size ? c->max_cta_shared : c->shmem_size;
+}
+
 /* The most shared memory a CTA may use once its kernel opts in. */
 static uint32_t shared_optin(const lockstep_config *c)
 {
-    uint32_t lim = c->max_cta_shared;
-    if (c->max_cta_shared_optin > lim) /* no further than the SM's shared memory */
-        lim = c->max_cta_shared_optin < c->shmem_size ? c->max_cta_shared_optin
-              : c->shmem_size > lim                   ? c->shmem_size
-                                                      : lim;
-    return lim;
+    uint32_t lim = cta_shared(c);
+    uint32_t optin = c->max_cta_shared_optin < c->shmem_size ? c->max_cta_shared_optin : c->shmem_size;
+    return optin > lim ? optin : lim;
 }
 
 /* The most dynamic shared memory a launch of k may ask for. */
@@ -805,7 +809,7 @@ static uint32_t kernel_max_dyn_shared(const lockstep_kernel *k)
 {
     if (k->max_dyn_set)
         return k->max_dyn_shared;
-    uint32_t lim = k->mod->dev->cfg->max_cta_shared, st = k->mod->ir->funcs[k->func].shared_bytes;
+    uint32_t lim = cta_shared(k->mod->dev->cfg), st = k->mod->ir->funcs[k->func].shared_bytes;
     return lim > st ? lim - st : 0;
 }
 
@@ -1040,7 +1044,7 @@ static lockstep_status check_shape(const lockstep_device *dev, const lockstep_ke
                  "it may use: %u of dynamic (%u a CTA may use; a kernel may opt in to up to %u in "
                  "all: CUDA's cudaFuncSetAttribute(kernel, "
                  "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
-                 f->name, f->shared_bytes, dynamic_shared_bytes, max_dyn, cfg->max_cta_shared,
+                 f->name, f->shared_bytes, dynamic_shared_bytes, max_dyn, cta_shared(cfg),
                  shared_optin(cfg));
         return LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES;
     }
@@ -1721,7 +1725,7 @@ void device_get_shape(const lockstep_device *dev, device_shape *out)
     out->sms = c->n_clusters * c->cores_per_cluster;
     out->threads_per_sm = config_threads_per_sm(c);
     out->max_cta_threads = c->max_cta_threads;
-    out->max_cta_shared = c->max_cta_shared;
+    out->max_cta_shared = cta_shared(c);
     out->max_cta_shared_optin = shared_optin(c);
     out->shmem_per_sm = c->shmem_size;
     out->ctas_per_sm = c->shader_cta;

@@ -896,6 +896,12 @@ static cudaError_t launch(struct rt_function *f, dim3 grid, dim3 block, void **a
         return cudaErrorInvalidDeviceFunction;
     if (!valid_stream(stream))
         return cudaErrorInvalidResourceHandle;
+    if (shared > UINT32_MAX) { /* (the simulator's sizes are 32-bit: refuse, never truncate) */
+        say("launch of %s: %zu bytes of dynamic shared memory, more than any GPU has "
+            "(cudaErrorInvalidValue)",
+            f->name, shared);
+        return cudaErrorInvalidValue;
+    }
     if (graph_capturing(stream)) {
         if (cooperative) {
             say("cudaLaunchCooperativeKernel cannot be captured into a graph by lockstep");

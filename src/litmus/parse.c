@@ -2078,6 +2078,14 @@ static int finish(parser *p)
         const lit_thread *th = &T->threads[ti];
         for (int i = 0; i < th->ninsns; i++) {
             const lit_insn *in = &th->code[i];
+            /* a constant must fit a 32-bit instruction's type (as ptxas
+             * says of PTX: either signed or unsigned reading) */
+            int narrow = in->type == LIT_S32 || in->type == LIT_U32 || in->type == LIT_B32;
+            for (int k = 0; k < 2 && narrow; k++)
+                if (in->src[k].kind == LIT_O_IMM &&
+                    (in->src[k].imm < INT32_MIN || in->src[k].imm > (int64_t)UINT32_MAX))
+                    perr(p, in->line, in->col, "the constant %lld does not fit this 32-bit instruction",
+                         (long long)in->src[k].imm);
             int k = in->addr.kind == LIT_O_LOC ? in->addr.loc
                     : in->addr.kind == LIT_O_REG ? th->regs[in->addr.reg].init_loc
                                                  : -1;

@@ -141,6 +141,12 @@ int dram_config_check(const dram_config *c, char *err, size_t errlen)
         msg = "row_bytes must be a positive multiple of 32";
     else if (c->scheduler > 1)
         msg = "scheduler must be 0 (FIFO) or 1 (FR-FCFS)";
+    else if (c->tRC < c->tRAS) {
+        snprintf(buf, sizeof buf, "RC (%u) is shorter than RAS (%u): a row cycle includes the row's "
+                 "active time", c->tRC, c->tRAS);
+        msg = buf;
+    } else if (c->CL == 0)
+        msg = "CL must be at least 1";
     else if (c->tREFI && c->tRFC >= c->tREFI)
         msg = "tRFC must be less than tREFI";
     else if (c->jitter == UINT32_MAX)

@@ -175,6 +175,26 @@ check "config tRFC >= tREFI" 2 "$L" config -O "-lockstep_dram_tREFI 100" -O "-lo
 contains "config tRFC >= tREFI" "-lockstep_dram_tRFC 100 must be less than -lockstep_dram_tREFI 100"
 check "config partition chunk" 2 "$L" config -O "-lockstep_partition_chunk 96"
 contains "config partition chunk" "must be a power of two of at least 128"
+check "config bad texture cache" 2 "$L" config -O "-gpgpu_tex_cache:l1 abc"
+contains "config bad texture cache" "-gpgpu_tex_cache:l1: bad value 'abc'"
+check "config 65536 SMs" 2 "$L" config -O "-gpgpu_n_clusters 65536"
+contains "config 65536 SMs" "= 65536 SMs: lockstep models at most 4096"
+# an option given twice in one file: the same value is no change, another one an error
+printf '%s\n' '-gpgpu_n_clusters 4' '# again' '-gpgpu_n_clusters 04' >"$tmp/twice-same.config"
+check "config option twice, same value" 0 "$L" config --config "$tmp/twice-same.config"
+printf '%s\n' '-gpgpu_n_clusters 4' '-gpgpu_n_clusters 5' >"$tmp/twice.config"
+check "config option twice" 2 "$L" config --config "$tmp/twice.config"
+contains "config option twice" "$tmp/twice.config:2: -gpgpu_n_clusters given again, as '5', after '4' on line 1"
+check "config file then -O" 0 "$L" config --config "$tmp/twice-same.config" -O "-gpgpu_n_clusters 6"
+# lockstep run: two spellings of one option must agree
+check "run --det twice" 2 "$L" run --det dab --det gpudet -- /bin/true
+contains "run --det twice" "--det dab and --det gpudet disagree (-lockstep_det)"
+check "run --functional --timing" 2 "$L" run --functional --timing -- /bin/true
+contains "run --functional --timing" "--functional and --timing disagree"
+check "run --threads and -O" 2 "$L" run --threads 4 -O "-lockstep_threads 2" -- /bin/true
+contains "run --threads and -O" "--threads 4 and -O '-lockstep_threads 2' disagree"
+check "run --threads and the same -O" 0 "$L" run --no-stats --threads 2 -O "-lockstep_threads 2" -- /bin/true
+check "run -O turns the progress line off" 0 "$L" run --no-stats -O "-lockstep_progress 0" -- /bin/true
 # integers are decimal whatever their leading zeros, as GPGPU-Sim reads them
 check "config leading zero" 0 "$L" config -O "-rop_latency 0120" --print
 line "config leading zero" "-rop_latency 120"

@@ -42,6 +42,13 @@ contains "-n without a value" "-n needs a value"
 check "bad --incantations" 2 "$L" litmus --incantations bank,frob litmus/MP.litmus
 contains "bad --incantations" "unknown incantation 'frob'"
 check "--help" 0 "$L" litmus --help;                       contains "--help" "--emit-cuda DIR"
+check "--det twice" 2 "$L" litmus --det gpudet --det none litmus/MP.litmus
+contains "--det twice" "--det gpudet and --det none disagree"
+check "--sc --ptx" 2 "$L" litmus --sc --ptx litmus/MP.litmus;    contains "--sc --ptx" "--sc and --ptx: choose one"
+check "--json --sc" 2 "$L" litmus --json --sc litmus/MP.litmus;  contains "--json --sc" "--json and --sc: choose one"
+check "functional mode" 2 "$L" litmus -O "-lockstep_mode functional" litmus/MP.litmus
+contains "functional mode" "litmus tests run on the timing model"
+check "-- before the files" 0 "$L" litmus -n 1 -- litmus/MP.litmus; contains "-- before the files" "Observation MP "
 
 # every bad file: exit 1, FILE:LINE:COL: error: with the expected text,
 # taken from its first line "(* expect: LINE:COL: TEXT *)"

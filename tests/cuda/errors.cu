@@ -132,6 +132,13 @@ int main(void)
                    e == cudaErrorInvalidValue || e == cudaErrorLaunchOutOfResources ||
                        e == cudaErrorInvalidConfiguration,
                    cudaGetErrorName(e));
+        /* 4 GiB + 256 bytes: refused, not cut to its low 32 bits (256) */
+        uses_dynamic_shared<<<1, 64, (size_t(1) << 32) + 64 * sizeof(int)>>>(dout);
+        e = cudaGetLastError();
+        check_true("launch with 4 GiB + 256 bytes of dynamic shared memory fails",
+                   e == cudaErrorInvalidValue || e == cudaErrorLaunchOutOfResources ||
+                       e == cudaErrorInvalidConfiguration,
+                   cudaGetErrorName(e));
         uses_dynamic_shared<<<1, 64, 64 * sizeof(int)>>>(dout);
         CHECK_LAUNCH();
         int got[64], exp[64];

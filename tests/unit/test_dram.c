@@ -195,7 +195,7 @@ static void test_row_conflict(void)
         if (v == 2)
             c.tRC = 70;   /* tRC > PRE + tRP */
         if (v == 3)
-            c.tRC = 20;   /* only tRAS + tRP bounds the second ACT */
+            c.tRC = c.tRAS; /* only tRAS + tRP bounds the second ACT (tRC < tRAS is refused) */
         dram *d = dram_create(&c, 1, 0);
         dram_push(d, 0, addr(&c, 0, 0, 0), 64, 0, 1);
         dram_push(d, 0, addr(&c, 0, 1, 0), 64, 0, 2);
@@ -605,6 +605,10 @@ static void test_parse(void)
     CHECK_STR_CONTAINS(err, "not a multiple of nbkgrp");
     CHECK_EQ_INT(dram_timing_parse("CL", &c, err, sizeof err), -1);
     CHECK_STR_CONTAINS(err, "expected KEY=VALUE");
+    CHECK_EQ_INT(dram_timing_parse("RAS=100:RC=10", &c, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, "RC (10) is shorter than RAS (100)");
+    CHECK_EQ_INT(dram_timing_parse("CL=0", &c, err, sizeof err), -1);
+    CHECK_STR_CONTAINS(err, "CL must be at least 1");
     CHECK(memcmp(&c, &orig, sizeof c) == 0);
     CHECK(strchr(err, '\n') == NULL);
 
