@@ -167,7 +167,8 @@
     X(U32, gmem_skip_l1, "-gpgpu_gmem_skip_L1D", "0", 0, 1,                                      \
       "1: global loads bypass the L1 (as ld.cg)")                                               \
     X(U32, l1_inval_on_fence, "-lockstep_l1_invalidate_on_fence", "0", 0, 1,                     \
-      "1: membar.gl/fence (gpu or sys scope) and acquire loads invalidate the SM's L1")         \
+      "1: membar.gl/.sys invalidate the SM's L1 too (fence.sc/.acq_rel at gpu or sys scope and " \
+      "acquire loads and atomics always do)")                                                  \
     X(U32, cta_fence_local, "-lockstep_cta_fence_local", "0", 0, 1,                            \
       "1: a CTA-scope fence (membar.cta, fence.cta) waits for the warp's loads and for its "     \
       "stores and atomics to pass the SM's LD/ST unit, not for the L2's acknowledgements")      \

@@ -411,7 +411,7 @@ void sm_mop_finish(tm_sm *sm, tm_mop *m, uint64_t t)
         cta_maybe_finished(sm, tw->tc, t);
     if (m->acquire) {
         tw->acq_pending = 0;
-        if (sm->g->cfg->l1_inval_on_fence && sm->l1) {
+        if (m->acquire == 2 && sm->l1) { /* gpu or sys scope */
             cache_invalidate_all(sm->l1);
             for (uint32_t i = 0; i < sm->nmshr; i++)
                 sm->mshr[i].stale = 1;
@@ -1090,8 +1090,14 @@ int sm_mem_issue(exec_launch *L, exec_cta *c, exec_warp *w, const exec_memreq *r
         NEED_MOP();
         mop->values = 1;
         memcpy(&mop->ad, ad, sizeof *ad);
-        if ((props & OPF_LOAD) && in->sem == SEM_ACQUIRE) {
-            mop->acquire = 1;
+        /* the PTX memory model's acquire (ld.acquire, atom.acquire/.acq_rel)
+         * on any configuration: a Fermi config keeps Fermi's incoherent L1
+         * for the instructions Fermi had (membar, ld.ca), but code built
+         * for the scoped model (grid.sync(), cuda::atomic) gets its
+         * semantics */
+        if (((props & OPF_LOAD) && in->sem == SEM_ACQUIRE) ||
+            ((props & OPF_ATOMIC) && (in->sem == SEM_ACQUIRE || in->sem == SEM_ACQ_REL))) {
+            mop->acquire = in->scope == SCOPE_CTA ? 1 : 2;
             tw->acq_pending = 1;
         }
         uint8_t type = props & OPF_LOAD ? REQ_RD : props & OPF_STORE ? REQ_WR : REQ_ATOM;
@@ -1791,8 +1797,11 @@ static void issue(tm_sm *sm, tm_warp *tw, uint32_t pc, uint64_t now)
         return;
     }
     L->mem.status = EXEC_MEM_NONE;
-    if ((ptx_op_props(in->op) & OPF_FENCE) && g->cfg->l1_inval_on_fence && sm->l1 &&
-        in->scope != SCOPE_CTA) {
+    /* a gpu/sys-scope fence of the PTX memory model (fence.sc, fence.acq_rel)
+     * invalidates the L1 on every configuration; membar.gl/.sys (Fermi's
+     * fences, which did not) only with -lockstep_l1_invalidate_on_fence 1 */
+    if ((ptx_op_props(in->op) & OPF_FENCE) && sm->l1 && in->scope != SCOPE_CTA &&
+        (in->op == OP_FENCE || g->cfg->l1_inval_on_fence)) {
         lq_unblock(sm, now + 1); /* this cycle's try came before the issue */
         cache_invalidate_all(sm->l1);
         for (uint32_t i = 0; i < sm->nmshr; i++)

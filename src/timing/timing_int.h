@@ -76,7 +76,8 @@ typedef struct tm_mop {
     uint64_t done_at;      /* when the last completed part's value is available */
     int is_store;          /* store / atomic: counted for fences */
     int values;            /* global data travels with the requests */
-    int acquire;           /* an acquire load: invalidates the L1 when done (if configured) */
+    int acquire;           /* an acquire load or atomic: later accesses of the warp wait for
+                            * it; at gpu/sys scope it invalidates the L1 when done */
     int replayed;          /* has passes in the SM's replay queue (tm_warp.replays) */
     int acp;               /* a cp.async copy: b[] its lanes' shared destinations, cv[]
                               the bytes each reads; of group acp_group */

@@ -288,6 +288,8 @@ if [ $# -eq 0 ] || [ "$names" = "$*" ]; then
     on_titanv cooperative "independent thread scheduling" ""
     # A kernel may opt in to 96 KB of shared memory: shared_optin uses it all.
     on_titanv shared_optin "96 KB opt-in" "opted-in limit"
+    # The scoped model's acquire operations on Volta's incoherent L1 too.
+    on_titanv acquire_release "acquire invalidates the L1" ""
 fi
 
 # Redundant execution runs every CTA twice: printf, malloc and free still
