@@ -25,6 +25,7 @@
 #include "core/device_int.h"
 #include "exec/exec.h"
 #include "util/addrmap.h"
+#include "mem/cache.h"
 #include "mem/devmem.h"
 #include "ptx/link.h"
 #include "ptx/lower.h"
@@ -1731,6 +1732,16 @@ void device_get_shape(const lockstep_device *dev, device_shape *out)
     out->ctas_per_sm = c->shader_cta;
     out->regs_per_sm = c->shader_registers;
     out->device_memory = c->device_memory;
+    double mhz[4];
+    config_clocks(c, mhz);
+    out->core_khz = (uint32_t)(mhz[0] * 1000.0 + 0.5);
+    out->dram_khz = (uint32_t)(mhz[3] * 1000.0 + 0.5);
+    out->bus_bits = c->n_mem * c->dram_chips * c->dram_buswidth * 8;
+    cache_config l2;
+    char err[8];
+    out->l2_bytes = cache_config_parse(c->cache_dl2, &l2, err, sizeof err)
+                        ? 0
+                        : (uint64_t)l2.nsets * l2.line_bytes * l2.assoc * c->n_mem;
 }
 
 lockstep_status device_set_option(lockstep_device *dev, const char *name, const char *value)

@@ -25,6 +25,10 @@ typedef struct device_shape {
     uint32_t ctas_per_sm;     /* -gpgpu_shader_cta */
     uint32_t regs_per_sm;     /* -gpgpu_shader_registers */
     uint64_t device_memory;   /* -lockstep_device_memory */
+    uint32_t core_khz;        /* -gpgpu_clock_domains' core clock */
+    uint32_t dram_khz;        /* and its DRAM clock */
+    uint32_t bus_bits;        /* partitions x chips x bytes per chip x 8 */
+    uint64_t l2_bytes;        /* -gpgpu_cache:dl2's size x partitions */
 } device_shape;
 void device_get_shape(const lockstep_device *dev, device_shape *out);
 

@@ -1,10 +1,12 @@
 /*
  * props.c -- what the simulated GPU says about itself through
  * cudaGetDeviceProperties and cudaDeviceGetAttribute, derived from the
- * device's configuration (SM count, threads per SM, memory sizes), plus the
+ * device's configuration (SM count, threads per SM, memory sizes, clocks,
+ * bus width, L2 size), plus the
  * internal hooks the runtime needs.  Compute capability 7.5 matches the
  * PTX target lockstep's tests use; timing configs (a later issue) refine it.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,8 +50,8 @@ void cudart_fill_properties(lockstep_device *dev, struct cudaDeviceProp *p)
     p->concurrentKernels = 1;
     p->asyncEngineCount = 2;
     p->unifiedAddressing = 1;
-    p->memoryBusWidth = 384;
-    p->l2CacheSize = 786432;
+    p->memoryBusWidth = (int)c.bus_bits;
+    p->l2CacheSize = c.l2_bytes > INT32_MAX ? INT32_MAX : (int)c.l2_bytes;
     p->maxThreadsPerMultiProcessor = (int)c.threads_per_sm;
     p->globalL1CacheSupported = 1;
     p->localL1CacheSupported = 1;
@@ -104,6 +106,8 @@ int cudart_attribute(lockstep_device *dev, int attr, int *v)
 {
     struct cudaDeviceProp p;
     cudart_fill_properties(dev, &p);
+    device_shape shape;
+    device_get_shape(dev, &shape);
     switch (attr) {
     case cudaDevAttrMaxThreadsPerBlock: *v = p.maxThreadsPerBlock; return 0;
     case cudaDevAttrMaxBlockDimX: *v = p.maxThreadsDim[0]; return 0;
@@ -117,7 +121,7 @@ int cudart_attribute(lockstep_device *dev, int attr, int *v)
     case cudaDevAttrWarpSize: *v = 32; return 0;
     case cudaDevAttrMaxPitch: *v = (int)p.memPitch; return 0;
     case cudaDevAttrMaxRegistersPerBlock: *v = p.regsPerBlock; return 0;
-    case cudaDevAttrClockRate: *v = 1000000; return 0; /* kHz: the functional clock */
+    case cudaDevAttrClockRate: *v = (int)shape.core_khz; return 0; /* kHz, the config's core clock */
     case cudaDevAttrTextureAlignment: *v = (int)p.textureAlignment; return 0;
     case cudaDevAttrGpuOverlap: *v = 1; return 0;
     case cudaDevAttrMultiProcessorCount: *v = p.multiProcessorCount; return 0;
@@ -129,7 +133,7 @@ int cudart_attribute(lockstep_device *dev, int attr, int *v)
     case cudaDevAttrEccEnabled: *v = 0; return 0;
     case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: *v = 0; return 0;
     case cudaDevAttrTccDriver: *v = 0; return 0;
-    case cudaDevAttrMemoryClockRate: *v = 1000000; return 0;
+    case cudaDevAttrMemoryClockRate: *v = (int)shape.dram_khz; return 0;
     case cudaDevAttrGlobalMemoryBusWidth: *v = p.memoryBusWidth; return 0;
     case cudaDevAttrL2CacheSize: *v = p.l2CacheSize; return 0;
     case cudaDevAttrMaxThreadsPerMultiProcessor: *v = p.maxThreadsPerMultiProcessor; return 0;

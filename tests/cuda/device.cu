@@ -108,6 +108,19 @@ int main(void)
     check_int("cudaDevAttrMaxSharedMemoryPerBlock matches", (long long)p.sharedMemPerBlock,
               a_smem);
     check_int("cudaDevAttrMaxBlockDimX matches", p.maxThreadsDim[0], a_bdx);
+    /* the clocks, bus and L2 follow the configuration (the defaults: the
+     * GTX 480's 700 MHz core, 924 MHz DRAM, 6 x 64-bit channels, 768 KB L2) */
+    int a_clk, a_mclk, a_bus, a_l2;
+    CHECK(cudaDeviceGetAttribute(&a_clk, cudaDevAttrClockRate, 0));
+    CHECK(cudaDeviceGetAttribute(&a_mclk, cudaDevAttrMemoryClockRate, 0));
+    CHECK(cudaDeviceGetAttribute(&a_bus, cudaDevAttrGlobalMemoryBusWidth, 0));
+    CHECK(cudaDeviceGetAttribute(&a_l2, cudaDevAttrL2CacheSize, 0));
+    check_int("cudaDevAttrClockRate: the core clock in kHz", 700000, a_clk);
+    check_int("cudaDevAttrMemoryClockRate: the DRAM clock in kHz", 924000, a_mclk);
+    check_int("cudaDevAttrGlobalMemoryBusWidth: bits", 384, a_bus);
+    check_int("cudaDevAttrL2CacheSize: bytes", 786432, a_l2);
+    check_int("memoryBusWidth matches", a_bus, p.memoryBusWidth);
+    check_int("l2CacheSize matches", a_l2, p.l2CacheSize);
 
     /* The workload, one block per multiprocessor, then a larger grid. */
     check_true("grid-stride kernel with one block per SM",
