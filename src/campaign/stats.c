@@ -29,6 +29,8 @@ uint64_t stats_runs_for_margin(double margin, double p, double z)
     double r = nearbyint(n);
     if (fabs(n - r) < 1e-9 * (r > 1 ? r : 1))
         n = r;
+    if (!(n < 1.8e19)) /* (beyond uint64_t: saturate rather than overflow) */
+        return UINT64_MAX;
     return (uint64_t)ceil(n);
 }
 

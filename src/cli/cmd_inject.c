@@ -101,14 +101,32 @@ static int parse_u64(const char *opt, const char *v, uint64_t lo, uint64_t hi, u
     return 0;
 }
 
+/* --db's value: a file's name (the campaign's SQLite database), not empty
+ * and not a directory.  0 if it may be used. */
+static int check_db(const char *cmd, const char *db)
+{
+    struct stat st;
+    if (!*db) {
+        fprintf(stderr, "lockstep %s: --db needs a file name (the campaign's SQLite database)\n", cmd);
+        return -1;
+    }
+    if (!stat(db, &st) && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "lockstep %s: --db %s is a directory; give a file (e.g. %s/inject.db)\n", cmd,
+                db, db);
+        return -1;
+    }
+    return 0;
+}
+
 /* "5%", "5" (percent) or "0.05" (a fraction): the fraction in (0, 1). */
 static int parse_margin(const char *v, double *out)
 {
     char *end;
     errno = 0;
+    size_t plain = strspn(v, "0123456789."); /* decimal only: no 0x, inf, nan, exponents */
     double x = strtod(v, &end);
     int pct = *end == '%';
-    if (errno || end == v || (pct ? end[1] != 0 : *end != 0) || !(x > 0)) {
+    if (errno || end == v || end != v + plain || (pct ? end[1] != 0 : *end != 0) || !(x > 0)) {
         fprintf(stderr, "lockstep inject: --margin '%s': give a margin such as 5%%, 3 or 0.05\n",
                 v);
         return -1;
@@ -117,6 +135,11 @@ static int parse_margin(const char *v, double *out)
         x /= 100;
     if (!(x > 0 && x < 1)) {
         fprintf(stderr, "lockstep inject: --margin '%s': a margin must be below 100%%\n", v);
+        return -1;
+    }
+    if (x < 1e-6) {
+        fprintf(stderr, "lockstep inject: --margin '%s': a margin must be at least 0.0001%% "
+                        "(a smaller one needs more than 10^11 runs)\n", v);
         return -1;
     }
     *out = x;
@@ -522,9 +545,11 @@ static int cmd_report(int argc, char **argv)
                 return 2;
             }
             const char *v = argv[++i];
-            if (!strcmp(a, "--db"))
+            if (!strcmp(a, "--db")) {
+                if (check_db("inject report", v))
+                    return 2;
                 db = v;
-            else if (!strcmp(a, "--plots"))
+            } else if (!strcmp(a, "--plots"))
                 plots = v;
             else if (parse_margin(v, &margin))
                 return 2;
@@ -838,6 +863,8 @@ int cmd_inject(int argc, char **argv)
         } else if (!strcmp(a, "--model")) {
             models = v;
         } else if (!strcmp(a, "--db")) {
+            if (check_db("inject", v))
+                goto out;
             db = v;
         } else if (!strcmp(a, "--margin")) {
             if (parse_margin(v, &margin))

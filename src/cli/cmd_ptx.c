@@ -50,7 +50,8 @@ int cmd_ptx(int argc, char **argv)
         lockstep_status st = lockstep_module_load_file(dev, argv[i], &mod);
         if (st != LOCKSTEP_SUCCESS) {
             fprintf(stderr, "%s\n", lockstep_device_last_error(dev));
-            fprintf(stderr, "%s: %s\n", argv[i], lockstep_status_string(st));
+            if (st != LOCKSTEP_ERROR_IO) /* (the message above already says why) */
+                fprintf(stderr, "%s: %s\n", argv[i], lockstep_status_string(st));
             failed = 1;
             continue;
         }

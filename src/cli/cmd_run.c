@@ -592,9 +592,17 @@ int cmd_run(int argc, char **argv)
     }
     char libdir[PATH_MAX];
     if (find_cudart(cudart_dir, libdir, sizeof libdir)) {
-        fprintf(stderr,
-                "lockstep run: cannot find lockstep's libcudart.so.13 (looked in lib/ beside the "
-                "lockstep binary; set --cudart-dir or LOCKSTEP_CUDART_DIR)\n");
+        const char *env = getenv("LOCKSTEP_CUDART_DIR");
+        if (cudart_dir)
+            fprintf(stderr, "lockstep run: cannot find lockstep's libcudart.so.13 in --cudart-dir %s\n",
+                    cudart_dir);
+        else if (env)
+            fprintf(stderr, "lockstep run: cannot find lockstep's libcudart.so.13 in "
+                            "LOCKSTEP_CUDART_DIR %s\n", env);
+        else
+            fprintf(stderr,
+                    "lockstep run: cannot find lockstep's libcudart.so.13 (looked in lib/ beside the "
+                    "lockstep binary; set --cudart-dir or LOCKSTEP_CUDART_DIR)\n");
         goto out;
     }
     char abslib[PATH_MAX];

@@ -242,6 +242,8 @@ lockstep_status lockstep_config_parse(lockstep_config *cfg, const char *text, si
      * a different value, it is an error (one of the two lines is a mistake;
      * -O after --config is how to override a file) */
     unsigned seen[sizeof rows / sizeof rows[0]] = {0};
+    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+        i = 3; /* a UTF-8 byte-order mark, as some editors write: not text */
     while (i < len) {
         char ch = text[i];
         if (ch == '\n') {
@@ -268,8 +270,13 @@ lockstep_status lockstep_config_parse(lockstep_config *cfg, const char *text, si
         word[n] = 0;
         if (word[0] != '-') {
             sb_clear(&cfg->err);
-            sb_printf(&cfg->err, "%sexpected an option such as -gpgpu_n_clusters, found '%s'", where,
-                      word);
+            sb_printf(&cfg->err, "%sexpected an option such as -gpgpu_n_clusters, found '", where);
+            for (const char *c = word; *c; c++) /* bytes that would not show, as \xNN */
+                if ((unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7f)
+                    sb_putc(&cfg->err, *c);
+                else
+                    sb_printf(&cfg->err, "\\x%02x", (unsigned char)*c);
+            sb_putc(&cfg->err, '\'');
             return LOCKSTEP_ERROR_INVALID_CONFIG;
         }
         const opt_row *r = find_row(word);

@@ -25,6 +25,7 @@
  */
 #include "cudart/detrecord.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,17 @@ int detrec_open(void)
     mem = fopen(mpath, "wb");
     free(mpath);
     const char *cap = getenv("LOCKSTEP_DET_RECORD_CAP");
-    mem_cap = cap && *cap ? strtoull(cap, NULL, 10) : 64ull << 20;
+    mem_cap = 64ull << 20;
+    if (cap && *cap) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(cap, &end, 10);
+        if (errno || *end || cap[0] < '0' || cap[0] > '9')
+            fprintf(stderr, "lockstep: LOCKSTEP_DET_RECORD_CAP '%s' is not a number of bytes; "
+                            "the record keeps the default 64 MiB\n", cap);
+        else
+            mem_cap = v;
+    }
     fprintf(rec, "lockstep-det-record 1\n");
     fflush(rec);
     return 1;

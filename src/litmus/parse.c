@@ -34,6 +34,7 @@
  *     stack (a few KiB): no allocation at all.  Recursion (scope tree, formula) is
  *     bounded by MAX_DEPTH.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -2207,13 +2208,18 @@ int lit_parse(const char *text, size_t len, const char *filename, lit_test *out,
 int lit_parse_file(const char *path, lit_test *out, strbuf *err)
 {
     strbuf text = STRBUF_INIT;
+    errno = 0;
     int rc = sb_read_file(&text, path, 16u << 20);
     if (rc) {
+        int why = errno;
         memset(out, 0, sizeof *out);
-        sb_printf(err, "%s:1:1: error: %s\n", path,
+        sb_printf(err, "%s:1:1: error: %s", path,
                   rc == -3 ? "the file is too large for a litmus test (over 16 MiB)"
                   : rc == -2 ? "out of memory reading the file"
                              : "cannot read the file");
+        if (rc != -3 && rc != -2 && why)
+            sb_printf(err, ": %s", strerror(why));
+        sb_putc(err, '\n');
         sb_free(&text);
         return -1;
     }

@@ -50,9 +50,24 @@ static void tok_describe(const token *t, char *buf, size_t n)
     case TK_STRING:
         snprintf(buf, n, "string \"%.*s\"", (int)(t->len > 40 ? 40 : t->len), t->text);
         break;
-    default:
-        snprintf(buf, n, "'%.*s'", (int)(t->len > 60 ? 60 : t->len), t->text);
+    default: {
+        /* the token's text, with bytes that would not show (a NUL, a
+         * control character, a byte past ASCII) as \xNN */
+        size_t k = 0, len = t->len > 60 ? 60 : t->len;
+        if (k + 1 < n)
+            buf[k++] = '\'';
+        for (size_t i = 0; i < len && k + 5 < n; i++) {
+            unsigned char c = (unsigned char)t->text[i];
+            if (c >= 0x20 && c < 0x7f)
+                buf[k++] = (char)c;
+            else
+                k += (size_t)snprintf(buf + k, n - k, "\\x%02x", c);
+        }
+        if (k + 1 < n)
+            buf[k++] = '\'';
+        buf[k < n ? k : n - 1] = 0;
         break;
+    }
     }
 }
 

@@ -189,6 +189,15 @@ check "seed -1" 2 "$L" inject --seed -1 --db b.db -- ./app
 check "jobs 0" 2 "$L" inject --jobs 0 --db b.db -- ./app
 check "factor 1" 2 "$L" inject --timeout-factor 1 --db b.db -- ./app;  contains "factor 1" "above 1"
 check "factor x" 2 "$L" inject --timeout-factor x --db b.db -- ./app
+check "margin 1e-300" 2 "$L" inject --margin 1e-300
+check "margin 0.0000001" 2 "$L" inject --margin 0.0000001
+contains "margin 0.0000001" "at least 0.0001%"
+check "margin in hex" 2 "$L" inject --margin 0x0.1p0
+check "--db empty" 2 "$L" inject --db "" --runs 1 -- /bin/true
+contains "--db empty" "--db needs a file name"
+check "--db a directory" 2 "$L" inject --db "$T" --runs 1 -- /bin/true
+contains "--db a directory" "is a directory; give a file"
+check "report --db a directory" 2 "$L" inject report --db "$T"
 check "margin 0" 2 "$L" inject --margin 0
 check "margin 150%" 2 "$L" inject --margin 150%
 check "margin x" 2 "$L" inject --margin x
