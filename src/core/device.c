@@ -1042,10 +1042,12 @@ static lockstep_status check_shape(const lockstep_device *dev, const lockstep_ke
     if (dynamic_shared_bytes > max_dyn || shared > shared_optin(cfg)) {
         snprintf(msg, msglen,
                  "launch of '%s': %u bytes of static and %u of dynamic shared memory exceed what "
-                 "it may use: %u of dynamic (%u a CTA may use; a kernel may opt in to up to %u in "
-                 "all: CUDA's cudaFuncSetAttribute(kernel, "
+                 "it may use: %u of dynamic (%u a CTA may use, %s; a kernel may opt in to up to "
+                 "%u in all: CUDA's cudaFuncSetAttribute(kernel, "
                  "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
                  f->name, f->shared_bytes, dynamic_shared_bytes, max_dyn, cta_shared(cfg),
+                 cfg->shmem_size < cfg->max_cta_shared ? "all an SM has (-gpgpu_shmem_size)"
+                                                       : "-lockstep_max_shared_per_cta",
                  shared_optin(cfg));
         return LOCKSTEP_ERROR_LAUNCH_OUT_OF_RESOURCES;
     }

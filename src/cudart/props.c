@@ -47,8 +47,10 @@ void cudart_fill_properties(lockstep_device *dev, struct cudaDeviceProp *p)
     p->texturePitchAlignment = 32;
     p->multiProcessorCount = (int)c.sms;
     p->canMapHostMemory = 1;
-    p->concurrentKernels = 1;
-    p->asyncEngineCount = 2;
+    /* work runs when it is issued (docs/CUDART.md): kernels of different
+     * streams never overlap, nor copies with kernels, and the device says so */
+    p->concurrentKernels = 0;
+    p->asyncEngineCount = 0;
     p->unifiedAddressing = 1;
     p->memoryBusWidth = (int)c.bus_bits;
     p->l2CacheSize = c.l2_bytes > INT32_MAX ? INT32_MAX : (int)c.l2_bytes;
@@ -123,13 +125,13 @@ int cudart_attribute(lockstep_device *dev, int attr, int *v)
     case cudaDevAttrMaxRegistersPerBlock: *v = p.regsPerBlock; return 0;
     case cudaDevAttrClockRate: *v = (int)shape.core_khz; return 0; /* kHz, the config's core clock */
     case cudaDevAttrTextureAlignment: *v = (int)p.textureAlignment; return 0;
-    case cudaDevAttrGpuOverlap: *v = 1; return 0;
+    case cudaDevAttrGpuOverlap: *v = 0; return 0;
     case cudaDevAttrMultiProcessorCount: *v = p.multiProcessorCount; return 0;
     case cudaDevAttrKernelExecTimeout: *v = 0; return 0;
     case cudaDevAttrIntegrated: *v = 0; return 0;
     case cudaDevAttrCanMapHostMemory: *v = 1; return 0;
     case cudaDevAttrComputeMode: *v = 0; return 0;
-    case cudaDevAttrConcurrentKernels: *v = 1; return 0;
+    case cudaDevAttrConcurrentKernels: *v = p.concurrentKernels; return 0;
     case cudaDevAttrEccEnabled: *v = 0; return 0;
     case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: *v = 0; return 0;
     case cudaDevAttrTccDriver: *v = 0; return 0;

@@ -107,7 +107,7 @@ typedef struct rt_host_alloc {
 typedef struct rt_launch_rec {
     const char *name;     /* the kernel's (owned by its rt_function) */
     dim3 grid, block;
-    uint32_t shared;
+    uint32_t shared;      /* a CTA's shared memory bytes, static + dynamic */
     lockstep_launch_stats st;
     double ns;
     int status;
@@ -882,7 +882,10 @@ static void record_launch(struct rt_function *f, dim3 grid, dim3 block, size_t s
     r->name = f->name;
     r->grid = grid;
     r->block = block;
-    r->shared = (uint32_t)shared;
+    /* the CTA's shared memory: static (the kernel's) and dynamic (the launch's) */
+    lockstep_kernel_info ki;
+    uint32_t stat = f->k && !lockstep_kernel_get_info(f->k, &ki) ? ki.static_shared_bytes : 0;
+    r->shared = stat + (uint32_t)shared;
     r->st = *st;
     r->ns = ns;
     r->status = (int)s;
