@@ -155,6 +155,10 @@ static token lex_number(lexer *lx, token t)
         lx->pos = q;
         if (*end)
             return make_error(t, "malformed floating-point literal");
+        /* ptxas: "Constant overflow" for a decimal literal beyond .f64's
+         * range (1e999); one that only overflows .f32 rounds to infinity */
+        if (d > 1.7976931348623157e308 || d < -1.7976931348623157e308)
+            return make_error(t, "floating-point constant overflow: beyond the range of .f64");
         t.kind = TK_F64;
         memcpy(&t.bits, &d, sizeof d);
         return t;

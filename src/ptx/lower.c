@@ -271,6 +271,10 @@ typedef struct lower {
     VEC(framevar) fvars;
     uint32_t frame_off;   /* next free frame byte */
     int32_t sink_reg, sink_pred;
+    /* the instruction being lowered: its operand type-checking rule (TC_*)
+     * and its full name ("mul.wide.s32"), for the messages */
+    int tc;
+    char insn_name[64];
 } lower;
 
 static void *xcalloc(lower *L, size_t n, size_t size)
@@ -576,6 +580,96 @@ static uint32_t sink(lower *L, int pred)
     return (uint32_t)*s;
 }
 
+/* ---- operand types ---------------------------------------------------------------- */
+
+/*
+ * The PTX ISA's type checking of register operands ("Operand Type
+ * Information" and "Operand Size Exceeding Instruction-Type Size"), as
+ * ptxas applies it ("Arguments mismatch").  Each operand has the type the
+ * instruction gives it (usually the instruction type; .wide destinations,
+ * shift amounts, bit positions and the like have their own), and the
+ * register's declared type must fit it:
+ *
+ *   TC_STRICT, all instructions but ld, st and cvt: the sizes are equal, and
+ *     a bit-size type (.bN) takes any register of its size,
+ *     an integer type (.uN, .sN) a bit-size or integer register,
+ *     a float type (.f16, .f32, .f64, .f16x2) a register of that type or a
+ *     bit-size one, .bf16, .bf16x2 and .tf32 only a bit-size one;
+ *   TC_RELAXED, scalar ld, st and cvt operands: as TC_STRICT, but a
+ *     register may also be wider than the type (the value is truncated or
+ *     extended), except that a float register must still have exactly a
+ *     float type's size (cvt from and to .bf16, .bf16x2 and .tf32 is
+ *     TC_STRICT: ptxas takes no wider register there);
+ *   TC_VECTOR, the elements of vector ld and st: as TC_RELAXED, and a float
+ *     type also takes an integer register of its size (ld.v2.f32 {%r1, %r2});
+ *   TC_OFF: not checked (instructions whose operands lockstep types
+ *     loosely: textures, tensor cores, asynchronous copies, calls, video).
+ *
+ * The packed integer types .u16x2 and .s16x2 take only bit-size registers.
+ * A .f16x2 register counts as a 32-bit integer register besides (ptxas
+ * takes it in add.u32, and.b32, ld.u16, cvt.u32.u64; it refuses it as
+ * popc's .u32 destination or a shift amount, which lockstep lets pass).
+ * Predicates and immediates are checked elsewhere.
+ */
+enum { TC_OFF, TC_STRICT, TC_RELAXED, TC_VECTOR };
+
+static int reg_type_fits(ptx_type r, ptx_type w, int rule)
+{
+    if (rule == TC_OFF || w == PT_NONE || r == w)
+        return 1;
+    int rc = r == PT_F16X2 ? PTC_UINT : ptx_type_classes[r];
+    int wc = ptx_type_classes[w];
+    int rs = ptx_type_size(r), ws = ptx_type_size(w);
+    if (rc == PTC_PRED || wc == PTC_PRED)
+        return 0;
+    int wider_ok = rule >= TC_RELAXED && (rc != PTC_FLOAT || wc == PTC_BITS);
+    if (rs != ws && !(wider_ok && rs > ws))
+        return 0;
+    if (ptx_type_is_int16x2(w))
+        return rc == PTC_BITS || r == PT_F16X2;
+    switch (wc) {
+    case PTC_BITS: return 1;
+    case PTC_UINT: case PTC_SINT: return rc != PTC_FLOAT;
+    default: return rc == PTC_BITS || (rule == TC_VECTOR && rc != PTC_FLOAT && rs == ws);
+    }
+}
+
+/* Check register `o` (declared `r`) against the wanted type w. */
+static int reg_type_ok(lower *L, const ast_opnd *o, ptx_type r, ptx_type w)
+{
+    if (reg_type_fits(r, w, L->tc))
+        return 1;
+    int bits = ptx_type_bits(w);
+    int wider = L->tc >= TC_RELAXED;
+    char need[96];
+    switch (ptx_type_classes[w]) {
+    case PTC_BITS:
+        snprintf(need, sizeof need, wider ? "a register of at least %d bits" : "a %d-bit register",
+                 bits);
+        break;
+    case PTC_UINT: case PTC_SINT:
+        if (ptx_type_is_int16x2(w))
+            snprintf(need, sizeof need, "a .b32 register");
+        else
+            snprintf(need, sizeof need,
+                     wider ? "an integer or bit-size register of at least %d bits"
+                           : "a %d-bit integer or bit-size register",
+                     bits);
+        break;
+    default:
+        if (w == PT_BF16 || w == PT_BF16X2 || w == PT_TF32)
+            snprintf(need, sizeof need, "a .b%d register", bits);
+        else
+            snprintf(need, sizeof need, wider ? "a %s register or a bit-size register of at least %d bits"
+                                              : "a %s or .b%d register",
+                     ptx_type_names[w], bits);
+        break;
+    }
+    diag_error(L->d, o->loc, "register '%s' is %s; '%s' needs %s here", o->name,
+               ptx_type_names[r], L->insn_name, need);
+    return 0;
+}
+
 /* ---- operands ------------------------------------------------------------------- */
 
 static int err_opnd(lower *L, const ast_opnd *o, const char *fmt, const char *a)
@@ -584,8 +678,9 @@ static int err_opnd(lower *L, const ast_opnd *o, const char *fmt, const char *a)
     return 0;
 }
 
-/* Destination register of a non-predicate type. */
-static int dst_reg(lower *L, const ast_insn *in, const ast_opnd *o, ir_opnd *out)
+/* Destination register of a non-predicate type; its declared type must fit
+ * want (PT_NONE: any). */
+static int dst_reg(lower *L, const ast_insn *in, const ast_opnd *o, ptx_type want, ir_opnd *out)
 {
     memset(out, 0, sizeof *out);
     if (o->kind == AO_SINK) {
@@ -595,7 +690,8 @@ static int dst_reg(lower *L, const ast_insn *in, const ast_opnd *o, ir_opnd *out
     }
     if (o->kind != AO_NAME || o->off || o->neg)
         return err_opnd(L, o, "expected a destination register for '%s'", in->op);
-    if (!lookup_reg(L, o->name, in->scope, out, NULL)) {
+    ptx_type rt;
+    if (!lookup_reg(L, o->name, in->scope, out, &rt)) {
         uint32_t id;
         uint16_t aux;
         if (sreg_lookup(o->name, &id, &aux))
@@ -604,7 +700,7 @@ static int dst_reg(lower *L, const ast_insn *in, const ast_opnd *o, ir_opnd *out
     }
     if (out->kind != IRO_REG)
         return err_opnd(L, o, "'%s' is a predicate; a value register is needed here", o->name);
-    return 1;
+    return reg_type_ok(L, o, rt, want);
 }
 
 static int dst_pred(lower *L, const ast_insn *in, const char *name, ast_loc loc, ir_opnd *out)
@@ -628,8 +724,8 @@ static int dst_pred(lower *L, const ast_insn *in, const char *name, ast_loc loc,
 
 /* A value destination, or with allow_pair a value|predicate pair (shfl,
  * match.all: "d|p", either side may be '_'). Sets ir->d[0..1] and ndst. */
-static int dst_value_or_pair(lower *L, const ast_insn *in, const ast_opnd *d, ir_insn *ir,
-                             int allow_pair)
+static int dst_value_or_pair(lower *L, const ast_insn *in, const ast_opnd *d, ptx_type want,
+                             ir_insn *ir, int allow_pair)
 {
     if (d->kind == AO_PAIR) {
         if (!allow_pair) {
@@ -638,12 +734,13 @@ static int dst_value_or_pair(lower *L, const ast_insn *in, const ast_opnd *d, ir
         }
         ast_opnd v = *d;
         v.kind = strcmp(d->name, "_") ? AO_NAME : AO_SINK;
-        if (!dst_reg(L, in, &v, &ir->d[0]) || !dst_pred(L, in, d->name2, d->loc, &ir->d[1]))
+        if (!dst_reg(L, in, &v, want, &ir->d[0]) ||
+            !dst_pred(L, in, d->name2, d->loc, &ir->d[1]))
             return 0;
         ir->ndst = 2;
         return 1;
     }
-    if (!dst_reg(L, in, d, &ir->d[0]))
+    if (!dst_reg(L, in, d, want, &ir->d[0]))
         return 0;
     ir->ndst = 1;
     return 1;
@@ -653,7 +750,7 @@ static int dst_value_or_pair(lower *L, const ast_insn *in, const ast_opnd *d, ir
 static int dst_typed(lower *L, const ast_insn *in, const ast_opnd *d, ptx_type t, ir_opnd *out)
 {
     if (t != PT_PRED)
-        return dst_reg(L, in, d, out);
+        return dst_reg(L, in, d, t, out);
     if (d->kind != AO_NAME || d->off) {
         diag_error(L->d, d->loc, "expected a predicate destination for '%s'", in->op);
         return 0;
@@ -780,10 +877,11 @@ static int src_opnd(lower *L, const ast_insn *in, const ast_opnd *o, ptx_type t,
     if (o->kind != AO_NAME)
         return err_opnd(L, o, "expected a register, a constant or a symbol as an operand of '%s'",
                         in->op);
-    if (!o->off && lookup_reg(L, o->name, in->scope, out, NULL)) {
+    ptx_type rt;
+    if (!o->off && lookup_reg(L, o->name, in->scope, out, &rt)) {
         if (out->kind == IRO_PRED)
             return err_opnd(L, o, "'%s' is a predicate; a value is needed here", o->name);
-        return 1;
+        return reg_type_ok(L, o, rt, t);
     }
     uint32_t id;
     uint16_t aux;
@@ -1070,12 +1168,14 @@ static ptx_type wide_type(ptx_type t)
     }
 }
 
-/* d, a [, b [, c [, e]]] : value destination and `n` sources of types ts[]. */
-static int ops_dsrc(lower *L, const ast_insn *in, ir_insn *ir, int n, const ptx_type *ts)
+/* d, a [, b [, c [, e]]] : a value destination of type dt and `n` sources of
+ * types ts[]. */
+static int ops_dsrc(lower *L, const ast_insn *in, ir_insn *ir, ptx_type dt, int n,
+                    const ptx_type *ts)
 {
     if (!want_nops(L, in, (uint32_t)n + 1, (uint32_t)n + 1))
         return 0;
-    if (!dst_reg(L, in, &in->ops[0], &ir->d[0]))
+    if (!dst_reg(L, in, &in->ops[0], dt, &ir->d[0]))
         return 0;
     ir->ndst = 1;
     for (int i = 0; i < n; i++)
@@ -1085,10 +1185,11 @@ static int ops_dsrc(lower *L, const ast_insn *in, ir_insn *ir, int n, const ptx_
     return 1;
 }
 
+/* d, a [, b [, c]] : all of type t. */
 static int ops_same(lower *L, const ast_insn *in, ir_insn *ir, int n, ptx_type t)
 {
     ptx_type ts[4] = {t, t, t, t};
-    return ops_dsrc(L, in, ir, n, ts);
+    return ops_dsrc(L, in, ir, t, n, ts);
 }
 
 /* ---- per-opcode lowering ---------------------------------------------------------- */
@@ -1259,7 +1360,7 @@ static int lower_arith(lower *L, const ast_insn *in, const mods *md, ir_insn *ir
             ir->type2 = (uint8_t)w;
             if (op == OP_MAD) {
                 ptx_type ts[3] = {t, t, w};
-                return ops_dsrc(L, in, ir, 3, ts);
+                return ops_dsrc(L, in, ir, w, 3, ts);
             }
         }
         if ((md->flags & F(CC)) && op == OP_MAD && (md->flags & F(WIDE))) {
@@ -1270,7 +1371,9 @@ static int lower_arith(lower *L, const ast_insn *in, const mods *md, ir_insn *ir
         diag_error(L->d, in->loc, "'%s' cannot take .lo/.hi/.wide", in->op);
         return 0;
     }
-    return ops_same(L, in, ir, nsrc, t);
+    /* .wide: a double-width destination (and mad's addend, above) */
+    ptx_type ts[3] = {t, t, t};
+    return ops_dsrc(L, in, ir, (md->flags & F(WIDE)) ? wide_type(t) : t, nsrc, ts);
 }
 
 static int lower_sfu(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
@@ -1365,30 +1468,31 @@ static int lower_bits(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     case OP_POPC: case OP_CLZ: case OP_BREV:
         if (!check_type(L, in, md, 0, T_B32_64))
             return 0;
-        return ops_same(L, in, ir, 1, t);
+        /* popc and clz count into a .u32 */
+        return ops_dsrc(L, in, ir, op == OP_BREV ? t : PT_U32, 1, &t);
     case OP_BFIND:
         if (!check_type(L, in, md, 0, T_I32_64))
             return 0;
         if (md->flags & F(SHIFTAMT))
             ir->flags |= IRF_SHIFTAMT;
-        return ops_same(L, in, ir, 1, t);
+        return ops_dsrc(L, in, ir, PT_U32, 1, &t); /* a bit position: .u32 */
     case OP_SHL: case OP_SHR: {
         if (!check_type(L, in, md, 0, op == OP_SHL ? T_BITS : T_SHR))
             return 0;
-        ptx_type ts[2] = {t, PT_U32};
-        return ops_dsrc(L, in, ir, 2, ts);
+        ptx_type ts[2] = {t, PT_U32}; /* the shift amount is .u32 */
+        return ops_dsrc(L, in, ir, t, 2, ts);
     }
     case OP_BFE: {
         if (!check_type(L, in, md, 0, T_I32_64))
             return 0;
         ptx_type ts[3] = {t, PT_U32, PT_U32};
-        return ops_dsrc(L, in, ir, 3, ts);
+        return ops_dsrc(L, in, ir, t, 3, ts);
     }
     case OP_BFI: {
         if (!check_type(L, in, md, 0, T_B32_64))
             return 0;
         ptx_type ts[4] = {t, t, PT_U32, PT_U32};
-        return ops_dsrc(L, in, ir, 4, ts);
+        return ops_dsrc(L, in, ir, t, 4, ts);
     }
     case OP_BMSK: case OP_SZEXT: {
         if (!check_type(L, in, md, 0, op == OP_BMSK ? T_B32 : T_U32_S32))
@@ -1403,7 +1507,8 @@ static int lower_bits(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         ptx_type ts[2] = {PT_U32, PT_U32};
         if (op == OP_SZEXT)
             ts[0] = t;
-        return ops_dsrc(L, in, ir, 2, ts);
+        /* bmsk's .b32 result takes no float register (as ptxas) */
+        return ops_dsrc(L, in, ir, op == OP_BMSK ? PT_U32 : t, 2, ts);
     }
     case OP_SHF: {
         if (!check_type(L, in, md, 0, T_B32))
@@ -1419,7 +1524,7 @@ static int lower_bits(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         if (c)
             ir->flags |= IRF_CLAMP;
         ptx_type ts[3] = {PT_B32, PT_B32, PT_U32};
-        return ops_dsrc(L, in, ir, 3, ts);
+        return ops_dsrc(L, in, ir, PT_B32, 3, ts);
     }
     case OP_PRMT: {
         if (!check_type(L, in, md, 0, T_B32))
@@ -1437,7 +1542,7 @@ static int lower_bits(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
             return 0;
         }
         ir->imm = (int64_t)in->ops[4].bits;
-        if (!dst_reg(L, in, &in->ops[0], &ir->d[0]))
+        if (!dst_reg(L, in, &in->ops[0], PT_B32, &ir->d[0]))
             return 0;
         ir->ndst = 1;
         for (int i = 0; i < 3; i++)
@@ -1459,8 +1564,10 @@ static int lower_bits(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
             if (hi)
                 ir->flags |= IRF_HI;
         }
-        ptx_type ts[3] = {PT_B32, PT_B32, (ptx_type)(md->types[0] == PT_S32 || md->types[1] == PT_S32 ? PT_S32 : PT_U32)};
-        return ops_dsrc(L, in, ir, 3, ts);
+        /* a and b have the two types; c and d are .s32 if either is signed */
+        ptx_type cd = md->types[0] == PT_S32 || md->types[1] == PT_S32 ? PT_S32 : PT_U32;
+        ptx_type ts[3] = {md->types[0], md->types[1], cd};
+        return ops_dsrc(L, in, ir, cd, 3, ts);
     }
     case OP_COPYSIGN:
         if (!check_type(L, in, md, 0, T_F32_64))
@@ -1564,7 +1671,7 @@ static int lower_cmp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
                 return 0;
             }
         } else {
-            if (!dst_reg(L, in, d, &ir->d[0]))
+            if (!dst_reg(L, in, d, md->types[0], &ir->d[0]))
                 return 0;
             ir->ndst = 1;
         }
@@ -1591,7 +1698,7 @@ static int lower_cmp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         ir->type = (uint8_t)t;
         if (!want_nops(L, in, 4, 4))
             return 0;
-        if (!dst_reg(L, in, &in->ops[0], &ir->d[0]) ||
+        if (!dst_reg(L, in, &in->ops[0], t, &ir->d[0]) ||
             !src_opnd(L, in, &in->ops[1], t, &ir->s[0]) ||
             !src_opnd(L, in, &in->ops[2], t, &ir->s[1]) ||
             !src_pred(L, in, &in->ops[3], &ir->s[2]))
@@ -1613,7 +1720,7 @@ static int lower_cmp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         if (md->flags & F(FTZ))
             ir->flags |= IRF_FTZ;
         ptx_type ts[3] = {md->types[0], md->types[0], md->types[1]};
-        return ops_dsrc(L, in, ir, 3, ts);
+        return ops_dsrc(L, in, ir, md->types[0], 3, ts);
     }
     if (op == OP_TESTP) {
         if (!want_ntypes(L, in, md, 1) || !check_type(L, in, md, 0, T_F32_64))
@@ -1647,6 +1754,9 @@ static int lower_cvt(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         return 0;
     ir->type = (uint8_t)dt;
     ir->type2 = (uint8_t)st;
+    if (dt == PT_BF16 || dt == PT_BF16X2 || dt == PT_TF32 || st == PT_BF16 || st == PT_BF16X2 ||
+        st == PT_TF32)
+        L->tc = TC_STRICT; /* ptxas takes no wider register in these */
     int df = ptx_type_is_float(dt), sf = ptx_type_is_float(st);
     if (md->irnd >= 0) {
         if (!sf) {
@@ -1686,11 +1796,11 @@ static int lower_cvt(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         }
         ptx_type ts[2] = {PT_F32, PT_F32};
         ir->flags |= IRF_PACK;
-        return ops_dsrc(L, in, ir, 2, ts);
+        return ops_dsrc(L, in, ir, dt, 2, ts);
     }
     if (st == PT_F16X2 || st == PT_BF16X2 || dt == PT_TF32 || st == PT_TF32) {
         if (dt == PT_TF32 && st == PT_F32 && md->rnd == FP_RNA)
-            return ops_dsrc(L, in, ir, 1, &st);
+            return ops_dsrc(L, in, ir, dt, 1, &st);
         diag_unsupported(L->d, in->loc, "'cvt%s%s' is not supported", ptx_type_names[dt],
                          ptx_type_names[st]);
         return 0;
@@ -1699,7 +1809,8 @@ static int lower_cvt(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         diag_error(L->d, in->loc, "'.rna' is only valid for cvt.rna.tf32.f32");
         return 0;
     }
-    return ops_dsrc(L, in, ir, 1, &st);
+    /* each side is checked against its own type */
+    return ops_dsrc(L, in, ir, dt, 1, &st);
 }
 
 static int lower_mov(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
@@ -1739,7 +1850,7 @@ static int lower_mov(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         if (d->kind == AO_VEC) {
             ir->flags |= IRF_UNPACK;
             for (uint32_t i = 0; i < n; i++)
-                if (!dst_reg(L, in, &d->elems[i], &ir->d[i]))
+                if (!dst_reg(L, in, &d->elems[i], et, &ir->d[i]))
                     return 0;
             ir->ndst = (uint8_t)n;
             if (!src_opnd(L, in, s, t, &ir->s[0]))
@@ -1747,7 +1858,7 @@ static int lower_mov(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
             ir->nsrc = 1;
         } else {
             ir->flags |= IRF_PACK;
-            if (!dst_reg(L, in, d, &ir->d[0]))
+            if (!dst_reg(L, in, d, t, &ir->d[0]))
                 return 0;
             ir->ndst = 1;
             for (uint32_t i = 0; i < n; i++)
@@ -1757,7 +1868,7 @@ static int lower_mov(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         }
         return 1;
     }
-    if (!dst_reg(L, in, d, &ir->d[0]) || !src_opnd(L, in, s, t, &ir->s[0]))
+    if (!dst_reg(L, in, d, t, &ir->d[0]) || !src_opnd(L, in, s, t, &ir->s[0]))
         return 0;
     ir->ndst = ir->nsrc = 1;
     return 1;
@@ -1848,12 +1959,14 @@ static int lower_mem(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         diag_error(L->d, val->loc, "a vector operand needs '.v2' or '.v4'");
         return 0;
     }
+    if (n > 1)
+        L->tc = TC_VECTOR;
     for (int i = 0; i < n; i++) {
         const ast_opnd *e = n > 1 ? &val->elems[i] : val;
         if (op == OP_ST) {
             if (!src_opnd(L, in, e, t, &ir->s[i]) || !memory_value_ok(L, in, e, &ir->s[i]))
                 return 0;
-        } else if (!dst_reg(L, in, e, &ir->d[i])) {
+        } else if (!dst_reg(L, in, e, t, &ir->d[i])) {
             return 0;
         }
     }
@@ -1953,7 +2066,7 @@ static int lower_atom(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
     if (!want_nops(L, in, (uint32_t)(first + 1 + nsrc), (uint32_t)(first + 1 + nsrc)))
         return 0;
     if (op == OP_ATOM) {
-        if (!dst_reg(L, in, &in->ops[0], &ir->d[0]))
+        if (!dst_reg(L, in, &in->ops[0], t, &ir->d[0]))
             return 0;
         ir->ndst = 1;
     }
@@ -1984,7 +2097,7 @@ static int lower_bar(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
             return 0;
         }
         ir->mode = BARM_WARPSYNC;
-        if (!want_nops(L, in, 1, 1) || !src_opnd(L, in, &in->ops[0], PT_B32, &ir->s[0]))
+        if (!want_nops(L, in, 1, 1) || !src_opnd(L, in, &in->ops[0], PT_U32, &ir->s[0]))
             return 0;
         ir->nsrc = 1;
         return 1;
@@ -2067,7 +2180,7 @@ static int lower_warp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         if (!want_ntypes(L, in, md, 1) || !check_type(L, in, md, 0, T_B32))
             return 0;
         ir->type = PT_B32;
-        if (!want_nops(L, in, 1, 1) || !dst_reg(L, in, &in->ops[0], &ir->d[0]))
+        if (!want_nops(L, in, 1, 1) || !dst_reg(L, in, &in->ops[0], PT_B32, &ir->d[0]))
             return 0;
         ir->ndst = 1;
         return 1;
@@ -2095,8 +2208,8 @@ static int lower_warp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         if (!src_pred(L, in, &in->ops[1], &ir->s[0]))
             return 0;
         ir->nsrc = 1;
-        if (sync) {
-            if (!src_opnd(L, in, &in->ops[2], PT_B32, &ir->s[1]))
+        if (sync) { /* membermask: an integer (ptxas refuses a float register) */
+            if (!src_opnd(L, in, &in->ops[2], PT_U32, &ir->s[1]))
                 return 0;
             ir->nsrc = 2;
         }
@@ -2113,11 +2226,11 @@ static int lower_warp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         ir->type = PT_B32;
         if (!want_nops(L, in, sync ? 5 : 4, sync ? 5 : 4))
             return 0;
-        if (!dst_value_or_pair(L, in, &in->ops[0], ir, 1))
+        if (!dst_value_or_pair(L, in, &in->ops[0], PT_B32, ir, 1))
             return 0;
         for (int i = 0; i < (sync ? 4 : 3); i++)
-            if (!src_opnd(L, in, &in->ops[i + 1], PT_B32, &ir->s[i]))
-                return 0;
+            if (!src_opnd(L, in, &in->ops[i + 1], i == 3 ? PT_U32 : PT_B32, &ir->s[i]))
+                return 0; /* (the membermask is an integer) */
         ir->nsrc = (uint8_t)(sync ? 4 : 3);
         return 1;
     }
@@ -2136,10 +2249,10 @@ static int lower_warp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         ir->type = (uint8_t)md->types[0];
         if (!want_nops(L, in, 3, 3))
             return 0;
-        if (!dst_value_or_pair(L, in, &in->ops[0], ir, md->match == MATCH_ALL))
+        if (!dst_value_or_pair(L, in, &in->ops[0], PT_U32, ir, md->match == MATCH_ALL))
             return 0;
         if (!src_opnd(L, in, &in->ops[1], md->types[0], &ir->s[0]) ||
-            !src_opnd(L, in, &in->ops[2], PT_B32, &ir->s[1]))
+            !src_opnd(L, in, &in->ops[2], PT_U32, &ir->s[1]))
             return 0;
         ir->nsrc = 2;
         return 1;
@@ -2161,8 +2274,8 @@ static int lower_warp(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         if (!check_type(L, in, md, 0, logical ? T_B32 : arith))
             return 0;
         ir->type = (uint8_t)md->types[0];
-        ptx_type ts[2] = {md->types[0], PT_B32};
-        return ops_dsrc(L, in, ir, 2, ts);
+        ptx_type ts[2] = {md->types[0], PT_U32}; /* value, membermask */
+        return ops_dsrc(L, in, ir, md->types[0], 2, ts);
     }
     return 0;
 }
@@ -2263,7 +2376,7 @@ static int lower_vop4(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         return 0;
     b.name = rn;
     ir->imm = (int64_t)((uint64_t)asel | (uint64_t)bsel << 16 | (uint64_t)mask << 32);
-    if (!dst_reg(L, in, &d, &ir->d[0]) || !src_opnd(L, in, &a, PT_B32, &ir->s[0]) ||
+    if (!dst_reg(L, in, &d, PT_NONE, &ir->d[0]) || !src_opnd(L, in, &a, PT_B32, &ir->s[0]) ||
         !src_opnd(L, in, &b, PT_B32, &ir->s[1]) || !src_opnd(L, in, &in->ops[3], PT_B32, &ir->s[2]))
         return 0;
     ir->ndst = 1;
@@ -2727,7 +2840,7 @@ static int lower_tex(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         if (!want_ntypes(L, in, md, 1) || !check_type(L, in, md, 0, T_Q) || !want_nops(L, in, 2, 2))
             return 0;
         ir->type = PT_B32;
-        if (!dst_reg(L, in, &in->ops[0], &ir->d[0]))
+        if (!dst_reg(L, in, &in->ops[0], PT_NONE, &ir->d[0]))
             return 0;
         ir->ndst = 1;
         return tex_operand(L, in, &in->ops[1], ir, 0, PT_NONE);
@@ -2769,7 +2882,7 @@ static int lower_tex(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
             return 0;
         }
         for (int i = 0; i < 4; i++)
-            if (!dst_reg(L, in, &d->elems[i], &ir->d[i]))
+            if (!dst_reg(L, in, &d->elems[i], PT_NONE, &ir->d[i]))
                 return 0;
         ir->ndst = 4;
         if (!tex_operand(L, in, &in->ops[1], ir, 1, md->types[1]))
@@ -2817,7 +2930,7 @@ static int lower_tex(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
                 diag_error(L->d, e->loc, "'%s' stores registers: expected a register", in->op);
                 return 0;
             }
-        } else if (!dst_reg(L, in, e, &ir->d[i])) {
+        } else if (!dst_reg(L, in, e, PT_NONE, &ir->d[i])) {
             return 0;
         }
     }
@@ -3356,7 +3469,7 @@ static int lower_movmatrix(lower *L, const ast_insn *in, const mods *md, int sh,
         diag_error(L->d, md->typelocs[0], "'movmatrix' takes .b16");
         return 0;
     }
-    if (!want_nops(L, in, 2, 2) || !dst_reg(L, in, &in->ops[0], &ir->d[0]) ||
+    if (!want_nops(L, in, 2, 2) || !dst_reg(L, in, &in->ops[0], PT_NONE, &ir->d[0]) ||
         !src_opnd(L, in, &in->ops[1], PT_B32, &ir->s[0]))
         return 0;
     ir->type = PT_B32;
@@ -3573,7 +3686,7 @@ static int lower_mbarrier(lower *L, const ast_insn *in, const mods *md, ir_insn 
         return want_nops(L, in, 1, 1) && mbar_addr(L, in, md, &in->ops[0], ir);
     case MBAR_ARRIVE: case MBAR_ARRIVE_DROP: {
         int need = (ir->bop & IRA_NOCOMPLETE) ? 3 : 2;
-        if (!want_nops(L, in, (uint32_t)need, 3) || !dst_reg(L, in, &in->ops[0], &ir->d[0]) ||
+        if (!want_nops(L, in, (uint32_t)need, 3) || !dst_reg(L, in, &in->ops[0], PT_NONE, &ir->d[0]) ||
             !mbar_addr(L, in, md, &in->ops[1], ir))
             return 0;
         ir->ndst = 1;
@@ -3607,7 +3720,7 @@ static int lower_mbarrier(lower *L, const ast_insn *in, const mods *md, ir_insn 
         return 1;
     }
     default: /* MBAR_PENDING_COUNT */
-        if (!want_nops(L, in, 2, 2) || !dst_reg(L, in, &in->ops[0], &ir->d[0]) ||
+        if (!want_nops(L, in, 2, 2) || !dst_reg(L, in, &in->ops[0], PT_NONE, &ir->d[0]) ||
             !src_opnd(L, in, &in->ops[1], PT_B64, &ir->s[0]))
             return 0;
         ir->ndst = ir->nsrc = 1;
@@ -3799,6 +3912,16 @@ static int lower_insn(lower *L, const ast_insn *in, ir_insn *ir)
     mods md;
     if (!decode_mods(L, in, spec, &md))
         return 0;
+    /* the operand type-checking rule of the family (see reg_type_fits) */
+    switch (spec->fam) {
+    case FAM_CVT: case FAM_MEM: L->tc = TC_RELAXED; break;
+    case FAM_ARITH: case FAM_SFU: case FAM_BITS: case FAM_CMP: case FAM_MOV: case FAM_CVTA:
+    case FAM_ATOM: case FAM_BAR: case FAM_WARP: L->tc = TC_STRICT; break;
+    default: L->tc = TC_OFF; break;
+    }
+    size_t k = (size_t)snprintf(L->insn_name, sizeof L->insn_name, "%s", in->op);
+    for (int i = 0; i < in->nmods && k < sizeof L->insn_name; i++)
+        k += (size_t)snprintf(L->insn_name + k, sizeof L->insn_name - k, "%s", in->mods[i]);
     return lower_family[spec->fam](L, in, &md, ir);
 }
 

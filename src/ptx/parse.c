@@ -32,6 +32,9 @@ typedef struct parser {
     uint16_t loc_file; /* current .loc */
     uint32_t loc_line;
     int depth;         /* recursion guard for blocks and expressions */
+    int header;        /* where the module is in its header (HDR_*) */
+    int late_version;  /* the first directive was not .version ... */
+    ast_loc first_dir; /* ... but this one */
 } parser;
 
 static void advance(parser *p) { p->tok = lex_next(&p->lx); }
@@ -1042,10 +1045,15 @@ static void parse_func(parser *p, int linkage)
         if (tok_is(&t, ".maxntid") || tok_is(&t, ".reqntid") || tok_is(&t, ".reqnctapercluster")) {
             uint32_t *dst = tok_is(&t, ".maxntid") ? f.maxntid : tok_is(&t, ".reqntid") ? f.reqntid : NULL;
             uint32_t tmp[3] = {1, 1, 1};
+            int said_zero = 0;
             advance(p);
             for (int i = 0; i < 3; i++) {
+                ast_loc vloc = tok_loc(&p->tok);
                 if (!parse_u32(p, &tmp[i], "a thread count"))
                     goto fail;
+                if (!tmp[i] && dst && !said_zero++) /* ptxas: "Positive non-zero value expected" */
+                    diag_error(p->d, vloc, "%.*s needs positive thread counts, not 0",
+                               (int)t.len, t.text);
                 if (!accept_punct(p, ','))
                     break;
             }
@@ -1055,8 +1063,11 @@ static void parse_func(parser *p, int linkage)
                    tok_is(&t, ".maxnctapersm") || tok_is(&t, ".maxclusterrank")) {
             uint32_t v;
             advance(p);
+            ast_loc vloc = tok_loc(&p->tok);
             if (!parse_u32(p, &v, "a count"))
                 goto fail;
+            if (!v && (tok_is(&t, ".maxnreg") || tok_is(&t, ".minnctapersm")))
+                diag_error(p->d, vloc, "%.*s needs a positive count, not 0", (int)t.len, t.text);
             if (tok_is(&t, ".minnctapersm"))
                 f.minnctapersm = v;
             else if (tok_is(&t, ".maxnreg"))
@@ -1201,6 +1212,52 @@ static void parse_version(parser *p)
         diag_unsupported(p->d, loc, "PTX ISA version %u.%u is not supported (6.x to 9.x are)", maj, min);
 }
 
+/*
+ * The header, as ptxas wants it: .version first, then .target (which may
+ * be repeated with the same target), before any other directive; neither
+ * comes again later.  Reports the first violation only.
+ */
+enum { HDR_START, HDR_VERSION, HDR_TARGET, HDR_BODY, HDR_BAD };
+
+static void check_header(parser *p, const token *t)
+{
+    int is_version = tok_is(t, ".version"), is_target = tok_is(t, ".target");
+    const char *what = NULL;
+    switch (p->header) {
+    case HDR_START:
+        if (!is_version) {
+            /* reported at the end: "missing .version directive" if there is
+             * none at all, or that it came too late */
+            p->late_version = 1;
+            p->first_dir = tok_loc(t);
+            p->header = HDR_BAD;
+            return;
+        }
+        p->header = HDR_VERSION;
+        break;
+    case HDR_VERSION:
+        if (!is_target)
+            what = is_version ? "a second .version directive"
+                              : "a .target directive must follow .version";
+        p->header = HDR_TARGET;
+        break;
+    case HDR_TARGET: case HDR_BODY:
+        if (is_version)
+            what = "a second .version directive";
+        else if (is_target && p->header == HDR_BODY)
+            what = ".target must directly follow .version";
+        else if (!is_target)
+            p->header = HDR_BODY;
+        break;
+    default:
+        return;
+    }
+    if (what) {
+        diag_error(p->d, tok_loc(t), "%s", what);
+        p->header = HDR_BAD;
+    }
+}
+
 /* module := { directive } */
 static void parse_module(parser *p)
 {
@@ -1223,6 +1280,7 @@ static void parse_module(parser *p)
             sync_statement(p);
             continue;
         }
+        check_header(p, &t);
         if (tok_is(&t, ".visible") || tok_is(&t, ".extern") || tok_is(&t, ".weak") ||
             tok_is(&t, ".common")) {
             if (linkage != AL_NONE)
@@ -1261,7 +1319,14 @@ static void parse_module(parser *p)
                                "digits, optionally with a or f, or texmode_unified, "
                                "texmode_independent, debug, map_f64_to_f32)",
                                (int)(p->tok.len > 64 ? 64 : p->tok.len), p->tok.text);
-                if (first)
+                if (first && p->m->target &&
+                    (strlen(p->m->target) != p->tok.len ||
+                     memcmp(p->m->target, p->tok.text, p->tok.len)))
+                    diag_error(p->d, tok_loc(&p->tok),
+                               "conflicting .target '%.*s' (the file already said '%s')",
+                               (int)(p->tok.len > 64 ? 64 : p->tok.len), p->tok.text,
+                               p->m->target);
+                if (first && !p->m->target)
                     p->m->target = dup_tok(p, &p->tok);
                 first = 0;
                 advance(p);
@@ -1346,6 +1411,10 @@ int ptx_parse_at(const char *src, size_t len, const char *filename, uint32_t fir
     if (!m->version_major && d->nerrors == before)
         diag_error(d, (ast_loc){first_line ? first_line : 1, 1},
                    "missing .version directive");
+    else if (p.late_version)
+        diag_error(d, p.first_dir, ".version must be the first directive");
+    else if (!m->target && d->nerrors == before)
+        diag_error(d, tok_loc(&p.tok), "missing .target directive (after .version)");
     return d->nerrors > before ? -1 : 0;
 }
 
