@@ -549,8 +549,25 @@ int cmd_run(int argc, char **argv)
                             "with --functional\n");
             bad = 1;
         } else if (strcmp(tr, "none") && !trace_abs[0]) {
-            /* a trace named in the config file or with -O: the same checks */
-            if (prepare_output("trace", tr, trace_abs, sizeof trace_abs) ||
+            /* a trace named in the config file or with -O: the same checks,
+             * and the runtime gets the absolute name (in place of the -O's,
+             * so that its option text names the option once) */
+            int named = 0;
+            if (prepare_output("trace", tr, trace_abs, sizeof trace_abs))
+                bad = 1;
+            for (int k = 0; !bad && k < opts.n; k++) {
+                if (strcmp(opt_name(opts.v[k].name), "lockstep_trace"))
+                    continue;
+                char *abs = strdup(trace_abs);
+                if (!abs) {
+                    bad = 1;
+                    break;
+                }
+                free(opts.v[k].value);
+                opts.v[k].value = abs;
+                named = 1;
+            }
+            if (!bad && !named &&
                 add_opt(&opts, "-lockstep_trace", trace_abs, "-lockstep_trace"))
                 bad = 1;
         }

@@ -387,6 +387,17 @@ PY
         fi
     fi
     if [ -z "$why" ]; then
+        # the trace named by an option instead: relative to where lockstep
+        # runs, and given to the runtime once, as an absolute name
+        rm -f "$build/cuda/grids.O.trace.json"
+        abs_ls=$(cd "$(dirname "$lockstep")" && pwd)/$(basename "$lockstep")
+        abs_bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+        (cd "$build/cuda" && env $LOCKSTEP_RUN_ENV "$abs_ls" run --no-stats \
+            -O "-lockstep_trace grids.O.trace.json" -- "$abs_bin" >/dev/null 2>trace.err) ||
+            why="-O '-lockstep_trace FILE' failed: $(tail -n 1 "$build/cuda/trace.err")"
+        [ -z "$why" ] && [ ! -s "$build/cuda/grids.O.trace.json" ] && why="-O '-lockstep_trace FILE' wrote no trace"
+    fi
+    if [ -z "$why" ]; then
         echo "PASS trace (--trace)"
     else
         echo "FAIL trace: $why"
