@@ -286,8 +286,16 @@ int cmd_detcheck(int argc, char **argv)
         return 2;
     }
     if (keep) {
+        struct stat kst;
         if (mkdir(keep, 0777) && errno != EEXIST) {
             fprintf(stderr, "lockstep detcheck: --keep %s: %s\n", keep, strerror(errno));
+            free(rargv);
+            return 2;
+        }
+        if (stat(keep, &kst) || !S_ISDIR(kst.st_mode) || access(keep, W_OK | X_OK)) {
+            fprintf(stderr, "lockstep detcheck: --keep %s: %s\n", keep,
+                    !stat(keep, &kst) && !S_ISDIR(kst.st_mode) ? "not a directory"
+                                                               : "not a directory it can write in");
             free(rargv);
             return 2;
         }

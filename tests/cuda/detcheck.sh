@@ -123,7 +123,8 @@ fi
 
 for args in "-n 0 -- $dir/tickets" "-n x -- $dir/tickets" "--jobs 0 -- $dir/tickets" \
     "--frobnicate -- $dir/tickets" "-n" "" "-- $dir/no-such-program" \
-    "-O -lockstep_nosuch_option_1 -- $dir/tickets" "--det gpudet2 -- $dir/tickets"; do
+    "-O -lockstep_nosuch_option_1 -- $dir/tickets" "--det gpudet2 -- $dir/tickets" \
+    "--keep $dir/tickets -- $dir/tickets"; do
     # shellcheck disable=SC2086
     dc $args
     if [ $rc = 2 ] && [ -s "$dir/last.err" ]; then
