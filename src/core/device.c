@@ -1834,6 +1834,28 @@ void *device_host_view(lockstep_device *dev, lockstep_dptr addr, size_t size)
     return devmem_alias(dev->dm, addr, size, TAG_ALIAS);
 }
 
+lockstep_status device_reset_module_vars(lockstep_device *dev)
+{
+    /* zeros first, initializers second: a variable another module declares
+     * .extern shares its definer's bytes, whose initializer wins */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < dev->mods.n; i++) {
+            const ir_module *m = dev->mods.v[i]->ir;
+            for (uint32_t k = 0; m && k < m->nvars; k++) {
+                const ir_var *v = &m->vars[k];
+                if ((v->space != SP_GLOBAL && v->space != SP_CONST) || !v->size ||
+                    (pass == 0) != (v->init == NULL))
+                    continue;
+                int rc = v->init ? devmem_write(dev->dm, v->addr, v->init, v->size)
+                                 : devmem_fill(dev->dm, v->addr, 0, v->size);
+                if (rc)
+                    return fail(dev, LOCKSTEP_ERROR_OUT_OF_MEMORY,
+                                "out of host memory restoring the module variable '%s'", v->name);
+            }
+        }
+    return ok(dev);
+}
+
 void device_free_user_allocations(lockstep_device *dev)
 {
     devmem_free_tagged(dev->dm, TAG_USER);

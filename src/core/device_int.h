@@ -42,6 +42,10 @@ lockstep_status device_set_option(lockstep_device *dev, const char *name, const 
  * reset: the heap's and FIFO's sizes may change again); module variables
  * stay. */
 void device_free_user_allocations(lockstep_device *dev);
+/* Give every loaded module's .global and .const variables their values as
+ * loaded again: their initializers, or zeros (a context reset reloads the
+ * modules). */
+lockstep_status device_reset_module_vars(lockstep_device *dev);
 /* A host pointer to size bytes of device memory at addr that is also a
  * device address of the same bytes (a __managed__ variable has one address
  * on both sides), valid while the device lives; NULL when they are not in

@@ -213,7 +213,11 @@ int cudart_set_option(lockstep_device *dev, const char *name, const char *value)
     return device_set_option(dev, name, value) == LOCKSTEP_SUCCESS ? 0 : -1;
 }
 
-void cudart_free_user_allocations(lockstep_device *dev) { device_free_user_allocations(dev); }
+void cudart_free_user_allocations(lockstep_device *dev)
+{
+    device_free_user_allocations(dev);
+    device_reset_module_vars(dev); /* (host memory: a failure leaves old values) */
+}
 
 void *cudart_device_host_view(lockstep_device *dev, lockstep_dptr addr, size_t size)
 {

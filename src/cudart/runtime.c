@@ -2371,7 +2371,9 @@ CUDART_API cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
 CUDART_API cudaError_t cudaDeviceReset(void)
 {
     /* Frees every allocation, like a context reset; modules are kept (the
-     * program's registrations stay valid), and the sticky error clears. */
+     * program's registrations stay valid) but their variables get their
+     * initial values again, as a reloaded module's would; the sticky error
+     * clears. */
     lock();
     if (rt.dev) {
         sync_point();

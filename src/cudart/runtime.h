@@ -25,6 +25,8 @@ void cudart_fill_properties(lockstep_device *dev, struct cudaDeviceProp *p);
 int cudart_attribute(lockstep_device *dev, int attr, int *value);
 /* Change one option of the live device (cudaDeviceSetLimit); 0 or -1. */
 int cudart_set_option(lockstep_device *dev, const char *name, const char *value);
+/* cudaDeviceReset's device part: free every allocation and the device heap,
+ * and give the modules' variables their initial values again. */
 void cudart_free_user_allocations(lockstep_device *dev);
 /* A host pointer through which [addr, addr+size) of device memory can be
  * read and written directly (for __managed__ variables), or NULL. */

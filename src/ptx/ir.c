@@ -121,6 +121,8 @@ void ir_module_free(ir_module *m)
     free(m->code);
     free(m->pos);
     free(m->funcs);
+    for (uint32_t i = 0; m->vars && i < m->nvars; i++)
+        free(m->vars[i].init);
     free(m->vars);
     free(m->kpool);
     free(m->files);

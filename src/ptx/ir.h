@@ -512,6 +512,8 @@ typedef struct ir_var {
     uint32_t align;
     uint64_t size;
     uint64_t addr;          /* global/const: device address; local: per-thread offset */
+    uint8_t *init;          /* global/const with an initializer: its size bytes, as loaded
+                             * (a device reset writes them again); else NULL (zeros) */
 } ir_var;
 
 typedef struct ir_module {

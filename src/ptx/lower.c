@@ -4589,7 +4589,7 @@ static int lower_module(lower *L)
         uint32_t sv;
         if (!strmap_get(&L->syms, v->name, 0, &sv))
             continue;
-        const ir_var *iv = &L->vars.v[sv & IDX_MASK];
+        ir_var *iv = &L->vars.v[sv & IDX_MASK];
         uint8_t *buf = xcalloc(L, (size_t)iv->size, 1);
         if (!buf)
             break;
@@ -4597,6 +4597,10 @@ static int lower_module(lower *L)
             L->env->write_global(L->env->ud, iv->addr, buf, iv->size)) {
             diag_error(L->d, v->loc, "out of host memory initializing '%s'", v->name);
             ok = 0;
+        }
+        if (!iv->init) { /* kept: a device reset writes it again */
+            iv->init = buf;
+            buf = NULL;
         }
         free(buf);
     }

@@ -44,6 +44,12 @@ static bool run_workload(int blocks, int threads)
     return ok;
 }
 
+/* module variables, for cudaDeviceReset */
+__device__ int g_counter = 5;
+__device__ int g_zeroed;
+__constant__ int c_table[2] = {3, 4};
+__global__ void bump() { g_counter += 1; }
+
 int main(void)
 {
     int count = 0;
@@ -140,7 +146,22 @@ int main(void)
     int *before;
     CHECK(cudaMalloc(&before, 1024));
     CHECK(cudaMemset(before, 1, 1024));
+    /* module variables get their initial values again: the initializer, or 0 */
+    bump<<<1, 1>>>();
+    CHECK_LAUNCH();
+    int seven = 7;
+    CHECK(cudaMemcpyToSymbol(g_zeroed, &seven, sizeof seven));
+    CHECK(cudaMemcpyToSymbol(c_table, &seven, sizeof seven));
+    int vals[3];
+    CHECK(cudaMemcpyFromSymbol(&vals[0], g_counter, sizeof(int)));
+    check_int("a __device__ variable changed by a kernel", 6, vals[0]);
     CHECK(cudaDeviceReset());
+    CHECK(cudaMemcpyFromSymbol(&vals[0], g_counter, sizeof(int)));
+    CHECK(cudaMemcpyFromSymbol(&vals[1], g_zeroed, sizeof(int)));
+    CHECK(cudaMemcpyFromSymbol(&vals[2], c_table, sizeof(int)));
+    check_int("after cudaDeviceReset: __device__ int g_counter = 5", 5, vals[0]);
+    check_int("after cudaDeviceReset: __device__ int g_zeroed (no initializer)", 0, vals[1]);
+    check_int("after cudaDeviceReset: __constant__ int c_table[2] = {3, 4}", 3, vals[2]);
     check_err("cudaGetLastError right after cudaDeviceReset", cudaSuccess, cudaGetLastError());
     CHECK(cudaGetDevice(&dev));
     check_int("cudaGetDevice after cudaDeviceReset", 0, dev);

@@ -332,6 +332,17 @@ static void test_bad_handles(void)
     cudaFree(d);
 }
 
+/* cudaDeviceReset: `counter` is 5 again, as its module was loaded (a new
+ * context's module); the tests after it expect the 10 test_symbols set. */
+static void reset_device(void)
+{
+    unsigned c = 0, ten = 10;
+    CHECK(cudaDeviceReset() == cudaSuccess);
+    CHECK(cudaMemcpyFromSymbol(&c, &host_counter, 4, 0, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK_EQ_U64(c, 5);
+    CHECK(cudaMemcpyToSymbol(&host_counter, &ten, 4, 0, cudaMemcpyHostToDevice) == cudaSuccess);
+}
+
 static void test_sticky_fault_and_reset(void)
 {
     int *d;
@@ -343,7 +354,7 @@ static void test_sticky_fault_and_reset(void)
     CHECK(cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost) == cudaErrorIllegalAddress);
     CHECK(cudaGetLastError() == cudaErrorIllegalAddress);
     CHECK(cudaGetLastError() == cudaErrorIllegalAddress); /* sticky */
-    CHECK(cudaDeviceReset() == cudaSuccess);
+    reset_device();
     CHECK(cudaGetLastError() == cudaSuccess);
     CHECK(cudaMalloc((void **)&d, 64) == cudaSuccess);
     CHECK(cudaFree(d) == cudaSuccess);
@@ -884,7 +895,7 @@ static void test_graph_memory(void)
     CHECK(cudaGraphLaunch(x, NULL) == cudaSuccess);
     CHECK(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
     CHECK(cudaGraphExecDestroy(x) == cudaErrorIllegalAddress); /* sticky */
-    CHECK(cudaDeviceReset() == cudaSuccess);
+    reset_device();
     CHECK(cudaGraphExecDestroy(x) == cudaSuccess);
     CHECK(cudaGraphDestroy(og) == cudaSuccess);
     CHECK(cudaGraphDestroy(parent) == cudaSuccess);
@@ -1041,7 +1052,7 @@ static void test_more_memory_and_streams(void)
     far.extent = (struct cudaExtent){4, 1, 1};
     far.kind = cudaMemcpyDeviceToHost;
     CHECK(cudaMemcpy3D(&far) != cudaSuccess); /* no wrap-around to a wild address */
-    CHECK(cudaDeviceReset() == cudaSuccess);
+    reset_device();
     CHECK(cudaFreeArray(tarr) == cudaErrorInvalidValue);
     cudaGetLastError();
 
@@ -1062,7 +1073,7 @@ static void test_more_memory_and_streams(void)
     CHECK(cudaGraphLaunch(fx, NULL) == cudaSuccess);
     CHECK_EQ_U64(host_n, 0);
     CHECK(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
-    CHECK(cudaDeviceReset() == cudaSuccess);
+    reset_device();
     cudaGetLastError();
     CHECK(cudaStreamDestroy(s) == cudaSuccess);
 }
