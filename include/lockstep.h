@@ -300,6 +300,7 @@ typedef struct lockstep_kernel_info {
     int uses_dynamic_shared;        /* reaches an .extern .shared array */
     uint32_t max_dynamic_shared_bytes; /* the most dynamic shared memory a launch may ask for
                                           (lockstep_kernel_set_max_dynamic_shared) */
+    uint32_t ptx_target;            /* the module's .target as a number (sm_90 -> 90), 0 if none */
 } lockstep_kernel_info;
 
 LOCKSTEP_API lockstep_status lockstep_kernel_get_info(const lockstep_kernel *k,

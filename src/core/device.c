@@ -831,6 +831,11 @@ lockstep_status lockstep_kernel_get_info(const lockstep_kernel *k, lockstep_kern
     out->static_shared_bytes = f->shared_bytes;
     out->local_bytes = f->frame_bytes + k->mod->ir->module_local_bytes;
     out->num_insts = f->total_insts;
+    out->ptx_target = 0; /* "sm_90", "sm_90a", "compute_80": the number */
+    const char *tg = k->mod->ir->target;
+    if (tg && (!strncmp(tg, "sm_", 3) || !strncmp(tg, "compute_", 8)))
+        for (tg = strchr(tg, '_') + 1; *tg >= '0' && *tg <= '9' && out->ptx_target < 100000; tg++)
+            out->ptx_target = out->ptx_target * 10 + (uint32_t)(*tg - '0');
     memcpy(out->maxntid, f->maxntid, sizeof out->maxntid);
     memcpy(out->reqntid, f->reqntid, sizeof out->reqntid);
     out->minnctapersm = f->minnctapersm;

@@ -237,8 +237,10 @@ static void fill_func_attributes(lockstep_kernel *k, int carveout, struct cudaFu
     attr->localSizeBytes = ki.local_bytes;
     attr->maxThreadsPerBlock = ki.maxntid[0] ? (int)(ki.maxntid[0] * ki.maxntid[1] * ki.maxntid[2]) : 1024;
     attr->numRegs = (int)ki.num_regs;
-    attr->ptxVersion = 75;
-    attr->binaryVersion = 75;
+    /* the PTX target the kernel was built for (CUB picks its tuning and
+     * checks its kernels were compiled for it by this number) */
+    attr->ptxVersion = ki.ptx_target ? (int)ki.ptx_target : 75;
+    attr->binaryVersion = attr->ptxVersion;
     attr->maxDynamicSharedSizeBytes = (int)ki.max_dynamic_shared_bytes;
     attr->preferredShmemCarveout = carveout;
 }

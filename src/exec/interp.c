@@ -2040,7 +2040,7 @@ uint32_t exec_warp_run(exec_launch *L, exec_cta *c, exec_warp *w, uint32_t budge
             pc++;
             break;
         }
-        case OP_MEMBAR: case OP_FENCE: case OP_PMEVENT:
+        case OP_MEMBAR: case OP_FENCE: case OP_PMEVENT: case OP_GRIDDEPCONTROL:
         case OP_PREFETCH: case OP_PREFETCHU:
             pc++;
             break;

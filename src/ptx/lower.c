@@ -96,7 +96,8 @@ static const modword modwords[] = {
     {".number", MC_TESTP, FPT_NUMBER}, {".notanumber", MC_TESTP, FPT_NOTANUMBER},
     {".normal", MC_TESTP, FPT_NORMAL}, {".subnormal", MC_TESTP, FPT_SUBNORMAL},
     {".sync", MC_BAR, BARM_SYNC}, {".arrive", MC_BAR, BARM_ARRIVE}, {".red", MC_BAR, BARM_RED},
-    {".warp", MC_FLAG, MF_WARP},
+    {".warp", MC_FLAG, MF_WARP}, {".wait", MC_FLAG, MF_WAIT},
+    {".launch_dependents", MC_FLAG, MF_LAUNCHDEP},
     {".ftz", MC_FLAG, MF_FTZ}, {".sat", MC_FLAG, MF_SAT}, {".approx", MC_FLAG, MF_APPROX},
     {".full", MC_FLAG, MF_FULL}, {".uni", MC_FLAG, MF_UNI}, {".cc", MC_FLAG, MF_CC},
     {".wide", MC_FLAG, MF_WIDE}, {".lo", MC_FLAG, MF_LO}, {".hi", MC_FLAG, MF_HI},
@@ -192,7 +193,7 @@ static const struct {
     {"wgmma", "warpgroup tensor core operations"}, {"stmatrix", "matrix stores"},
     {"brx", "indirect branches (brx.idx)"}, {"elect", "elect.sync"},
     {"mapa", "distributed shared memory"}, {"getctarank", "cluster CTA ranks"},
-    {"griddepcontrol", "programmatic dependent launch"}, {"setmaxnreg", "register reallocation"},
+    {"setmaxnreg", "register reallocation"},
     {"alloca", "dynamic stack allocation"}, {"stacksave", "stack save/restore"},
     {"stackrestore", "stack save/restore"}, {"multimem", "multimem operations"},
     {"tensormap", "tensor maps"}, {"discard", "cache discard"},
@@ -2628,6 +2629,16 @@ static int lower_misc(lower *L, const ast_insn *in, const mods *md, ir_insn *ir)
         return 1;
     case OP_PMEVENT:
         return want_nops(L, in, 1, 1);
+    case OP_GRIDDEPCONTROL:
+        /* Programmatic dependent launch (sm_90; thrust and CUB emit it):
+         * .wait waits for the grids this one depends on, .launch_dependents
+         * lets a dependent grid start early.  lockstep runs a launch once
+         * the ones before it have ended, so both are no-ops here. */
+        if (!(md->flags & F(WAIT)) == !(md->flags & F(LAUNCHDEP))) {
+            diag_error(L->d, in->loc, "'griddepcontrol' needs one of .wait and .launch_dependents");
+            return 0;
+        }
+        return want_nops(L, in, 0, 0);
     case OP_PREFETCH: case OP_PREFETCHU:
         /* no effect on values; the address is not checked (a prefetch never faults) */
         ir->space = (uint8_t)(md->space >= 0 ? md->space : SP_GENERIC);

@@ -110,7 +110,7 @@ enum ptx_modcat {
 enum ptx_modflag {
     MF_FTZ, MF_SAT, MF_APPROX, MF_FULL, MF_UNI, MF_CC, MF_WIDE, MF_LO, MF_HI, MF_SHIFTAMT,
     MF_CLAMP, MF_WRAP, MF_NAN, MF_SYNC, MF_ALIGNED, MF_L, MF_R, MF_TO, MF_XORSIGN, MF_ABS,
-    MF_RELU, MF_NOFTZ, MF_PROXY, MF_WARP, MF_COUNT
+    MF_RELU, MF_NOFTZ, MF_PROXY, MF_WARP, MF_WAIT, MF_LAUNCHDEP, MF_COUNT
 };
 #define MF(x) (1ull << MF_##x)
 
@@ -191,6 +191,7 @@ enum ptx_opprop {
     X(NOT,        "not",        UNIT_INT,  LAT_ADD, FAM_BITS,  MK_TYPE,    MC_ALLT,                    0, 0,                                                                   "not.b32 %r1, %r2;") \
     X(OR,         "or",         UNIT_INT,  LAT_ADD, FAM_BITS,  MK_TYPE,    MC_ALLT,                    0, 0,                                                                   "or.pred %p1, %p2, %p3;") \
     X(PMEVENT,    "pmevent",    UNIT_NONE, LAT_NONE,FAM_MISC,  MK_OTHER,   MC_HINT,                    0, 0,                                                                   "pmevent 1;") \
+    X(GRIDDEPCONTROL, "griddepcontrol", UNIT_NONE, LAT_NONE, FAM_MISC, MK_OTHER, 0,                MF(WAIT) | MF(LAUNCHDEP), 0,                                            "griddepcontrol.wait;") \
     X(POPC,       "popc",       UNIT_INT,  LAT_ADD, FAM_BITS,  MK_TYPE,    MC_ALLT,                    0, 0,                                                                   "popc.b32 %r1, %r2;") \
     X(PREFETCH,   "prefetch",   UNIT_MEM,  LAT_NONE,FAM_MISC,  MK_OTHER,   MC_SPACE | MC_HINT,         0, OPF_MEM,                                                             "prefetch.global.L2 [%rd1];") \
     X(PREFETCHU,  "prefetchu",  UNIT_MEM,  LAT_NONE,FAM_MISC,  MK_OTHER,   MC_HINT,                    0, OPF_MEM,                                                             "prefetchu.L1 [%rd1];") \

@@ -8,7 +8,7 @@
 # (fault.cu adds -lineinfo, mma.cu and memcpy_async.cu -arch=sm_80: their instructions need it,
 # driver_api.cu -lcuda: it calls the driver API,
 # cdp_*.cu -rdc=true -lcudadevrt: they launch kernels from device code,
-# ptds_managed.cu --default-stream per-thread)
+# ptds_managed.cu --default-stream per-thread, dependent_launch.cu -arch=sm_90)
 # and each directory tests/cuda/NAME/ holding a main.cu (a program in
 # several translation units; rebuilt when any file there is newer) with
 #     nvcc -cudart shared -O2 -rdc=true -o BUILD_DIR/cuda/NAME \
@@ -99,6 +99,8 @@ for name in $names; do
     [ "$name" = memcpy_async ] && flags=-arch=sm_80
     # ptds_managed.cu: the per-thread default stream
     [ "$name" = ptds_managed ] && flags="--default-stream per-thread"
+    # dependent_launch.cu: programmatic dependent launch is sm_90's
+    [ "$name" = dependent_launch ] && flags=-arch=sm_90
     # cdp_*.cu launch kernels from device code (dynamic parallelism): they
     # need relocatable device code and CUDA's device runtime
     case $name in cdp_*) flags="-rdc=true -lcudadevrt" ;; esac
